@@ -1,0 +1,45 @@
+"""geoik: fast geometric inverse kinematics for joint chains and trees, in 2-D and 3-D.
+
+>>> import geoik as ik
+>>> chain = ik.Chain.planar([2] * 10)
+>>> sol = ik.solve(chain, (8.33, 2.83), method="ccd")
+>>> sol.status
+<Status.REACHED: 0>
+"""
+
+from geoik.api import solve
+from geoik.chain import Chain
+from geoik.costs import Costs, costs
+from geoik.errors import (
+    GeoIKError,
+    InvalidChainError,
+    InvalidOptionError,
+    InvalidPoseError,
+    InvalidTargetError,
+    UnknownMethodError,
+    UnsupportedChainError,
+)
+from geoik.motion import Motion
+from geoik.pose import Pose
+from geoik.solution import Solution, Status
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Chain",
+    "Costs",
+    "GeoIKError",
+    "InvalidChainError",
+    "InvalidOptionError",
+    "InvalidPoseError",
+    "InvalidTargetError",
+    "Motion",
+    "Pose",
+    "Solution",
+    "Status",
+    "UnknownMethodError",
+    "UnsupportedChainError",
+    "__version__",
+    "costs",
+    "solve",
+]

@@ -1,0 +1,199 @@
+"""``geoik.solve``: validate once, run one solver kernel, wrap its result."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from geoik import geometry as g
+from geoik.chain import Chain, quats_from_rotvecs
+from geoik.errors import InvalidOptionError, InvalidPoseError, InvalidTargetError, describe
+from geoik.motion import Motion
+from geoik.pose import Pose
+from geoik.reach import closest_reachable_point
+from geoik.solution import Solution, Status
+from geoik.solvers import get
+
+__all__ = ["DEFAULT_TOL", "solve"]
+
+DEFAULT_TOL = 1e-4
+"""Default tolerance, relative to the chain's total length."""
+
+_STATUS = (Status.REACHED, Status.CLOSEST, Status.MAX_ITERATIONS, Status.STALLED)
+_LIMIT_SLACK = 1e-9
+
+
+def check_target(chain: Chain, target: Any, name: str = "target") -> np.ndarray:
+    """A target as a (d,) float64 array, or InvalidTargetError naming what came."""
+    try:
+        t = np.array(target, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidTargetError(
+            f"{name}: expected {chain.dim} finite coordinates, got {describe(target)}"
+        ) from None
+    if t.shape != (chain.dim,):
+        raise InvalidTargetError(
+            f"{name}: expected {chain.dim} coordinates for a {chain.dim}-D chain, "
+            f"got {describe(target)}"
+        )
+    if not np.all(np.isfinite(t)):
+        raise InvalidTargetError(f"{name}: expected finite coordinates, got {describe(target)}")
+    return t
+
+
+def check_tol(chain: Chain, tol: Any) -> float:
+    if tol is None:
+        return DEFAULT_TOL * chain.total_length
+    ok = isinstance(tol, int | float | np.number) and not isinstance(tol, bool)
+    if not ok or not math.isfinite(tol) or tol <= 0:
+        raise InvalidOptionError(f"tol: expected a finite distance > 0, got {describe(tol)}")
+    return float(tol)
+
+
+def check_max_iter(max_iter: Any, default: int) -> int:
+    if max_iter is None:
+        return default
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 1:
+        raise InvalidOptionError(f"max_iter: expected an integer >= 1, got {describe(max_iter)}")
+    return int(max_iter)
+
+
+def start_state(chain: Chain, start: Any) -> np.ndarray:
+    """Kernel start state: (n,) angles in 2-D, (n, 4) quaternions in 3-D, checked on limits."""
+    if start is None:
+        return np.zeros(chain.n) if chain.dim == 2 else g.identity_quats(chain.n)
+    if isinstance(start, Pose):
+        if start.positions.shape != (chain.n + 1, chain.dim):
+            raise InvalidPoseError(
+                f"start: expected a pose of shape {(chain.n + 1, chain.dim)}, "
+                f"got {start.positions.shape}"
+            )
+        angles = start.angles()
+    else:
+        angles = chain.check_angles(start, "start")
+    if chain.dim == 2:
+        state = np.array(angles, dtype=np.float64)
+        limited = np.isfinite(chain.lo) | np.isfinite(chain.hi)
+        state[limited] = (state[limited] + math.pi) % (2 * math.pi) - math.pi
+        bad = np.flatnonzero((state < chain.lo - _LIMIT_SLACK) | (state > chain.hi + _LIMIT_SLACK))
+        if bad.size:
+            i = int(bad[0])
+            raise InvalidPoseError(
+                f"start: joint {i} at {math.degrees(state[i]):.6g} degrees is outside its limits "
+                f"[{math.degrees(chain.lo[i]):.6g}, {math.degrees(chain.hi[i]):.6g}]"
+            )
+        return state
+    q = quats_from_rotvecs(np.asarray(angles))
+    for i in range(chain.n):
+        c = g.constrain_joint_3d(*q[i], i, chain.cone, chain.hinge, chain.lo, chain.hi)
+        d = g.qmul(*c, q[i, 0], -q[i, 1], -q[i, 2], -q[i, 3])
+        if g.q_angle(*d) > 1e-7:
+            raise InvalidPoseError(f"start: joint {i} breaks its limits (cone or hinge axis)")
+    return q
+
+
+def final_angles(chain: Chain, state: np.ndarray) -> np.ndarray:
+    """Public angles from a kernel's final state: (n,) in 2-D, (n, 3) rotation vectors in 3-D."""
+    if chain.dim == 2:
+        out = state.copy()
+        free = ~(np.isfinite(chain.lo) | np.isfinite(chain.hi))
+        out[free] = (out[free] + math.pi) % (2 * math.pi) - math.pi
+        return out
+    rv = np.empty((chain.n, 3))
+    g.rotvecs_from_quats(state, rv)
+    return rv
+
+
+def judge(chain: Chain, target: np.ndarray, end: np.ndarray, kernel_status: int, tol: float):
+    """(Status, error): REACHED iff the error is within tol; CLOSEST only when provable."""
+    error = float(np.linalg.norm(end - target))
+    if error <= tol:
+        return Status.REACHED, error
+    closest = closest_reachable_point(chain, target)
+    if closest is not None:
+        if np.array_equal(target, chain.base):
+            gap = float(np.linalg.norm(closest - chain.base))
+            if error <= gap + tol:
+                return Status.CLOSEST, error
+        elif float(np.linalg.norm(end - closest)) <= tol:
+            return Status.CLOSEST, error
+    status = _STATUS[kernel_status]
+    if status in (Status.REACHED, Status.CLOSEST):
+        status = Status.STALLED
+    return status, error
+
+
+def solve(
+    chain: Chain,
+    target: Any,
+    method: str = "fabrik",
+    tol: float | None = None,
+    max_iter: int | None = None,
+    start: Pose | Any = None,
+    **options: Any,
+) -> Solution:
+    """Solve inverse kinematics for one target.
+
+    Parameters
+    ----------
+    chain : the chain (:meth:`Chain.planar` or :meth:`Chain.spatial`).
+    target : (d,) point the end effector should reach.
+    method : a name in :data:`geoik.solvers.REGISTRY` (``geoik methods`` lists them).
+    tol : distance within which the target counts as reached; default ``1e-4`` times the
+        chain's total length.
+    max_iter : iteration budget of iterative solvers; default per solver.
+    start : the pose to start from (a :class:`Pose` or angles as for
+        :meth:`Chain.pose_from_angles`); default the rest pose. Pass the previous frame's
+        solution pose to animate.
+    **options : the solver's own options (``geoik methods`` lists them).
+
+    Returns
+    -------
+    Solution
+        Final pose (forward kinematics of the returned angles), status, iterations, error and
+        the recorded motion.
+    """
+    solver = get(method)
+    if not isinstance(chain, Chain):
+        from geoik.errors import InvalidChainError
+
+        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
+    solver.check_chain(chain.n, chain.dim)
+    t = check_target(chain, target)
+    tol_ = check_tol(chain, tol)
+    iters = check_max_iter(max_iter, solver.default_max_iter)
+    opts = solver.pack_options(options)
+    state = start_state(chain, start)
+
+    n = chain.n
+    cap = solver.capacity(n, iters)
+    rec = np.empty((cap,) + state.shape)
+    rec[0] = state
+    if chain.dim == 2:
+        code, used, nrec = solver.kernel_2d(
+            chain.lengths, chain.base, chain.lo, chain.hi, t, state, tol_, iters, opts, rec
+        )
+        positions = np.empty((n + 1, 2))
+        g.fk_2d(chain.lengths, chain.base, state, positions)
+    else:
+        code, used, nrec = solver.kernel_3d(
+            chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo, chain.hi,
+            t, state, tol_, iters, opts, rec,
+        )  # fmt: skip
+        positions = np.empty((n + 1, 3))
+        g.fk_3d(chain.lengths, chain.base, state, positions, np.empty((n, 4)))
+    status, error = judge(chain, t, positions[n], code, tol_)
+    return Solution(
+        chain=chain,
+        target=t,
+        method=solver.name,
+        positions=positions,
+        angles=final_angles(chain, state),
+        status=status,
+        iterations=int(used),
+        error=error,
+        motion=Motion(chain, rec[:nrec]),
+        tol=tol_,
+    )

@@ -1,0 +1,334 @@
+"""The joint chain: link lengths, base, and per-joint limits (and hinge axes in 3-D)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from geoik.errors import InvalidChainError, InvalidPoseError, describe
+from geoik.geometry import fk_2d, fk_3d, identity_quats, rotvec_to_q
+from geoik.pose import Pose
+
+__all__ = ["Chain"]
+
+_PERP_TOL = 1e-9
+
+
+def _as_lengths(lengths: Any) -> np.ndarray:
+    try:
+        arr = np.array(lengths, dtype=np.float64, ndmin=1)
+    except (TypeError, ValueError):
+        raise InvalidChainError(
+            f"lengths: expected a sequence of positive numbers, got {describe(lengths)}"
+        ) from None
+    if arr.ndim != 1:
+        raise InvalidChainError(
+            f"lengths: expected a flat sequence of positive numbers, got shape {arr.shape}"
+        )
+    if arr.size == 0:
+        raise InvalidChainError("lengths: expected at least one link, got an empty sequence")
+    bad = np.flatnonzero(~np.isfinite(arr) | (arr <= 0))
+    if bad.size:
+        i = int(bad[0])
+        raise InvalidChainError(
+            f"lengths[{i}]: expected a finite length > 0, got {describe(arr[i].item())}"
+        )
+    return arr
+
+
+def _as_point(value: Any, dim: int, name: str) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidChainError(
+            f"{name}: expected {dim} finite coordinates, got {describe(value)}"
+        ) from None
+    if arr.shape != (dim,) or not np.all(np.isfinite(arr)):
+        raise InvalidChainError(f"{name}: expected {dim} finite coordinates, got {describe(value)}")
+    return arr
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float | np.integer | np.floating) and not isinstance(x, bool)
+
+
+def _bend_entry(entry: Any, i: int, signed_ok: bool) -> tuple[float, float] | None:
+    """Parse one joint's limit (degrees) into a signed (min, max) pair in degrees, None if free."""
+    where = f"max_bend_deg[{i}]"
+    if entry is None:
+        return None
+    if _is_number(entry):
+        b = float(entry)
+        if not math.isfinite(b) or b < 0.0 or b > 180.0:
+            raise InvalidChainError(
+                f"{where}: expected a maximum bend in [0, 180] degrees, got {describe(entry)}"
+            )
+        return None if b >= 180.0 else (-b, b)
+    if isinstance(entry, Sequence | np.ndarray) and len(entry) == 2:
+        if not signed_ok:
+            raise InvalidChainError(
+                f"{where}: a (min, max) pair needs a planar chain or a hinge joint; "
+                f"a 3-D ball joint takes one maximum bend (a cone), got {describe(entry)}"
+            )
+        lo, hi = entry
+        if not (_is_number(lo) and _is_number(hi)):
+            raise InvalidChainError(f"{where}: expected two numbers (min, max), got {entry!r}")
+        lo, hi = float(lo), float(hi)
+        for v in (lo, hi):
+            if not math.isfinite(v) or abs(v) > 180.0:
+                raise InvalidChainError(
+                    f"{where}: expected signed angles in [-180, 180] degrees, got {describe(entry)}"
+                )
+        if lo > hi:
+            raise InvalidChainError(f"{where}: expected min <= max, got min {lo} > max {hi}")
+        return None if (lo <= -180.0 and hi >= 180.0) else (lo, hi)
+    raise InvalidChainError(
+        f"{where}: expected None, a maximum bend in degrees or a (min, max) pair, "
+        f"got {describe(entry)}"
+    )
+
+
+def _per_joint(value: Any, n: int, name: str) -> list[Any]:
+    if value is None:
+        return [None] * n
+    if _is_number(value):
+        return [value] * n
+    if isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
+        items = list(value)
+        if len(items) != n:
+            raise InvalidChainError(
+                f"{name}: expected None, one value, or one entry per joint ({n}), "
+                f"got {len(items)} entries"
+            )
+        return items
+    raise InvalidChainError(
+        f"{name}: expected None, one value, or one entry per joint, got {describe(value)}"
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Chain:
+    """A serial chain of rigid links, fixed at its base; frozen.
+
+    Build one with :meth:`planar` or :meth:`spatial`. The rest pose is straight along +x.
+
+    Attributes
+    ----------
+    lengths : (n,) link lengths.
+    dim : 2 or 3.
+    base : (dim,) base position.
+    lo, hi : (n,) signed angle limits in radians (2-D joints and 3-D hinges); -inf/+inf if free.
+    cone : (n,) maximum bend in radians of 3-D ball joints; pi if free.
+    hinge : (n, 3) unit hinge axes in the parent link's frame; zero rows for ball joints.
+    """
+
+    lengths: np.ndarray
+    dim: int
+    base: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    cone: np.ndarray
+    hinge: np.ndarray
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def planar(cls, lengths: Any, max_bend_deg: Any = None, base: Any = (0.0, 0.0)) -> Chain:
+        """A chain in the plane.
+
+        Parameters
+        ----------
+        lengths : sequence of n positive link lengths.
+        max_bend_deg : None (free joints), one number for every joint, or one entry per joint:
+            None (free), a maximum bend b in [0, 180] degrees (the joint stays within [-b, b]
+            of its parent link; the first joint: of +x), or a signed ``(min, max)`` pair.
+        base : (2,) base position.
+        """
+        ls = _as_lengths(lengths)
+        n = ls.size
+        b = _as_point(base, 2, "base")
+        lo = np.full(n, -np.inf)
+        hi = np.full(n, np.inf)
+        for i, entry in enumerate(_per_joint(max_bend_deg, n, "max_bend_deg")):
+            pair = _bend_entry(entry, i, signed_ok=True)
+            if pair is not None:
+                lo[i], hi[i] = math.radians(pair[0]), math.radians(pair[1])
+        return cls._make(ls, 2, b, lo, hi, np.full(n, math.pi), np.zeros((n, 3)))
+
+    @classmethod
+    def spatial(
+        cls,
+        lengths: Any,
+        max_bend_deg: Any = None,
+        hinge_axes: Any = None,
+        base: Any = (0.0, 0.0, 0.0),
+    ) -> Chain:
+        """A chain in 3-D space.
+
+        Parameters
+        ----------
+        lengths : sequence of n positive link lengths.
+        max_bend_deg : None, one number, or one entry per joint. For a ball joint the entry is
+            the half-angle in degrees of the cone about the parent link's direction (the first
+            joint: about +x) that the link must stay in. For a hinge joint it bounds the signed
+            hinge angle to [-b, b], or to a ``(min, max)`` pair.
+        hinge_axes : None, or one entry per joint: None (a ball joint) or a 3-vector in the
+            parent link's frame, perpendicular to the link (+x), about which alone the joint
+            turns, as a knee or an elbow does. Each link's frame is its parent's turned by the
+            joint's rotation.
+        base : (3,) base position.
+        """
+        ls = _as_lengths(lengths)
+        n = ls.size
+        b = _as_point(base, 3, "base")
+        hinge = np.zeros((n, 3))
+        axes = [None] * n if hinge_axes is None else hinge_axes
+        if not isinstance(axes, Sequence | np.ndarray) or len(axes) != n:
+            raise InvalidChainError(
+                f"hinge_axes: expected None or one entry per joint ({n}), got {describe(axes)}"
+            )
+        for i, axis in enumerate(axes):
+            if axis is None:
+                continue
+            try:
+                h = np.array(axis, dtype=np.float64)
+            except (TypeError, ValueError):
+                h = np.zeros(0)
+            norm = float(np.linalg.norm(h)) if h.shape == (3,) else 0.0
+            if h.shape != (3,) or not np.all(np.isfinite(h)) or norm == 0.0:
+                raise InvalidChainError(
+                    f"hinge_axes[{i}]: expected None or a non-zero 3-vector, got {describe(axis)}"
+                )
+            if abs(h[0]) > _PERP_TOL * norm:
+                raise InvalidChainError(
+                    f"hinge_axes[{i}]: expected an axis perpendicular to the link (+x in the "
+                    f"parent link's frame, so its x component must be 0), got {describe(axis)}"
+                )
+            hinge[i] = h / norm
+            hinge[i, 0] = 0.0
+        lo = np.full(n, -np.inf)
+        hi = np.full(n, np.inf)
+        cone = np.full(n, math.pi)
+        for i, entry in enumerate(_per_joint(max_bend_deg, n, "max_bend_deg")):
+            is_hinge = bool(np.any(hinge[i]))
+            pair = _bend_entry(entry, i, signed_ok=is_hinge)
+            if pair is None:
+                continue
+            if is_hinge:
+                lo[i], hi[i] = math.radians(pair[0]), math.radians(pair[1])
+            else:
+                cone[i] = math.radians(pair[1])
+        return cls._make(ls, 3, b, lo, hi, cone, hinge)
+
+    @classmethod
+    def _make(cls, *arrays_and_dim: Any) -> Chain:
+        ls, dim, b, lo, hi, cone, hinge = arrays_and_dim
+        for a in (ls, b, lo, hi, cone, hinge):
+            a.setflags(write=False)
+        return cls(ls, dim, b, lo, hi, cone, hinge)
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def n(self) -> int:
+        """Number of links (and joints)."""
+        return int(self.lengths.size)
+
+    @property
+    def total_length(self) -> float:
+        return float(self.lengths.sum())
+
+    @property
+    def is_limited(self) -> bool:
+        """True if any joint has a limit or a hinge."""
+        return bool(
+            np.any(np.isfinite(self.lo))
+            or np.any(np.isfinite(self.hi))
+            or np.any(self.cone < math.pi)
+            or np.any(self.hinge)
+        )
+
+    def max_bend_deg(self) -> list[Any]:
+        """The limits as a person types them: per joint None, a number or a (min, max) pair."""
+        out: list[Any] = []
+        for i in range(self.n):
+            if self.dim == 3 and not np.any(self.hinge[i]):
+                out.append(None if self.cone[i] >= math.pi else math.degrees(self.cone[i]))
+            elif np.isfinite(self.lo[i]) or np.isfinite(self.hi[i]):
+                lo, hi = math.degrees(self.lo[i]), math.degrees(self.hi[i])
+                out.append(hi if lo == -hi else (lo, hi))
+            else:
+                out.append(None)
+        return out
+
+    def describe(self) -> str:
+        """One line for titles and reports, e.g. ``planar chain 2x10, free joints``."""
+        ls = self.lengths
+        same = bool(np.all(ls == ls[0]))
+        lens = f"{self.n}x{ls[0]:g}" if same else ",".join(f"{v:g}" for v in ls)
+        kind = "planar" if self.dim == 2 else "3-D"
+        lim = "limited joints" if self.is_limited else "free joints"
+        return f"{kind} chain {lens}, {lim}"
+
+    # ------------------------------------------------------------------ poses
+    def rest_pose(self) -> Pose:
+        """The straight pose along +x."""
+        zeros = np.zeros(self.n) if self.dim == 2 else np.zeros((self.n, 3))
+        return self.pose_from_angles(zeros)
+
+    def pose_from_angles(self, angles: Any) -> Pose:
+        """Forward kinematics.
+
+        Parameters
+        ----------
+        angles : (n,) relative joint angles in radians (2-D), or (n, 3) rotation vectors
+            (axis times angle, radians, in the parent link's frame) in 3-D.
+        """
+        a = self.check_angles(angles, "angles")
+        return Pose(self._fk(a), a)
+
+    def check_angles(self, angles: Any, name: str) -> np.ndarray:
+        shape = (self.n,) if self.dim == 2 else (self.n, 3)
+        try:
+            a = np.array(angles, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidPoseError(
+                f"{name}: expected an array of shape {shape} (radians), got {describe(angles)}"
+            ) from None
+        if a.shape != shape:
+            raise InvalidPoseError(
+                f"{name}: expected an array of shape {shape} (radians), got shape {a.shape}"
+            )
+        if not np.all(np.isfinite(a)):
+            raise InvalidPoseError(f"{name}: expected finite angles, got {describe(a.tolist())}")
+        return a
+
+    def _fk(self, angles: np.ndarray) -> np.ndarray:
+        pos = np.empty((self.n + 1, self.dim))
+        if self.dim == 2:
+            fk_2d(self.lengths, self.base, angles, pos)
+        else:
+            fk_3d(self.lengths, self.base, quats_from_rotvecs(angles), pos, np.empty((self.n, 4)))
+        return pos
+
+    # ------------------------------------------------------------------ reach
+    def reach(self) -> tuple[float, float]:
+        """(minimum, maximum) distance from the base that the end effector can reach."""
+        cached = self._cache.get("reach")
+        if cached is None:
+            from geoik.reach import chain_reach
+
+            cached = chain_reach(self)
+            self._cache["reach"] = cached
+        return cached
+
+
+def quats_from_rotvecs(rv: np.ndarray) -> np.ndarray:
+    """(n, 4) unit quaternions from (n, 3) rotation vectors."""
+    q = identity_quats(rv.shape[0])
+    for i in range(rv.shape[0]):
+        q[i] = rotvec_to_q(rv[i, 0], rv[i, 1], rv[i, 2])
+    return q

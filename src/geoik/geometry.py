@@ -1,0 +1,346 @@
+"""Numba-compiled geometry shared by every solver kernel.
+
+Everything here works on plain float64 arrays and scalars, so that kernels stay free of Python
+objects (numbagg style). Angles are radians.
+
+Conventions
+-----------
+2-D
+    Relative joint angles ``angles`` of shape ``(n,)``; joint ``i``'s angle is measured from the
+    direction of link ``i - 1`` (joint 0: from +x), counter-clockwise positive. Limits are
+    ``lo[i] <= angles[i] <= hi[i]``; a free joint has ``lo = -inf`` and ``hi = +inf``.
+3-D
+    Each joint holds a unit quaternion ``(w, x, y, z)`` turning the parent link's frame into its
+    own link's frame; a link points along the +x axis of its own frame. ``hinge[i]`` is a unit
+    axis in the parent link's frame (perpendicular to +x) or the zero vector for a ball joint;
+    ``cone[i]`` bounds the angle between a ball joint's link and its parent link, and ``lo[i]``,
+    ``hi[i]`` bound the signed angle of a hinge.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+PI = math.pi
+
+# Kernel status codes (see geoik.solution.Status).
+REACHED = 0
+CLOSEST = 1
+MAX_ITERATIONS = 2
+STALLED = 3
+
+
+# ----------------------------------------------------------------------------------------- 2-D
+
+
+@njit(cache=True)
+def fk_2d(lengths, base, angles, out):  # pragma: no cover - compiled
+    """Forward kinematics: joint positions ``out`` (n + 1, 2) from relative ``angles`` (n,)."""
+    out[0, 0] = base[0]
+    out[0, 1] = base[1]
+    a = 0.0
+    for i in range(lengths.shape[0]):
+        a += angles[i]
+        out[i + 1, 0] = out[i, 0] + lengths[i] * math.cos(a)
+        out[i + 1, 1] = out[i, 1] + lengths[i] * math.sin(a)
+
+
+@njit(cache=True)
+def wrap(a):  # pragma: no cover - compiled
+    """Wrap an angle into (-pi, pi]."""
+    a = math.fmod(a + PI, 2.0 * PI)
+    if a <= 0.0:
+        a += 2.0 * PI
+    return a - PI
+
+
+@njit(cache=True)
+def clamp(x, lo, hi):  # pragma: no cover - compiled
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+@njit(cache=True)
+def angles_from_positions_2d(pos, out):  # pragma: no cover - compiled
+    """Relative joint angles (wrapped into (-pi, pi]) of a pose given by its joint positions."""
+    prev = 0.0
+    for i in range(out.shape[0]):
+        a = math.atan2(pos[i + 1, 1] - pos[i, 1], pos[i + 1, 0] - pos[i, 0])
+        out[i] = wrap(a - prev)
+        prev = a
+
+
+# ----------------------------------------------------------------------------------------- 3-D
+
+
+@njit(cache=True)
+def qmul(a0, a1, a2, a3, b0, b1, b2, b3):  # pragma: no cover - compiled
+    """Hamilton product of two quaternions given by their components."""
+    return (
+        a0 * b0 - a1 * b1 - a2 * b2 - a3 * b3,
+        a0 * b1 + a1 * b0 + a2 * b3 - a3 * b2,
+        a0 * b2 - a1 * b3 + a2 * b0 + a3 * b1,
+        a0 * b3 + a1 * b2 - a2 * b1 + a3 * b0,
+    )
+
+
+@njit(cache=True)
+def qrot(q0, q1, q2, q3, x, y, z):  # pragma: no cover - compiled
+    """Rotate the vector (x, y, z) by the unit quaternion q."""
+    # t = 2 q_v x v ; v' = v + w t + q_v x t
+    tx = 2.0 * (q2 * z - q3 * y)
+    ty = 2.0 * (q3 * x - q1 * z)
+    tz = 2.0 * (q1 * y - q2 * x)
+    return (
+        x + q0 * tx + (q2 * tz - q3 * ty),
+        y + q0 * ty + (q3 * tx - q1 * tz),
+        z + q0 * tz + (q1 * ty - q2 * tx),
+    )
+
+
+@njit(cache=True)
+def qnormalize(q0, q1, q2, q3):  # pragma: no cover - compiled
+    s = math.sqrt(q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3)
+    if s == 0.0:
+        return 1.0, 0.0, 0.0, 0.0
+    return q0 / s, q1 / s, q2 / s, q3 / s
+
+
+@njit(cache=True)
+def q_axis_angle(ax, ay, az, angle):  # pragma: no cover - compiled
+    """Quaternion of a rotation by ``angle`` about the unit axis (ax, ay, az)."""
+    s = math.sin(0.5 * angle)
+    return math.cos(0.5 * angle), ax * s, ay * s, az * s
+
+
+@njit(cache=True)
+def q_angle(q0, q1, q2, q3):  # pragma: no cover - compiled
+    """Rotation angle in [0, pi] of a unit quaternion."""
+    v = math.sqrt(q1 * q1 + q2 * q2 + q3 * q3)
+    return 2.0 * math.atan2(v, abs(q0))
+
+
+@njit(cache=True)
+def q_to_rotvec(q0, q1, q2, q3):  # pragma: no cover - compiled
+    """Rotation vector (axis times angle, angle in [0, pi]) of a unit quaternion."""
+    if q0 < 0.0:
+        q0, q1, q2, q3 = -q0, -q1, -q2, -q3
+    v = math.sqrt(q1 * q1 + q2 * q2 + q3 * q3)
+    if v < 1e-300:
+        return 2.0 * q1, 2.0 * q2, 2.0 * q3
+    k = 2.0 * math.atan2(v, q0) / v
+    return q1 * k, q2 * k, q3 * k
+
+
+@njit(cache=True)
+def rotvec_to_q(x, y, z):  # pragma: no cover - compiled
+    a = math.sqrt(x * x + y * y + z * z)
+    if a < 1e-300:
+        return 1.0, 0.5 * x, 0.5 * y, 0.5 * z
+    s = math.sin(0.5 * a) / a
+    return math.cos(0.5 * a), x * s, y * s, z * s
+
+
+@njit(cache=True)
+def q_between(ux, uy, uz, vx, vy, vz):  # pragma: no cover - compiled
+    """Minimal rotation taking unit vector u to unit vector v.
+
+    When u and v are opposite the axis is ambiguous; the one chosen is perpendicular to u and, for
+    u = +x, is +z (so a planar chain in the xy-plane stays planar).
+    """
+    d = ux * vx + uy * vy + uz * vz
+    cx = uy * vz - uz * vy
+    cy = uz * vx - ux * vz
+    cz = ux * vy - uy * vx
+    if d < -1.0 + 1e-12 and cx * cx + cy * cy + cz * cz < 1e-20:
+        # a half turn about the axis nearest +z (else +y) that is perpendicular to u
+        ex, ey, ez = 0.0, 0.0, 1.0
+        if abs(uz) > 0.9:
+            ex, ey, ez = 0.0, 1.0, 0.0
+        k = ex * ux + ey * uy + ez * uz
+        px, py, pz = ex - k * ux, ey - k * uy, ez - k * uz
+        n = math.sqrt(px * px + py * py + pz * pz)
+        return 0.0, px / n, py / n, pz / n
+    return qnormalize(1.0 + d, cx, cy, cz)
+
+
+@njit(cache=True)
+def fk_3d(lengths, base, quats, pos, world):  # pragma: no cover - compiled
+    """Forward kinematics in 3-D.
+
+    Parameters
+    ----------
+    lengths : (n,) link lengths.
+    base : (3,) base position.
+    quats : (n, 4) local joint rotations.
+    pos : (n + 1, 3) output joint positions.
+    world : (n, 4) output world orientation of each link's frame.
+    """
+    pos[0, 0] = base[0]
+    pos[0, 1] = base[1]
+    pos[0, 2] = base[2]
+    f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0
+    for i in range(lengths.shape[0]):
+        f0, f1, f2, f3 = qmul(f0, f1, f2, f3, quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3])
+        f0, f1, f2, f3 = qnormalize(f0, f1, f2, f3)
+        world[i, 0] = f0
+        world[i, 1] = f1
+        world[i, 2] = f2
+        world[i, 3] = f3
+        dx, dy, dz = qrot(f0, f1, f2, f3, 1.0, 0.0, 0.0)
+        pos[i + 1, 0] = pos[i, 0] + lengths[i] * dx
+        pos[i + 1, 1] = pos[i, 1] + lengths[i] * dy
+        pos[i + 1, 2] = pos[i, 2] + lengths[i] * dz
+
+
+@njit(cache=True)
+def fk_3d_from(j, lengths, quats, pos, world):  # pragma: no cover - compiled
+    """Recompute frames and positions of links j..n-1, trusting everything before joint j."""
+    if j == 0:
+        f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0
+    else:
+        f0, f1, f2, f3 = world[j - 1, 0], world[j - 1, 1], world[j - 1, 2], world[j - 1, 3]
+    for i in range(j, lengths.shape[0]):
+        f0, f1, f2, f3 = qmul(f0, f1, f2, f3, quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3])
+        f0, f1, f2, f3 = qnormalize(f0, f1, f2, f3)
+        world[i, 0] = f0
+        world[i, 1] = f1
+        world[i, 2] = f2
+        world[i, 3] = f3
+        dx, dy, dz = qrot(f0, f1, f2, f3, 1.0, 0.0, 0.0)
+        pos[i + 1, 0] = pos[i, 0] + lengths[i] * dx
+        pos[i + 1, 1] = pos[i, 1] + lengths[i] * dy
+        pos[i + 1, 2] = pos[i, 2] + lengths[i] * dz
+
+
+@njit(cache=True)
+def parent_frame(j, world):  # pragma: no cover - compiled
+    """World orientation of joint j's parent link (identity for the first joint)."""
+    if j == 0:
+        return 1.0, 0.0, 0.0, 0.0
+    return world[j - 1, 0], world[j - 1, 1], world[j - 1, 2], world[j - 1, 3]
+
+
+@njit(cache=True)
+def hinge_angle(q0, q1, q2, q3, hx, hy, hz):  # pragma: no cover - compiled
+    """Signed angle about the hinge h (perpendicular to +x) of the direction q takes +x to."""
+    ux, uy, uz = qrot(q0, q1, q2, q3, 1.0, 0.0, 0.0)
+    # cross(x, u) . h  and  x . u  after projecting u on the plane normal to h
+    cx, cy, cz = 0.0, -uz, uy
+    return math.atan2(cx * hx + cy * hy + cz * hz, ux)
+
+
+@njit(cache=True)
+def constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi):  # pragma: no cover - compiled
+    """Nearest rotation to q that joint j's limits allow.
+
+    A hinge keeps only the rotation about its axis, with the signed angle clamped to
+    ``[lo[j], hi[j]]``. A ball joint keeps its twist about the link and has its swing (the bend
+    away from the parent link) clamped to ``cone[j]``.
+    """
+    hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
+    if hx != 0.0 or hy != 0.0 or hz != 0.0:
+        phi = clamp(hinge_angle(q0, q1, q2, q3, hx, hy, hz), lo[j], hi[j])
+        return q_axis_angle(hx, hy, hz, phi)
+    c = cone[j]
+    if c >= PI:
+        return qnormalize(q0, q1, q2, q3)
+    ux, uy, uz = qrot(q0, q1, q2, q3, 1.0, 0.0, 0.0)
+    s = math.sqrt(uy * uy + uz * uz)
+    bend = math.atan2(s, ux)
+    if bend <= c:
+        return qnormalize(q0, q1, q2, q3)
+    # swing-twist split: twist about x, swing = q * conj(twist)
+    tn = math.sqrt(q0 * q0 + q1 * q1)
+    if tn < 1e-12:
+        t0, t1 = 1.0, 0.0
+    else:
+        t0, t1 = q0 / tn, q1 / tn
+    if s < 1e-12:
+        ax, ay, az = 0.0, 0.0, 1.0
+    else:
+        ax, ay, az = 0.0, -uz / s, uy / s
+    w0, w1, w2, w3 = q_axis_angle(ax, ay, az, c)
+    return qmul(w0, w1, w2, w3, t0, t1, 0.0, 0.0)
+
+
+@njit(cache=True)
+def joint_quat_toward(j, dx, dy, dz, world, cone, hinge, lo, hi):  # pragma: no cover - compiled
+    """Local rotation of joint j that points its link as close to world direction d as allowed."""
+    p0, p1, p2, p3 = parent_frame(j, world)
+    lx, ly, lz = qrot(p0, -p1, -p2, -p3, dx, dy, dz)
+    n = math.sqrt(lx * lx + ly * ly + lz * lz)
+    if n < 1e-300:
+        return 1.0, 0.0, 0.0, 0.0
+    q0, q1, q2, q3 = q_between(1.0, 0.0, 0.0, lx / n, ly / n, lz / n)
+    return constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi)
+
+
+def identity_quats(n: int) -> np.ndarray:
+    """(n, 4) identity rotations: the rest pose, straight along +x."""
+    q = np.zeros((n, 4))
+    q[:, 0] = 1.0
+    return q
+
+
+@njit(cache=True)
+def quats_from_positions_3d(pos, out):  # pragma: no cover - compiled
+    """Local joint rotations (swing only, no twist) that put the links along a pose's segments."""
+    f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0
+    for i in range(out.shape[0]):
+        dx = pos[i + 1, 0] - pos[i, 0]
+        dy = pos[i + 1, 1] - pos[i, 1]
+        dz = pos[i + 1, 2] - pos[i, 2]
+        lx, ly, lz = qrot(f0, -f1, -f2, -f3, dx, dy, dz)
+        n = math.sqrt(lx * lx + ly * ly + lz * lz)
+        if n < 1e-300:
+            q0, q1, q2, q3 = 1.0, 0.0, 0.0, 0.0
+        else:
+            q0, q1, q2, q3 = q_between(1.0, 0.0, 0.0, lx / n, ly / n, lz / n)
+        out[i, 0] = q0
+        out[i, 1] = q1
+        out[i, 2] = q2
+        out[i, 3] = q3
+        f0, f1, f2, f3 = qnormalize(*qmul(f0, f1, f2, f3, q0, q1, q2, q3))
+
+
+@njit(cache=True)
+def rotvecs_from_quats(q, out):  # pragma: no cover - compiled
+    for i in range(q.shape[0]):
+        x, y, z = q_to_rotvec(q[i, 0], q[i, 1], q[i, 2], q[i, 3])
+        out[i, 0] = x
+        out[i, 1] = y
+        out[i, 2] = z
+
+
+@njit(cache=True)
+def beyond_reach(lengths, base, target, out):  # pragma: no cover - compiled
+    """If the target lies beyond the chain's total length, write into ``out`` the point at that
+    length from the base towards it (the closest reachable point of a chain that can straighten
+    and point anywhere) and return True; else return False."""
+    total = 0.0
+    for i in range(lengths.shape[0]):
+        total += lengths[i]
+    d2 = 0.0
+    for k in range(base.shape[0]):
+        d2 += (target[k] - base[k]) ** 2
+    dist = math.sqrt(d2)
+    if dist <= total:
+        return False
+    for k in range(base.shape[0]):
+        out[k] = base[k] + (target[k] - base[k]) * (total / dist)
+    return True
+
+
+@njit(cache=True)
+def dist2(p, q):  # pragma: no cover - compiled
+    s = 0.0
+    for k in range(p.shape[0]):
+        s += (p[k] - q[k]) ** 2
+    return s

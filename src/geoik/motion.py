@@ -1,0 +1,318 @@
+"""What a solver did, step by step, and how it is replayed.
+
+A :class:`Motion` is the sequence of poses a solver went through, as relative joint rotations,
+one keyframe per step (keyframe 0 is the start pose). A rotation-based solver (CCD, the
+triangulation family, CAA) changes one joint per step; a position-based solver (FABRIK, circle
+intersection) or the Jacobian may change several. Between two keyframes each joint turns at a
+constant rate along the shortest way between its two rotations (in 2-D: linear interpolation of
+the relative angle; in 3-D: slerp of the local rotation), so a one-joint step is exactly the
+rotation the solver made. Every cost function (:mod:`geoik.costs`) reads the Motion, so every
+solver is measured the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from geoik.geometry import (
+    fk_2d,
+    fk_3d,
+    q_angle,
+    q_to_rotvec,
+    qmul,
+    qnormalize,
+    qrot,
+    rotvec_to_q,
+    rotvecs_from_quats,
+)
+
+if TYPE_CHECKING:
+    from geoik.chain import Chain
+
+__all__ = ["Motion"]
+
+# Rotation counted by the "rotations over 5 degrees" cost: strictly above 5 degrees.
+FIVE_DEG = math.radians(5.0)
+# A joint whose rotation in a step is at most this (radians) did not move in that step.
+STILL = 1e-12
+# Largest joint rotation (radians) between two samples when a multi-joint step is integrated.
+SAMPLE_STEP = math.radians(0.25)
+
+
+@dataclass(frozen=True, eq=False)
+class Motion:
+    """The recorded motion of one solve.
+
+    Attributes
+    ----------
+    chain : the chain that moved.
+    keys : (S + 1, n) relative angles in 2-D, or (S + 1, n, 4) local joint quaternions in 3-D,
+        after each of the S steps (row 0: the start pose).
+    """
+
+    chain: Chain
+    keys: np.ndarray
+
+    def __post_init__(self) -> None:
+        self.keys.setflags(write=False)
+
+    @property
+    def steps(self) -> int:
+        """Number of recorded steps."""
+        return int(self.keys.shape[0] - 1)
+
+    @property
+    def angles(self) -> np.ndarray:
+        """(S + 1, n) relative angles (2-D) or (S + 1, n, 3) rotation vectors (3-D), radians."""
+        if self.chain.dim == 2:
+            return self.keys.copy()
+        out = np.empty(self.keys.shape[:2] + (3,))
+        for k in range(self.keys.shape[0]):
+            rotvecs_from_quats(self.keys[k], out[k])
+        return out
+
+    def rotations(self) -> np.ndarray:
+        """(S, n) magnitude in radians of each joint's rotation in each step."""
+        return _step_rotations(self.keys, self.chain.dim)
+
+    def poses(self) -> np.ndarray:
+        """(S + 1, n + 1, d) joint positions at every keyframe."""
+        c = self.chain
+        out = np.empty((self.keys.shape[0], c.n + 1, c.dim))
+        world = np.empty((c.n, 4))
+        for k in range(self.keys.shape[0]):
+            if c.dim == 2:
+                fk_2d(c.lengths, c.base, self.keys[k], out[k])
+            else:
+                fk_3d(c.lengths, c.base, self.keys[k], out[k], world)
+        return out
+
+    def trace(self, max_step_deg: float = 1.0) -> np.ndarray:
+        """End-effector path as the motion is played: an (m, d) polyline.
+
+        Each step is sampled so that no joint turns more than ``max_step_deg`` between samples.
+        """
+        c = self.chain
+        step = math.radians(max_step_deg)
+        if c.dim == 2:
+            return _trace_2d(c.lengths, c.base, self.keys, step)
+        return _trace_3d(c.lengths, c.base, self.keys, step)
+
+    def path_length(self) -> float:
+        """True length of the path the end effector traces while the motion is played."""
+        return motion_costs(self.chain, self.keys)[2]
+
+
+def motion_costs(chain: Chain, keys: np.ndarray) -> tuple[int, float, float]:
+    """(rotations over 5 degrees, sum of rotation magnitudes in radians, path length)."""
+    if chain.dim == 2:
+        return costs_2d(chain.lengths, chain.base, keys, keys.shape[0])
+    return costs_3d(chain.lengths, chain.base, keys, keys.shape[0])
+
+
+def _step_rotations(keys: np.ndarray, dim: int) -> np.ndarray:
+    s = keys.shape[0] - 1
+    out = np.zeros((max(s, 0), keys.shape[1]))
+    if dim == 2:
+        if s > 0:
+            out[:] = np.abs(np.diff(keys, axis=0))
+        return out
+    _rotations_3d(keys, out)
+    return out
+
+
+@njit(cache=True)
+def _rotations_3d(keys, out):  # pragma: no cover - compiled
+    for k in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            a, b = keys[k, j], keys[k + 1, j]
+            d0, d1, d2, d3 = qmul(b[0], b[1], b[2], b[3], a[0], -a[1], -a[2], -a[3])
+            out[k, j] = q_angle(d0, d1, d2, d3)
+
+
+# --------------------------------------------------------------------------- 2-D replay
+
+
+@njit(cache=True)
+def costs_2d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
+    """Costs of a 2-D motion given by its first ``nkeys`` keyframes.
+
+    Returns (number of joint rotations above 5 degrees, sum of rotation magnitudes in radians,
+    end-effector path length).
+    """
+    n = lengths.shape[0]
+    pos = np.empty((n + 1, 2))
+    cur = np.empty(n)
+    count = 0
+    total = 0.0
+    path = 0.0
+    for k in range(1, nkeys):
+        moved = 0
+        j_moved = 0
+        biggest = 0.0
+        for j in range(n):
+            d = abs(keys[k, j] - keys[k - 1, j])
+            if d > STILL:
+                moved += 1
+                j_moved = j
+                total += d
+                if d > FIVE_DEG:
+                    count += 1
+                if d > biggest:
+                    biggest = d
+        if moved == 0:
+            continue
+        fk_2d(lengths, base, keys[k - 1], pos)
+        if moved == 1:
+            ex = pos[n, 0] - pos[j_moved, 0]
+            ey = pos[n, 1] - pos[j_moved, 1]
+            path += biggest * math.sqrt(ex * ex + ey * ey)
+            continue
+        m = max(1, int(math.ceil(biggest / SAMPLE_STEP)))
+        px, py = pos[n, 0], pos[n, 1]
+        for s in range(1, m + 1):
+            t = s / m
+            for j in range(n):
+                cur[j] = keys[k - 1, j] + t * (keys[k, j] - keys[k - 1, j])
+            fk_2d(lengths, base, cur, pos)
+            dx, dy = pos[n, 0] - px, pos[n, 1] - py
+            path += math.sqrt(dx * dx + dy * dy)
+            px, py = pos[n, 0], pos[n, 1]
+    return count, total, path
+
+
+@njit(cache=True)
+def _trace_2d(lengths, base, keys, step):  # pragma: no cover - compiled
+    n = lengths.shape[0]
+    pos = np.empty((n + 1, 2))
+    cur = np.empty(n)
+    counts = np.empty(keys.shape[0], np.int64)
+    total = 1
+    for k in range(1, keys.shape[0]):
+        biggest = 0.0
+        for j in range(n):
+            biggest = max(biggest, abs(keys[k, j] - keys[k - 1, j]))
+        counts[k] = max(1, int(math.ceil(biggest / step)))
+        total += counts[k]
+    out = np.empty((total, 2))
+    fk_2d(lengths, base, keys[0], pos)
+    out[0, 0], out[0, 1] = pos[n, 0], pos[n, 1]
+    r = 1
+    for k in range(1, keys.shape[0]):
+        m = counts[k]
+        for s in range(1, m + 1):
+            t = s / m
+            for j in range(n):
+                cur[j] = keys[k - 1, j] + t * (keys[k, j] - keys[k - 1, j])
+            fk_2d(lengths, base, cur, pos)
+            out[r, 0], out[r, 1] = pos[n, 0], pos[n, 1]
+            r += 1
+    return out
+
+
+# --------------------------------------------------------------------------- 3-D replay
+
+
+@njit(cache=True)
+def _slerp_keys(a, b, t, cur):  # pragma: no cover - compiled
+    """cur[j] = slerp from a[j] to b[j] at t, as (b a^-1)^t a."""
+    for j in range(a.shape[0]):
+        aj, bj = a[j], b[j]
+        d0, d1, d2, d3 = qmul(bj[0], bj[1], bj[2], bj[3], aj[0], -aj[1], -aj[2], -aj[3])
+        rx, ry, rz = q_to_rotvec(d0, d1, d2, d3)
+        s0, s1, s2, s3 = rotvec_to_q(rx * t, ry * t, rz * t)
+        q0, q1, q2, q3 = qmul(s0, s1, s2, s3, a[j, 0], a[j, 1], a[j, 2], a[j, 3])
+        q0, q1, q2, q3 = qnormalize(q0, q1, q2, q3)
+        cur[j, 0], cur[j, 1], cur[j, 2], cur[j, 3] = q0, q1, q2, q3
+
+
+@njit(cache=True)
+def costs_3d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
+    """Costs of a 3-D motion; see :func:`costs_2d`."""
+    n = lengths.shape[0]
+    pos = np.empty((n + 1, 3))
+    world = np.empty((n, 4))
+    cur = np.empty((n, 4))
+    count = 0
+    total = 0.0
+    path = 0.0
+    for k in range(1, nkeys):
+        moved = 0
+        j_moved = 0
+        biggest = 0.0
+        ax, ay, az = 0.0, 0.0, 0.0
+        for j in range(n):
+            a, b = keys[k - 1, j], keys[k, j]
+            d0, d1, d2, d3 = qmul(b[0], b[1], b[2], b[3], a[0], -a[1], -a[2], -a[3])
+            d = q_angle(d0, d1, d2, d3)
+            if d > STILL:
+                moved += 1
+                j_moved = j
+                total += d
+                if d > FIVE_DEG:
+                    count += 1
+                if d > biggest:
+                    biggest = d
+                    ax, ay, az = q_to_rotvec(d0, d1, d2, d3)
+        if moved == 0:
+            continue
+        fk_3d(lengths, base, keys[k - 1], pos, world)
+        if moved == 1:
+            j = j_moved
+            # the step's axis, from the parent link's frame to the world
+            if j > 0:
+                w = world[j - 1]
+                ax, ay, az = qrot(w[0], w[1], w[2], w[3], ax, ay, az)
+            norm = math.sqrt(ax * ax + ay * ay + az * az)
+            ax, ay, az = ax / norm, ay / norm, az / norm
+            ex = pos[n, 0] - pos[j, 0]
+            ey = pos[n, 1] - pos[j, 1]
+            ez = pos[n, 2] - pos[j, 2]
+            along = ex * ax + ey * ay + ez * az
+            rx, ry, rz = ex - along * ax, ey - along * ay, ez - along * az
+            path += biggest * math.sqrt(rx * rx + ry * ry + rz * rz)
+            continue
+        m = max(1, int(math.ceil(biggest / SAMPLE_STEP)))
+        px, py, pz = pos[n, 0], pos[n, 1], pos[n, 2]
+        for s in range(1, m + 1):
+            _slerp_keys(keys[k - 1], keys[k], s / m, cur)
+            fk_3d(lengths, base, cur, pos, world)
+            dx, dy, dz = pos[n, 0] - px, pos[n, 1] - py, pos[n, 2] - pz
+            path += math.sqrt(dx * dx + dy * dy + dz * dz)
+            px, py, pz = pos[n, 0], pos[n, 1], pos[n, 2]
+    return count, total, path
+
+
+@njit(cache=True)
+def _trace_3d(lengths, base, keys, step):  # pragma: no cover - compiled
+    n = lengths.shape[0]
+    pos = np.empty((n + 1, 3))
+    world = np.empty((n, 4))
+    cur = np.empty((n, 4))
+    counts = np.empty(keys.shape[0], np.int64)
+    total = 1
+    for k in range(1, keys.shape[0]):
+        biggest = 0.0
+        for j in range(n):
+            a, b = keys[k - 1, j], keys[k, j]
+            d0, d1, d2, d3 = qmul(b[0], b[1], b[2], b[3], a[0], -a[1], -a[2], -a[3])
+            biggest = max(biggest, q_angle(d0, d1, d2, d3))
+        counts[k] = max(1, int(math.ceil(biggest / step)))
+        total += counts[k]
+    out = np.empty((total, 3))
+    fk_3d(lengths, base, keys[0], pos, world)
+    out[0, 0], out[0, 1], out[0, 2] = pos[n, 0], pos[n, 1], pos[n, 2]
+    r = 1
+    for k in range(1, keys.shape[0]):
+        m = counts[k]
+        for s in range(1, m + 1):
+            _slerp_keys(keys[k - 1], keys[k], s / m, cur)
+            fk_3d(lengths, base, cur, pos, world)
+            out[r, 0], out[r, 1], out[r, 2] = pos[n, 0], pos[n, 1], pos[n, 2]
+            r += 1
+    return out

@@ -1,0 +1,20 @@
+"""The solver registry: the one place that maps names (as the CLI spells them) to solvers."""
+
+from __future__ import annotations
+
+from geoik.errors import UnknownMethodError
+from geoik.solvers import ccd
+from geoik.solvers.base import Option, Solver
+
+__all__ = ["REGISTRY", "Option", "Solver", "get"]
+
+REGISTRY: dict[str, Solver] = {m.SOLVER.name: m.SOLVER for m in (ccd,)}
+
+
+def get(method: str) -> Solver:
+    """The registered solver called ``method``; raises UnknownMethodError listing the known ones."""
+    try:
+        return REGISTRY[method]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(REGISTRY))
+        raise UnknownMethodError(f"method: expected one of {known}, got {method!r}") from None

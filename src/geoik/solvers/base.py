@@ -1,0 +1,127 @@
+"""What every solver declares: its kernels, options, motion capacity and source."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from geoik.errors import InvalidOptionError, UnsupportedChainError, describe
+
+__all__ = ["Option", "Solver"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A solver option, packed into the kernel's ``opts`` float64 array.
+
+    ``size`` is 1 for a number or 3 for a vector; ``check`` returns None if a value is acceptable
+    or a phrase saying what is expected.
+    """
+
+    name: str
+    default: float | tuple[float, ...]
+    help: str
+    size: int = 1
+    check: Callable[[Any], str | None] | None = None
+
+
+def positive(value: Any) -> str | None:
+    return None if value > 0 and math.isfinite(value) else "a finite number > 0"
+
+
+def non_negative(value: Any) -> str | None:
+    return None if value >= 0 and math.isfinite(value) else "a finite number >= 0"
+
+
+def sign(value: Any) -> str | None:
+    return None if value in (1, -1) else "+1 or -1"
+
+
+@dataclass(frozen=True)
+class Solver:
+    """A registered IK solver.
+
+    Kernels (numba-compiled, never raising) have the signatures::
+
+        kernel_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec)
+        kernel_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec)
+
+    and return ``(status, iterations, nrec)``. ``angles`` (n,) or ``quats`` (n, 4) hold the start
+    pose on entry and the final pose on return; ``rec`` (capacity, n) or (capacity, n, 4) receives
+    the motion's keyframes, ``rec[0]`` being the start pose written by the caller, and ``nrec`` is
+    the number of keyframes written including that one.
+    """
+
+    name: str
+    summary: str
+    source: str
+    module: str
+    kernel_2d: Any
+    kernel_3d: Any
+    capacity: Callable[[int, int], int]
+    options: tuple[Option, ...] = ()
+    default_max_iter: int = 100
+    iterative: bool = True
+    links: tuple[int, int | None] = (1, None)
+    _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._option_index.update({o.name: o for o in self.options})
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return tuple(d for d, k in ((2, self.kernel_2d), (3, self.kernel_3d)) if k is not None)
+
+    def kernel(self, dim: int) -> Any:
+        return self.kernel_2d if dim == 2 else self.kernel_3d
+
+    def check_chain(self, n: int, dim: int) -> None:
+        lo, hi = self.links
+        if n < lo or (hi is not None and n > hi):
+            want = f"exactly {lo}" if hi == lo else f"at least {lo}" if hi is None else f"{lo}-{hi}"
+            raise UnsupportedChainError(
+                f"chain: method {self.name!r} needs {want} links, got a chain of {n}"
+            )
+        if self.kernel(dim) is None:
+            raise UnsupportedChainError(
+                f"chain: method {self.name!r} solves {self.dims[0]}-D chains only, got a "
+                f"{dim}-D chain"
+            )
+
+    def pack_options(self, options: Mapping[str, Any]) -> np.ndarray:
+        """Validate ``options`` and pack them, defaults filled in, into a float64 array."""
+        for key in options:
+            if key not in self._option_index:
+                known = ", ".join(o.name for o in self.options) or "none"
+                raise InvalidOptionError(
+                    f"{key}: method {self.name!r} takes no option {key!r} (its options: {known})"
+                )
+        out: list[float] = []
+        for o in self.options:
+            value = options.get(o.name, o.default)
+            if o.size == 1:
+                ok = isinstance(value, int | float | np.number) and not isinstance(value, bool)
+                why = None if ok and math.isfinite(value) else "a finite number"
+                if why is None and o.check is not None:
+                    why = o.check(value)
+                if why is not None:
+                    raise InvalidOptionError(f"{o.name}: expected {why}, got {describe(value)}")
+                out.append(float(value))
+            else:
+                try:
+                    vec = np.array(value, dtype=np.float64)
+                except (TypeError, ValueError):
+                    vec = np.zeros(0)
+                why = None
+                if vec.shape != (o.size,) or not np.all(np.isfinite(vec)):
+                    why = f"{o.size} finite numbers"
+                elif o.check is not None:
+                    why = o.check(vec)
+                if why is not None:
+                    raise InvalidOptionError(f"{o.name}: expected {why}, got {describe(value)}")
+                out.extend(float(v) for v in vec)
+        return np.array(out, dtype=np.float64)
