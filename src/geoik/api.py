@@ -63,7 +63,7 @@ def check_max_iter(max_iter: Any, default: int) -> int:
 def start_state(chain: Chain, start: Any) -> np.ndarray:
     """Kernel start state: (n,) angles in 2-D, (n, 4) quaternions in 3-D, checked on limits."""
     if start is None:
-        return np.zeros(chain.n) if chain.dim == 2 else g.identity_quats(chain.n)
+        return rest_state(chain)
     if isinstance(start, Pose):
         if start.positions.shape != (chain.n + 1, chain.dim):
             raise InvalidPoseError(
@@ -91,6 +91,17 @@ def start_state(chain: Chain, start: Any) -> np.ndarray:
         d = g.qmul(*c, q[i, 0], -q[i, 1], -q[i, 2], -q[i, 3])
         if g.q_angle(*d) > 1e-7:
             raise InvalidPoseError(f"start: joint {i} breaks its limits (cone or hinge axis)")
+    return q
+
+
+def rest_state(chain: Chain) -> np.ndarray:
+    """The rest pose as a kernel state: straight along +x, each joint clamped into its limits."""
+    if chain.dim == 2:
+        return np.clip(np.zeros(chain.n), chain.lo, chain.hi)
+    q = g.identity_quats(chain.n)
+    for i in np.flatnonzero(np.any(chain.hinge != 0.0, axis=1)):
+        phi = min(max(0.0, chain.lo[i]), chain.hi[i])
+        q[i] = g.q_axis_angle(*chain.hinge[i], phi)
     return q
 
 

@@ -275,9 +275,11 @@ class Chain:
 
     # ------------------------------------------------------------------ poses
     def rest_pose(self) -> Pose:
-        """The straight pose along +x."""
-        zeros = np.zeros(self.n) if self.dim == 2 else np.zeros((self.n, 3))
-        return self.pose_from_angles(zeros)
+        """The rest pose: straight along +x, with each joint clamped into its limits (a joint
+        whose limits exclude 0 rests at the nearer bound)."""
+        from geoik.api import final_angles, rest_state
+
+        return self.pose_from_angles(final_angles(self, rest_state(self)))
 
     def pose_from_angles(self, angles: Any) -> Pose:
         """Forward kinematics.

@@ -1,0 +1,123 @@
+"""Shared fixtures: hypothesis strategies for random chains and targets, and the invariant check
+that every solver's every result must pass."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+import geoik as ik
+from geoik import geometry as g
+
+settings.register_profile(
+    "default",
+    max_examples=int(os.environ.get("GEOIK_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=True,
+)
+settings.load_profile("default")
+
+LENGTH = st.floats(0.1, 10.0, allow_nan=False)
+
+
+@st.composite
+def limit_2d(draw):
+    kind = draw(st.sampled_from(["free", "bend", "pair"]))
+    if kind == "free":
+        return None
+    if kind == "bend":
+        return draw(st.floats(5.0, 180.0))
+    a = draw(st.floats(-170.0, 170.0))
+    b = draw(st.floats(-170.0, 170.0))
+    lo, hi = min(a, b), max(a, b)
+    if hi - lo < 5.0:
+        hi = lo + 5.0
+    return (lo, hi)
+
+
+@st.composite
+def chains(draw, dims=(2, 3), n_min=1, n_max=15, limited=None):
+    """Random chains: 1-15 links of length 0.1-10, 2-D or 3-D, with or without limits."""
+    dim = draw(st.sampled_from(dims))
+    n = draw(st.integers(n_min, n_max))
+    lengths = draw(st.lists(LENGTH, min_size=n, max_size=n))
+    use_limits = draw(st.booleans()) if limited is None else limited
+    if dim == 2:
+        bends = [draw(limit_2d()) for _ in range(n)] if use_limits else None
+        return ik.Chain.planar(lengths, max_bend_deg=bends)
+    if not use_limits:
+        return ik.Chain.spatial(lengths)
+    hinges = []
+    bends = []
+    for _ in range(n):
+        if draw(st.booleans()):
+            ang = draw(st.floats(0.0, 2 * math.pi))
+            hinges.append((0.0, math.cos(ang), math.sin(ang)))
+            bends.append(draw(limit_2d()))
+        else:
+            hinges.append(None)
+            kind = draw(st.sampled_from(["free", "cone"]))
+            bends.append(None if kind == "free" else draw(st.floats(5.0, 180.0)))
+    return ik.Chain.spatial(lengths, max_bend_deg=bends, hinge_axes=hinges)
+
+
+@st.composite
+def targets_for(draw, chain, scale=1.3):
+    """Random target in the box of half-side ``scale`` times the chain's length about the base."""
+    r = scale * chain.total_length
+    coords = [draw(st.floats(-r, r, allow_nan=False)) for _ in range(chain.dim)]
+    return chain.base + np.array(coords)
+
+
+def joint_violation(chain: ik.Chain, angles: np.ndarray) -> float:
+    """How far (radians) the angles break the chain's limits; 0 when they respect them."""
+    if chain.dim == 2:
+        lo_break = np.maximum(chain.lo - angles, 0.0)
+        hi_break = np.maximum(angles - chain.hi, 0.0)
+        return float(max(lo_break.max(initial=0.0), hi_break.max(initial=0.0)))
+    worst = 0.0
+    for i in range(chain.n):
+        q = g.rotvec_to_q(*angles[i])
+        c = g.constrain_joint_3d(*q, i, chain.cone, chain.hinge, chain.lo, chain.hi)
+        d = g.qmul(*c, q[0], -q[1], -q[2], -q[3])
+        worst = max(worst, g.q_angle(*d))
+    return worst
+
+
+def check_invariants(sol: ik.Solution, chain: ik.Chain, target) -> None:
+    """Every invariant of a solution (issue: foundation, item 4)."""
+    L = chain.total_length
+    n, d = chain.n, chain.dim
+    assert sol.positions.shape == (n + 1, d)
+    assert np.all(np.isfinite(sol.positions))
+    assert np.all(np.isfinite(sol.angles))
+    assert math.isfinite(sol.error)
+    assert np.all(np.isfinite(sol.motion.keys))
+    # positions are forward kinematics of the angles
+    fk = chain.pose_from_angles(sol.angles).positions
+    np.testing.assert_allclose(sol.positions, fk, rtol=0, atol=1e-9 * max(L, 1.0))
+    np.testing.assert_allclose(sol.positions[0], chain.base, atol=1e-12)
+    # link lengths preserved
+    links = np.linalg.norm(np.diff(sol.positions, axis=0), axis=1)
+    np.testing.assert_allclose(links, chain.lengths, rtol=1e-9)
+    # limits respected
+    assert joint_violation(chain, sol.angles) <= 1e-9
+    # error and status
+    assert sol.error == np.linalg.norm(sol.positions[-1] - np.asarray(target, float))
+    assert (sol.status is ik.Status.REACHED) == (sol.error <= sol.tol)
+    assert sol.iterations >= 0
+    # the motion ends at the returned pose, and every keyframe respects the limits
+    last = ik.Motion(chain, sol.motion.keys[-1:]).poses()[0]
+    np.testing.assert_allclose(last, sol.positions, atol=1e-9 * max(L, 1.0))
+    for key in sol.motion.angles[:: max(1, sol.motion.steps // 8)]:
+        assert joint_violation(chain, key) <= 1e-9
+    c = ik.costs(sol)
+    assert c.rotations_over_5deg >= 0
+    assert math.isfinite(c.rotation_sum_deg) and c.rotation_sum_deg >= 0
+    assert math.isfinite(c.path_length) and c.path_length >= 0
+    assert c.iterations == sol.iterations
