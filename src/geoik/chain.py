@@ -256,9 +256,10 @@ class Chain:
         out: list[Any] = []
         for i in range(self.n):
             if self.dim == 3 and not np.any(self.hinge[i]):
-                out.append(None if self.cone[i] >= math.pi else math.degrees(self.cone[i]))
+                cone = round(math.degrees(self.cone[i]), 9)
+                out.append(None if self.cone[i] >= math.pi else cone)
             elif np.isfinite(self.lo[i]) or np.isfinite(self.hi[i]):
-                lo, hi = math.degrees(self.lo[i]), math.degrees(self.hi[i])
+                lo, hi = round(math.degrees(self.lo[i]), 9), round(math.degrees(self.hi[i]), 9)
                 out.append(hi if lo == -hi else (lo, hi))
             else:
                 out.append(None)

@@ -51,10 +51,10 @@ def fk_2d(lengths, base, angles, out):  # pragma: no cover - compiled
 @njit(cache=True)
 def wrap(a):  # pragma: no cover - compiled
     """Wrap an angle into (-pi, pi]."""
-    a = math.fmod(a + PI, 2.0 * PI)
-    if a <= 0.0:
-        a += 2.0 * PI
-    return a - PI
+    w = a - 2.0 * PI * math.floor((a + PI) / (2.0 * PI))  # in [-pi, pi)
+    if w <= -PI:
+        w += 2.0 * PI
+    return w
 
 
 @njit(cache=True)

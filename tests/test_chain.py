@@ -1,0 +1,137 @@
+"""Chain construction, validation messages, forward kinematics and the rest pose."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import geoik as ik
+
+
+def test_planar_rest_pose_is_straight_along_x():
+    chain = ik.Chain.planar([2, 3, 1])
+    pos = chain.rest_pose().positions
+    np.testing.assert_allclose(pos, [[0, 0], [2, 0], [5, 0], [6, 0]])
+
+
+def test_spatial_rest_pose_and_base():
+    chain = ik.Chain.spatial([1, 1], base=(1, 2, 3))
+    np.testing.assert_allclose(chain.rest_pose().positions, [[1, 2, 3], [2, 2, 3], [3, 2, 3]])
+
+
+def test_planar_forward_kinematics():
+    chain = ik.Chain.planar([1, 1])
+    pos = chain.pose_from_angles([math.pi / 2, -math.pi / 2]).positions
+    np.testing.assert_allclose(pos, [[0, 0], [0, 1], [1, 1]], atol=1e-15)
+
+
+def test_spatial_forward_kinematics_hinge_frames_follow_parent():
+    # joint 0 turns 90 degrees about z: link 0 along +y; joint 1 turns 90 degrees about its own
+    # parent frame's y axis, which is the world's -x... link 1 then points along world -z or +z
+    chain = ik.Chain.spatial([1, 1])
+    rv = np.array([[0, 0, math.pi / 2], [0, math.pi / 2, 0]])
+    pos = chain.pose_from_angles(rv).positions
+    np.testing.assert_allclose(pos[1], [0, 1, 0], atol=1e-12)
+    np.testing.assert_allclose(pos[2], [0, 1, -1], atol=1e-12)
+
+
+def test_pose_angles_round_trip_2d():
+    rng = np.random.default_rng(1)
+    chain = ik.Chain.planar(rng.uniform(0.1, 5, 8))
+    a = rng.uniform(-math.pi, math.pi, 8)
+    pose = chain.pose_from_angles(a)
+    derived = ik.Pose(pose.positions.copy()).angles()
+    np.testing.assert_allclose(derived, a, atol=1e-12)
+
+
+def test_pose_angles_round_trip_3d_positions():
+    rng = np.random.default_rng(2)
+    chain = ik.Chain.spatial(rng.uniform(0.1, 5, 6))
+    pose = chain.pose_from_angles(rng.normal(size=(6, 3)))
+    derived = ik.Pose(pose.positions.copy()).angles()
+    np.testing.assert_allclose(chain.pose_from_angles(derived).positions, pose.positions,
+                               atol=1e-12)
+
+
+def test_limits_parsing_2d():
+    chain = ik.Chain.planar([1, 1, 1], max_bend_deg=[None, 90, (-30, 120)])
+    assert chain.lo[0] == -np.inf and chain.hi[0] == np.inf
+    assert chain.lo[1] == pytest.approx(-math.pi / 2) and chain.hi[1] == pytest.approx(math.pi / 2)
+    assert chain.lo[2] == pytest.approx(math.radians(-30))
+    assert chain.max_bend_deg() == [None, pytest.approx(90.0), (pytest.approx(-30), 120)]
+    assert chain.is_limited
+
+
+def test_limits_parsing_3d_cone_and_hinge():
+    chain = ik.Chain.spatial([1, 1], max_bend_deg=[45, (-10, 100)], hinge_axes=[None, (0, 0, 2)])
+    assert chain.cone[0] == pytest.approx(math.radians(45))
+    np.testing.assert_allclose(chain.hinge[1], [0, 0, 1])
+    assert chain.hi[1] == pytest.approx(math.radians(100))
+
+
+def test_rest_pose_clamped_into_limits_excluding_zero():
+    chain = ik.Chain.planar([1, 1], max_bend_deg=[None, (10, 90)])
+    np.testing.assert_allclose(chain.rest_pose().angles(), [0, math.radians(10)])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"lengths": []}, ["lengths", "at least one link"]),
+        ({"lengths": [1, 0]}, ["lengths[1]", "> 0", "0.0"]),
+        ({"lengths": [1, -2]}, ["lengths[1]", "-2.0"]),
+        ({"lengths": [1, float("nan")]}, ["lengths[1]", "nan"]),
+        ({"lengths": [1, float("inf")]}, ["lengths[1]", "inf"]),
+        ({"lengths": "abc"}, ["lengths"]),
+        ({"lengths": [[1, 2]]}, ["lengths", "flat"]),
+        ({"lengths": [1, 1], "max_bend_deg": 200}, ["max_bend_deg[0]", "[0, 180]", "200"]),
+        ({"lengths": [1, 1], "max_bend_deg": -5}, ["max_bend_deg[0]", "-5"]),
+        ({"lengths": [1, 1], "max_bend_deg": [None, (50, 10)]}, ["max_bend_deg[1]", "min"]),
+        ({"lengths": [1, 1], "max_bend_deg": [None, (-200, 10)]}, ["max_bend_deg[1]", "180"]),
+        ({"lengths": [1, 1], "max_bend_deg": [1, 2, 3]}, ["max_bend_deg", "3 entries"]),
+        ({"lengths": [1, 1], "base": (0, 0, 0)}, ["base", "2 finite"]),
+    ],
+)
+def test_planar_bad_input_messages(kwargs, words):
+    with pytest.raises(ik.InvalidChainError) as info:
+        ik.Chain.planar(**kwargs)
+    assert isinstance(info.value, ik.GeoIKError) and isinstance(info.value, ValueError)
+    for w in words:
+        assert w in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"hinge_axes": [None, (1, 0, 0)]}, ["hinge_axes[1]", "perpendicular"]),
+        ({"hinge_axes": [None, (0, 0, 0)]}, ["hinge_axes[1]", "non-zero"]),
+        ({"hinge_axes": [None]}, ["hinge_axes", "one entry per joint"]),
+        ({"max_bend_deg": [(0, 10), None]}, ["max_bend_deg[0]", "ball joint"]),
+        ({"base": (0, 0)}, ["base", "3 finite"]),
+    ],
+)
+def test_spatial_bad_input_messages(kwargs, words):
+    with pytest.raises(ik.InvalidChainError) as info:
+        ik.Chain.spatial([1, 1], **kwargs)
+    for w in words:
+        assert w in str(info.value)
+
+
+def test_chain_arrays_are_read_only():
+    chain = ik.Chain.planar([1, 2])
+    with pytest.raises(ValueError):
+        chain.lengths[0] = 5
+
+
+def test_pose_from_angles_checks_shape():
+    with pytest.raises(ik.InvalidPoseError, match=r"angles.*\(2,\)"):
+        ik.Chain.planar([1, 1]).pose_from_angles([0, 0, 0])
+    with pytest.raises(ik.InvalidPoseError, match=r"\(2, 3\)"):
+        ik.Chain.spatial([1, 1]).pose_from_angles([0, 0])
+
+
+def test_describe():
+    assert ik.Chain.planar([2] * 10).describe() == "planar chain 10x2, free joints"
+    assert "9,9,4" in ik.Chain.spatial([9, 9, 4], max_bend_deg=90).describe()
