@@ -108,7 +108,8 @@ def check_invariants(sol: ik.Solution, chain: ik.Chain, target) -> None:
     # limits respected
     assert joint_violation(chain, sol.angles) <= 1e-9
     # error and status
-    assert sol.error == np.linalg.norm(sol.positions[-1] - np.asarray(target, float))
+    expected = float(np.linalg.norm(sol.positions[-1] - np.asarray(target, float)))
+    assert abs(sol.error - expected) <= 1e-12 * max(1.0, expected)
     assert (sol.status is ik.Status.REACHED) == (sol.error <= sol.tol)
     assert sol.iterations >= 0
     # the motion ends at the returned pose, and every keyframe respects the limits

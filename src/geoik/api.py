@@ -27,6 +27,13 @@ _LIMIT_SLACK = 1e-9
 
 def check_target(chain: Chain, target: Any, name: str = "target") -> np.ndarray:
     """A target as a (d,) float64 array, or InvalidTargetError naming what came."""
+    if type(target) is tuple and len(target) == chain.dim:  # the hot path of animation loops
+        try:
+            t = np.array(target, dtype=np.float64)
+        except (TypeError, ValueError):
+            t = None
+        if t is not None and t.shape == (chain.dim,) and all(map(math.isfinite, t.tolist())):
+            return t
     try:
         t = np.array(target, dtype=np.float64)
     except (TypeError, ValueError):
@@ -96,6 +103,13 @@ def start_state(chain: Chain, start: Any) -> np.ndarray:
 
 def rest_state(chain: Chain) -> np.ndarray:
     """The rest pose as a kernel state: straight along +x, each joint clamped into its limits."""
+    cached = chain._cache.get("rest_state")
+    if cached is None:
+        cached = chain._cache["rest_state"] = _rest_state(chain)
+    return cached.copy()
+
+
+def _rest_state(chain: Chain) -> np.ndarray:
     if chain.dim == 2:
         return np.clip(np.zeros(chain.n), chain.lo, chain.hi)
     q = g.identity_quats(chain.n)
@@ -108,9 +122,8 @@ def rest_state(chain: Chain) -> np.ndarray:
 def final_angles(chain: Chain, state: np.ndarray) -> np.ndarray:
     """Public angles from a kernel's final state: (n,) in 2-D, (n, 3) rotation vectors in 3-D."""
     if chain.dim == 2:
-        out = state.copy()
-        free = ~(np.isfinite(chain.lo) | np.isfinite(chain.hi))
-        out[free] = (out[free] + math.pi) % (2 * math.pi) - math.pi
+        out = np.empty(chain.n)
+        g.wrap_free_joints(state, chain.lo, chain.hi, out)
         return out
     rv = np.empty((chain.n, 3))
     g.rotvecs_from_quats(state, rv)
@@ -119,7 +132,7 @@ def final_angles(chain: Chain, state: np.ndarray) -> np.ndarray:
 
 def judge(chain: Chain, target: np.ndarray, end: np.ndarray, kernel_status: int, tol: float):
     """(Status, error): REACHED iff the error is within tol; CLOSEST only when provable."""
-    error = float(np.linalg.norm(end - target))
+    error = math.dist(end.tolist(), target.tolist())
     if error <= tol:
         return Status.REACHED, error
     closest = closest_reachable_point(chain, target)

@@ -244,6 +244,12 @@ class Chain:
     @property
     def is_limited(self) -> bool:
         """True if any joint has a limit or a hinge."""
+        cached = self._cache.get("is_limited")
+        if cached is None:
+            cached = self._cache["is_limited"] = self._any_limit()
+        return bool(cached)
+
+    def _any_limit(self) -> bool:
         return bool(
             np.any(np.isfinite(self.lo))
             or np.any(np.isfinite(self.hi))

@@ -67,6 +67,14 @@ def clamp(x, lo, hi):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def wrap_free_joints(angles, lo, hi, out):  # pragma: no cover - compiled
+    """Copy ``angles`` into ``out``, wrapping free joints (no limits) into (-pi, pi]."""
+    for i in range(angles.shape[0]):
+        free = lo[i] == -np.inf and hi[i] == np.inf
+        out[i] = wrap(angles[i]) if free else angles[i]
+
+
+@njit(cache=True)
 def angles_from_positions_2d(pos, out):  # pragma: no cover - compiled
     """Relative joint angles (wrapped into (-pi, pi]) of a pose given by its joint positions."""
     prev = 0.0
