@@ -1,0 +1,33 @@
+"""Reproductions of the seeds' experiments: ``geoik experiment NAME``.
+
+Each experiment module exposes ``NAME``, ``TITLE`` and
+``run(out, seed=0, quick=False, progress=None) -> ExperimentResult``, which writes Markdown and
+CSV tables (and PNG figures) into ``out``. Published figures sit beside geoik's in every table.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+__all__ = ["EXPERIMENTS", "get"]
+
+_MODULES = ("triangulation_2007", "single_pass_2009")
+
+
+def _load() -> dict[str, ModuleType]:
+    mods = [importlib.import_module(f"geoik.experiments.{m}") for m in _MODULES]
+    return {m.NAME: m for m in mods}
+
+
+EXPERIMENTS: dict[str, ModuleType] = _load()
+
+
+def get(name: str) -> ModuleType:
+    from geoik.errors import GeoIKError
+
+    try:
+        return EXPERIMENTS[name]
+    except KeyError:
+        known = ", ".join([*EXPERIMENTS, "all"])
+        raise GeoIKError(f"experiment: expected one of {known}, got {name!r}") from None
