@@ -1,0 +1,337 @@
+"""Forward And Backward Reaching Inverse Kinematics (FABRIK).
+
+Aristidou & Lasenby 2011, "FABRIK: a fast, iterative solver for the Inverse Kinematics problem",
+Algorithm 1 (cited by seed 003 as [AL11]). Joint positions are moved along lines instead of
+turning joints: a link of length ``d`` is re-placed between a fixed point ``a`` and a desired
+point ``b`` as ``a + d (b - a) / |b - a|``, the paper's ``(1 - lambda) a + lambda b`` with
+``lambda = d / |b - a|``.
+
+One iteration is one pass from the tip to the base, the end effector first set on the target and
+each joint pulled onto the line to its old position, followed by one pass from the base (put back
+in place) to the tip, each joint pulled onto the line to the point the first pass produced. The
+paper names these "forward reaching" and "backward reaching"; here they are called by the way they
+travel: ``backward_*`` (tip to base) and ``forward_*`` (base to tip). Convergence is checked before
+the first iteration (0 iterations when the end effector already lies within ``tol``) and after
+each iteration, as in Algorithm 1's ``while dif_A > tol`` loop.
+
+Choices where the paper leaves room
+-----------------------------------
+Joint limits. The paper enforces joint restrictions inside both passes by re-orienting each
+newly placed joint into a cone built on the neighbouring link, with positions as the state, so
+lengths and limits hold only as far as the last re-positioning. Here the kernel's state is the
+joints' rotations (2-D relative angles, 3-D local quaternions) and positions are always forward
+kinematics of it, so link lengths and limits are exact by construction (what the wrapper's
+invariants demand). Limits are enforced in the base-to-tip pass, where the parent link's frame is
+known: each joint takes the direction towards the point the tip-to-base pass produced and is set
+to the nearest rotation its limits allow (2-D: the relative angle clamped into ``[lo, hi]``, to
+the angularly nearer limit; 3-D: ``geometry.joint_quat_toward``, which projects onto the hinge
+plane or into the cone). The tip-to-base pass keeps the paper's re-orientation as a guide only:
+link ``i`` is turned so that joint ``i + 1``'s angle to the link placed before it respects
+``i + 1``'s limits. In 3-D this pass carries a frame per link from the tip down (the tip link's
+current frame turned by the minimal rotation onto its new direction; ball joints without twist,
+as ``joint_quat_toward`` sets them), so hinge axes are taken in the right frame. Without that
+guide a limited chain drifts to points its joints cannot follow and stalls far more often. What
+remains hard is a 3-D chain of non-parallel hinges: positions carry no twist, and such chains
+often end MAX_ITERATIONS or STALLED where a rotation-based solver (``ccd``) gets there.
+
+Out of reach. As in Algorithm 1, a target farther from the base than the chain's total length is
+met by straightening the chain towards it in one pass (each joint points at the target), counted
+as one iteration; an unconstrained chain is then at the closest reachable point and the kernel
+returns CLOSEST. A limited chain does that pass as far as its limits allow and, if not at the
+closest point, goes on with ordinary iterations; ``geoik.solve`` judges the final status.
+
+Degenerate geometry. A zero-length direction (two coincident points) keeps the link's previous
+direction: in the tip-to-base pass the link's direction in the pose the iteration started from,
+in the base-to-tip pass the joint's current rotation. A chain lying on one line with the target
+(a straight chain and a target on its line) stays on that line, where the target generally
+cannot be met; such runs end STALLED.
+
+Stalling. An iteration that moves the end effector by less than ``1e-12`` times the chain's
+length ends the run as STALLED (for instance when limits block progress).
+
+Motion. One keyframe per iteration (the pose after the base-to-tip pass), so the capacity is
+``1 + max_iter`` and the last keyframe is the final state.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from geoik.geometry import (
+    CLOSEST,
+    MAX_ITERATIONS,
+    PI,
+    REACHED,
+    STALLED,
+    beyond_reach,
+    clamp,
+    dist2,
+    fk_3d,
+    joint_quat_toward,
+    q_axis_angle,
+    q_between,
+    qmul,
+    qnormalize,
+    qrot,
+)
+from geoik.solvers.base import Solver
+
+MOVED = 1e-12
+"""An iteration moving the end effector less than this times the chain's length has stalled."""
+
+TINY = 1e-300
+"""Directions shorter than this are taken as zero-length."""
+
+
+# ----------------------------------------------------------------------------------------- 2-D
+
+
+@njit(cache=True)
+def wrap_angle(a):  # pragma: no cover - compiled
+    """Wrap an angle into (-pi, pi] (``geometry.wrap`` uses ``math.fmod``, which numba lacks)."""
+    a = (a + PI) % (2.0 * PI)
+    if a <= 0.0:
+        a += 2.0 * PI
+    return a - PI
+
+
+@njit(cache=True)
+def limit_angle(rel, cur, lo, hi):  # pragma: no cover - compiled
+    """The allowed relative angle nearest to ``rel`` (in (-pi, pi]).
+
+    A free joint (infinite limits) takes the representative of ``rel`` nearest its current angle
+    ``cur``, so that its angle moves continuously. A limited joint (``-pi <= lo <= hi <= pi``)
+    takes ``rel`` if one of its representatives lies in ``[lo, hi]``, else the limit nearer
+    to it in angle.
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return cur + wrap_angle(rel - cur)
+    for k in (0.0, -2.0 * PI, 2.0 * PI):
+        a = rel + k
+        if lo <= a <= hi:
+            return a
+    if abs(wrap_angle(rel - hi)) <= abs(wrap_angle(rel - lo)):
+        return hi
+    return lo
+
+
+@njit(cache=True)
+def backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy):  # pragma: no cover - compiled
+    """Tip-to-base pass: end effector on the target, each joint pulled towards its old place.
+
+    Link ``i`` is then turned, if need be, so that joint ``i + 1``'s angle to the link placed
+    before it lies in its limits (the paper's reorientation, an approximation here).
+    """
+    n = lengths.shape[0]
+    qx[n], qy[n] = tx, ty
+    for i in range(n - 1, -1, -1):
+        dx, dy = px[i] - qx[i + 1], py[i] - qy[i + 1]
+        r = math.sqrt(dx * dx + dy * dy)
+        if r < TINY:
+            # coincident: keep the link's direction in the pose the iteration started from
+            dx, dy = px[i] - px[i + 1], py[i] - py[i + 1]
+            r = lengths[i]
+        dx, dy = dx / r, dy / r
+        k = i + 1
+        if k < n and math.isfinite(lo[k]) and math.isfinite(hi[k]):
+            au = math.atan2(-dy, -dx)
+            av = math.atan2(qy[k + 1] - qy[k], qx[k + 1] - qx[k])
+            rel = wrap_angle(av - au)
+            ok = limit_angle(rel, rel, lo[k], hi[k])
+            if ok != rel:
+                dx, dy = -math.cos(av - ok), -math.sin(av - ok)
+        qx[i] = qx[i + 1] + lengths[i] * dx
+        qy[i] = qy[i + 1] + lengths[i] * dy
+
+
+@njit(cache=True)
+def forward_2d(lengths, lo, hi, qx, qy, angles, px, py):  # pragma: no cover - compiled
+    """Base-to-tip pass: each joint turns towards ``q[i + 1]`` as far as its limits allow.
+
+    ``px[0], py[0]`` is the base; positions ``p[1:]`` are recomputed from the new angles.
+    """
+    a = 0.0
+    for i in range(lengths.shape[0]):
+        dx, dy = qx[i + 1] - px[i], qy[i + 1] - py[i]
+        if dx * dx + dy * dy > 0.0:
+            rel = wrap_angle(math.atan2(dy, dx) - a)
+            angles[i] = limit_angle(rel, angles[i], lo[i], hi[i])
+        a += angles[i]
+        px[i + 1] = px[i] + lengths[i] * math.cos(a)
+        py[i + 1] = py[i] + lengths[i] * math.sin(a)
+
+
+@njit(cache=True)
+def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
+    n = lengths.shape[0]
+    px = np.empty(n + 1)
+    py = np.empty(n + 1)
+    qx = np.empty(n + 1)
+    qy = np.empty(n + 1)
+    tx, ty = target[0], target[1]
+    outer = np.empty(2)
+    is_beyond = beyond_reach(lengths, base, target, outer)
+    tol2 = tol * tol
+    still2 = (MOVED * np.sum(lengths)) ** 2
+    nrec = 1
+
+    px[0], py[0] = base[0], base[1]
+    a = 0.0
+    for i in range(n):
+        a += angles[i]
+        px[i + 1] = px[i] + lengths[i] * math.cos(a)
+        py[i + 1] = py[i] + lengths[i] * math.sin(a)
+    if (px[n] - tx) ** 2 + (py[n] - ty) ** 2 <= tol2:
+        return REACHED, 0, nrec
+    if is_beyond and (px[n] - outer[0]) ** 2 + (py[n] - outer[1]) ** 2 <= tol2:
+        return CLOSEST, 0, nrec
+    for it in range(1, max_iter + 1):
+        ex, ey = px[n], py[n]
+        if is_beyond and it == 1:
+            qx[:] = tx  # straighten: every joint points at the target
+            qy[:] = ty
+        else:
+            backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy)
+        forward_2d(lengths, lo, hi, qx, qy, angles, px, py)
+        if nrec < rec.shape[0]:
+            rec[nrec, :] = angles
+            nrec += 1
+        if (px[n] - tx) ** 2 + (py[n] - ty) ** 2 <= tol2:
+            return REACHED, it, nrec
+        if is_beyond and (px[n] - outer[0]) ** 2 + (py[n] - outer[1]) ** 2 <= tol2:
+            return CLOSEST, it, nrec
+        if (px[n] - ex) ** 2 + (py[n] - ey) ** 2 <= still2:
+            return STALLED, it, nrec
+    return MAX_ITERATIONS, max_iter, nrec
+
+
+# ----------------------------------------------------------------------------------------- 3-D
+
+
+@njit(cache=True)
+def parent_in_child(k, bx, by, bz, cone, hinge, lo, hi):  # pragma: no cover - compiled
+    """Inverse of joint ``k``'s local rotation putting its parent link as near the direction
+    ``b`` (a unit vector in link ``k``'s frame) as the joint's limits allow.
+
+    A hinge turns about its axis only, so ``b`` is projected on the plane normal to it and the
+    hinge angle clamped; a ball joint turns without twist (as ``joint_quat_toward`` sets it),
+    with ``b`` held inside the cone about +x.
+    """
+    hx, hy, hz = hinge[k, 0], hinge[k, 1], hinge[k, 2]
+    if hx != 0.0 or hy != 0.0 or hz != 0.0:
+        # signed angle about h from +x to b; the joint's angle is minus that
+        phi = clamp(-math.atan2(hz * by - hy * bz, bx), lo[k], hi[k])
+        return q_axis_angle(hx, hy, hz, -phi)
+    c = cone[k]
+    s = math.sqrt(by * by + bz * bz)
+    if c < PI and math.atan2(s, bx) > c:
+        if s < 1e-12:
+            by, bz, s = 0.0, 1.0, 1.0  # opposite: bend about +z, as q_between does
+        bx, by, bz = math.cos(c), math.sin(c) * by / s, math.sin(c) * bz / s
+    return q_between(1.0, 0.0, 0.0, bx, by, bz)
+
+
+@njit(cache=True)
+def backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q):  # pragma: no cover
+    """Tip-to-base pass in 3-D; ``q`` (n + 1, 3) receives the joints' desired points.
+
+    ``pos`` and ``world`` describe the pose the iteration started from. The pass carries a frame
+    for each link, from the tip link (its current frame turned by the minimal rotation onto its
+    new direction) down to the base, each parent frame obtained through ``parent_in_child``, so
+    that every joint but the first meets its limits.
+    """
+    n = lengths.shape[0]
+    q[n, :] = target
+    f0, f1, f2, f3 = world[n - 1, 0], world[n - 1, 1], world[n - 1, 2], world[n - 1, 3]
+    for i in range(n - 1, -1, -1):
+        dx, dy, dz = q[i + 1, 0] - pos[i, 0], q[i + 1, 1] - pos[i, 1], q[i + 1, 2] - pos[i, 2]
+        r = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if r < TINY:
+            # coincident: keep the link's direction in the pose the iteration started from
+            dx, dy, dz = qrot(world[i, 0], world[i, 1], world[i, 2], world[i, 3], 1.0, 0.0, 0.0)
+            r = 1.0
+        ux, uy, uz = dx / r, dy / r, dz / r
+        if i == n - 1:
+            cx, cy, cz = qrot(f0, f1, f2, f3, 1.0, 0.0, 0.0)
+            r0, r1, r2, r3 = q_between(cx, cy, cz, ux, uy, uz)
+            f0, f1, f2, f3 = qnormalize(*qmul(r0, r1, r2, r3, f0, f1, f2, f3))
+        else:
+            bx, by, bz = qrot(f0, -f1, -f2, -f3, ux, uy, uz)
+            r0, r1, r2, r3 = parent_in_child(i + 1, bx, by, bz, cone, hinge, lo, hi)
+            f0, f1, f2, f3 = qnormalize(*qmul(f0, f1, f2, f3, r0, r1, r2, r3))
+        ux, uy, uz = qrot(f0, f1, f2, f3, 1.0, 0.0, 0.0)
+        q[i, 0] = q[i + 1, 0] - lengths[i] * ux
+        q[i, 1] = q[i + 1, 1] - lengths[i] * uy
+        q[i, 2] = q[i + 1, 2] - lengths[i] * uz
+
+
+@njit(cache=True)
+def forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world):  # pragma: no cover - compiled
+    """Base-to-tip pass in 3-D: each joint's rotation points its link at ``q[i + 1]`` as nearly
+    as its hinge or cone allows; ``world`` and ``pos[1:]`` follow by forward kinematics."""
+    f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0
+    for i in range(lengths.shape[0]):
+        dx, dy, dz = q[i + 1, 0] - pos[i, 0], q[i + 1, 1] - pos[i, 1], q[i + 1, 2] - pos[i, 2]
+        if math.sqrt(dx * dx + dy * dy + dz * dz) >= TINY:
+            r0, r1, r2, r3 = joint_quat_toward(i, dx, dy, dz, world, cone, hinge, lo, hi)
+            r0, r1, r2, r3 = qnormalize(r0, r1, r2, r3)
+            quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3] = r0, r1, r2, r3
+        f0, f1, f2, f3 = qmul(f0, f1, f2, f3, quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3])
+        f0, f1, f2, f3 = qnormalize(f0, f1, f2, f3)
+        world[i, 0], world[i, 1], world[i, 2], world[i, 3] = f0, f1, f2, f3
+        ux, uy, uz = qrot(f0, f1, f2, f3, 1.0, 0.0, 0.0)
+        pos[i + 1, 0] = pos[i, 0] + lengths[i] * ux
+        pos[i + 1, 1] = pos[i, 1] + lengths[i] * uy
+        pos[i + 1, 2] = pos[i, 2] + lengths[i] * uz
+
+
+@njit(cache=True)
+def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+    n = lengths.shape[0]
+    pos = np.empty((n + 1, 3))
+    world = np.empty((n, 4))
+    q = np.empty((n + 1, 3))
+    end = np.empty(3)
+    outer = np.empty(3)
+    is_beyond = beyond_reach(lengths, base, target, outer)
+    tol2 = tol * tol
+    still2 = (MOVED * np.sum(lengths)) ** 2
+    nrec = 1
+    fk_3d(lengths, base, quats, pos, world)
+    if dist2(pos[n], target) <= tol2:
+        return REACHED, 0, nrec
+    if is_beyond and dist2(pos[n], outer) <= tol2:
+        return CLOSEST, 0, nrec
+    for it in range(1, max_iter + 1):
+        end[:] = pos[n]
+        if is_beyond and it == 1:
+            for i in range(n + 1):
+                q[i, :] = target  # straighten: every joint points at the target
+        else:
+            backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q)
+        forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world)
+        if nrec < rec.shape[0]:
+            rec[nrec, :, :] = quats
+            nrec += 1
+        if dist2(pos[n], target) <= tol2:
+            return REACHED, it, nrec
+        if is_beyond and dist2(pos[n], outer) <= tol2:
+            return CLOSEST, it, nrec
+        if dist2(pos[n], end) <= still2:
+            return STALLED, it, nrec
+    return MAX_ITERATIONS, max_iter, nrec
+
+
+SOLVER = Solver(
+    name="fabrik",
+    summary="FABRIK: joints pulled along lines, tip to base then base to tip, each iteration",
+    source="Aristidou & Lasenby 2011, Algorithm 1 (limits by projection, see module notes)",
+    module=__name__,
+    kernel_2d=fabrik_2d,
+    kernel_3d=fabrik_3d,
+    capacity=lambda n, max_iter: 1 + max_iter,
+    default_max_iter=100,
+)
