@@ -1,0 +1,423 @@
+"""Damped least squares (DLS) on the Jacobian.
+
+Buss 2004, "Introduction to inverse kinematics with Jacobian transpose, pseudoinverse and damped
+least squares methods" (its damped least squares section), and Buss & Kim 2005, "Selectively
+damped least squares for inverse kinematics" (clamping of the target distance). Neither is a
+seed paper; DLS is the classical reference the seed solvers are compared against. Each update
+linearises the end effector's position ``e`` in the joint parameters and takes the step
+
+.. math::
+
+    \\Delta\\theta = J^T (J J^T + \\lambda^2 I)^{-1} \\Delta e
+
+With one end effector ``J J^T`` is 2 x 2 in 2-D and 3 x 3 in 3-D, so the system is solved
+directly (Cramer's rule); ``lambda > 0`` keeps it positive definite, so no singular pose makes it
+blow up.
+
+Degrees of freedom and Jacobian columns
+---------------------------------------
+2-D: the relative joint angles; column ``j`` is ``z x (e - p_j)`` (``p_j`` the joint's position).
+3-D: a ball joint has three, the angular velocities about the world axes, with columns
+``x_k x (e - p_j)``; a hinge has one, its angle, with column ``w_j x (e - p_j)`` where ``w_j`` is
+the hinge axis turned into the world by the parent link's frame. An update turns a ball joint by
+the rotation vector ``omega_j`` (world axes, expressed in the parent frame taken at the
+linearisation, then applied to the local quaternion) and a hinge by its angle about its axis;
+then every joint is projected onto its limits by ``geometry.constrain_joint_3d`` (limits by
+clamping). 2-D angles are clamped into ``[lo, hi]``.
+
+Choices where the papers leave room
+-----------------------------------
+Damping. The option ``damping`` sets ``lambda_0 = damping * L`` (``L`` the chain's total length,
+since ``J J^T`` scales as a length squared), default 0.1. Buss notes the constant must be tuned:
+too small oscillates near singular poses, too large converges slowly. Two adjustments remove the
+tuning: ``lambda^2 = lambda_0^2 * b * min(1, |Delta e| / D_max)``, i.e. the damping fades as the
+error falls below the clamp distance (error-dependent damping, as in Levenberg-Marquardt variants),
+so that the final approach converges like the pseudoinverse; and the factor ``b`` (from 1 up to
+1e12) is multiplied by 4 after an update that increased the distance to the aim point and divided
+by 4 (not below 1) after one that did not (Levenberg-Marquardt's rule). Without them a chain
+reaching for an out-of-reach target oscillates about the straight pose indefinitely.
+Clamping. The error is clamped to ``D_max = max_step * L`` per update (Buss & Kim's clamping),
+default ``max_step = 0.2``; and, as in Buss's reference code (``MaxAngleDLS``), a step whose
+largest joint rotation exceeds 45 degrees is scaled down to it.
+Out of reach. For a target beyond ``L`` the error is measured to the point at distance ``L``
+towards it (the target clamped onto the reachable ball) rather than to the target itself: the
+residual then vanishes at the straight pose and DLS straightens the chain in tens of updates
+instead of hundreds. Targets inside a chain's minimum reach are not treated so; DLS approaches
+them slowly and usually ends at MAX_ITERATIONS.
+Joints held at a limit. A 2-D joint or 3-D hinge sitting on a limit whose step would push it
+further is removed from ``J`` and the step recomputed (its column would otherwise absorb part of
+the step that the clamp then discards). Ball joints at their cone are only clamped.
+
+Counting and stopping. One iteration is one update, recorded as one keyframe (capacity
+``1 + max_iter``). Convergence is checked before the first update (0 iterations) and after each.
+An update that moves the end effector by less than ``1e-12 * L``, or turns no joint by more than
+``1e-12`` rad, ends the run as STALLED: for instance a straight chain whose target lies on its own
+line, where every column of ``J`` is perpendicular to ``Delta e`` (seed 004's CCD void has the
+same cause). A target beyond reach ends as CLOSEST once the end effector is within ``tol`` of the
+point at distance ``L`` towards it. Default ``max_iter`` 100, as for CCD (seed 002's budget).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from geoik.geometry import (
+    CLOSEST,
+    MAX_ITERATIONS,
+    REACHED,
+    STALLED,
+    beyond_reach,
+    clamp,
+    constrain_joint_3d,
+    dist2,
+    fk_2d,
+    fk_3d,
+    hinge_angle,
+    parent_frame,
+    q_angle,
+    q_axis_angle,
+    qmul,
+    qnormalize,
+    qrot,
+)
+from geoik.solvers.base import Option, Solver, positive
+
+MOVED = 1e-12
+"""An update moving the end effector less than this times L, or no joint more (rad), stalls."""
+
+MAX_ANGLE = math.pi / 4.0
+"""Largest joint rotation of one update (Buss's ``MaxAngleDLS``)."""
+
+LAM_RANGE = 1e12
+"""The damping boost (a factor on lambda^2) grows to at most this."""
+
+AT_LIMIT = 1e-9
+"""A hinge this close (rad) to a limit counts as sitting on it."""
+
+
+@njit(cache=True)
+def jacobian_2d(pos, out):  # pragma: no cover - compiled
+    """Jacobian (2, n) of the end effector in the relative joint angles, from positions (n+1, 2)."""
+    n = out.shape[1]
+    for j in range(n):
+        out[0, j] = -(pos[n, 1] - pos[j, 1])
+        out[1, j] = pos[n, 0] - pos[j, 0]
+
+
+@njit(cache=True)
+def dof_count_3d(hinge):  # pragma: no cover - compiled
+    """Number of 3-D degrees of freedom: 1 per hinge, 3 per ball joint."""
+    m = 0
+    for j in range(hinge.shape[0]):
+        m += 1 if (hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0) else 3
+    return m
+
+
+@njit(cache=True)
+def jacobian_3d(pos, world, hinge, out):  # pragma: no cover - compiled
+    """Jacobian (3, m) of the end effector in the 3-D degrees of freedom, joint by joint.
+
+    A hinge contributes the column ``w x r`` (``w`` its world axis, ``r = e - p_j``), a ball
+    joint the three columns ``x_k x r`` for the world axes ``x, y, z``. ``world`` holds the
+    links' world frames from ``fk_3d``.
+    """
+    n = hinge.shape[0]
+    col = 0
+    for j in range(n):
+        rx, ry, rz = pos[n, 0] - pos[j, 0], pos[n, 1] - pos[j, 1], pos[n, 2] - pos[j, 2]
+        hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
+        if hx != 0.0 or hy != 0.0 or hz != 0.0:
+            p0, p1, p2, p3 = parent_frame(j, world)
+            wx, wy, wz = qrot(p0, p1, p2, p3, hx, hy, hz)
+            out[0, col] = wy * rz - wz * ry
+            out[1, col] = wz * rx - wx * rz
+            out[2, col] = wx * ry - wy * rx
+            col += 1
+        else:
+            # x cross r, y cross r, z cross r
+            out[0, col], out[1, col], out[2, col] = 0.0, -rz, ry
+            out[0, col + 1], out[1, col + 1], out[2, col + 1] = rz, 0.0, -rx
+            out[0, col + 2], out[1, col + 2], out[2, col + 2] = -ry, rx, 0.0
+            col += 3
+
+
+@njit(cache=True)
+def solve_damped(jac, active, lam2, de, y):  # pragma: no cover - compiled
+    """``y = (J_a J_a^T + lam2 I)^{-1} de`` for the active columns of ``jac`` (d = 2 or 3)."""
+    d = jac.shape[0]
+    a = np.zeros((3, 3))
+    for c in range(jac.shape[1]):
+        if active[c]:
+            for r in range(d):
+                for s in range(d):
+                    a[r, s] += jac[r, c] * jac[s, c]
+    for r in range(3):
+        a[r, r] += lam2 if r < d else 1.0
+    b0, b1 = de[0], de[1]
+    b2 = de[2] if d == 3 else 0.0
+    det = (
+        a[0, 0] * (a[1, 1] * a[2, 2] - a[1, 2] * a[2, 1])
+        - a[0, 1] * (a[1, 0] * a[2, 2] - a[1, 2] * a[2, 0])
+        + a[0, 2] * (a[1, 0] * a[2, 1] - a[1, 1] * a[2, 0])
+    )
+    if not det > 0.0:  # positive definite in exact arithmetic; guard underflow
+        y[:] = 0.0
+        return
+    y[0] = (
+        b0 * (a[1, 1] * a[2, 2] - a[1, 2] * a[2, 1])
+        - a[0, 1] * (b1 * a[2, 2] - a[1, 2] * b2)
+        + a[0, 2] * (b1 * a[2, 1] - a[1, 1] * b2)
+    ) / det
+    y[1] = (
+        a[0, 0] * (b1 * a[2, 2] - a[1, 2] * b2)
+        - b0 * (a[1, 0] * a[2, 2] - a[1, 2] * a[2, 0])
+        + a[0, 2] * (a[1, 0] * b2 - b1 * a[2, 0])
+    ) / det
+    if d == 3:
+        y[2] = (
+            a[0, 0] * (a[1, 1] * b2 - b1 * a[2, 1])
+            - a[0, 1] * (a[1, 0] * b2 - b1 * a[2, 0])
+            + b0 * (a[1, 0] * a[2, 1] - a[1, 1] * a[2, 0])
+        ) / det
+
+
+@njit(cache=True)
+def clamped_error(end, aim, dmax, de):  # pragma: no cover - compiled
+    """``de = aim - end``, its length clamped to ``dmax``; returns the unclamped length."""
+    s = 0.0
+    for k in range(de.shape[0]):
+        de[k] = aim[k] - end[k]
+        s += de[k] * de[k]
+    s = math.sqrt(s)
+    if s > dmax:
+        for k in range(de.shape[0]):
+            de[k] *= dmax / s
+    return s
+
+
+@njit(cache=True)
+def damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dof):  # pragma: no cover
+    """DLS step ``dof`` (m,); columns that would push a joint past the limit it sits on drop out.
+
+    ``blocked_lo[c]`` / ``blocked_hi[c]`` say that degree of freedom ``c`` sits on its lower /
+    upper limit. Each pass removes the offending columns and solves again.
+    """
+    m = jac.shape[1]
+    d = jac.shape[0]
+    active[:] = True
+    for _ in range(m + 1):
+        solve_damped(jac, active, lam2, de, y)
+        again = False
+        for c in range(m):
+            v = 0.0
+            if active[c]:
+                for r in range(d):
+                    v += jac[r, c] * y[r]
+            dof[c] = v
+            if active[c] and ((blocked_hi[c] and v > 0.0) or (blocked_lo[c] and v < 0.0)):
+                active[c] = False
+                again = True
+        if not again:
+            return
+
+
+@njit(cache=True)
+def damping_now(lam0_2, boost, gap, dmax):  # pragma: no cover - compiled
+    """``lambda^2`` of one update: ``lam0^2 * boost * min(1, gap / dmax)`` (floored)."""
+    return lam0_2 * boost * max(min(1.0, gap / dmax), 1e-12)
+
+
+@njit(cache=True)
+def next_boost(boost, before2, after2):  # pragma: no cover - compiled
+    """Levenberg-Marquardt's rule on ``lambda^2``: x4 after an update that grew the distance to
+    the aim, /4 (down to 1) after one that did not."""
+    if after2 > before2:
+        return min(4.0 * boost, LAM_RANGE)
+    return max(0.25 * boost, 1.0)
+
+
+@njit(cache=True)
+def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
+    n = lengths.shape[0]
+    total = lengths.sum()
+    lam0_2 = (opts[0] * total) ** 2
+    boost = 1.0
+    dmax = opts[1] * total
+    pos = np.empty((n + 1, 2))
+    jac = np.empty((2, n))
+    de, y = np.empty(2), np.empty(3)
+    active = np.empty(n, dtype=np.bool_)
+    blocked_lo = np.empty(n, dtype=np.bool_)
+    blocked_hi = np.empty(n, dtype=np.bool_)
+    dth = np.empty(n)
+    outer = np.empty(2)
+    is_beyond = beyond_reach(lengths, base, target, outer)
+    aim = outer if is_beyond else target
+    tol2 = tol * tol
+    nrec = 1
+    fk_2d(lengths, base, angles, pos)
+    if dist2(pos[n], target) <= tol2:
+        return REACHED, 0, nrec
+    for it in range(1, max_iter + 1):
+        ex, ey = pos[n, 0], pos[n, 1]
+        gap = clamped_error(pos[n], aim, dmax, de)
+        lam2 = damping_now(lam0_2, boost, gap, dmax)
+        jacobian_2d(pos, jac)
+        for j in range(n):
+            blocked_lo[j] = angles[j] <= lo[j]
+            blocked_hi[j] = angles[j] >= hi[j]
+        damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dth)
+        biggest = np.abs(dth).max()
+        scale = MAX_ANGLE / biggest if biggest > MAX_ANGLE else 1.0
+        turned = 0.0
+        for j in range(n):
+            new = clamp(angles[j] + scale * dth[j], lo[j], hi[j])
+            turned = max(turned, abs(new - angles[j]))
+            angles[j] = new
+        fk_2d(lengths, base, angles, pos)
+        if nrec < rec.shape[0]:
+            rec[nrec, :] = angles
+            nrec += 1
+        boost = next_boost(boost, gap * gap, dist2(pos[n], aim))
+        if dist2(pos[n], target) <= tol2:
+            return REACHED, it, nrec
+        if is_beyond and dist2(pos[n], outer) <= tol2:
+            return CLOSEST, it, nrec
+        moved2 = (pos[n, 0] - ex) ** 2 + (pos[n, 1] - ey) ** 2
+        if turned <= MOVED or moved2 <= (MOVED * total) ** 2:
+            return STALLED, it, nrec
+    return MAX_ITERATIONS, max_iter, nrec
+
+
+@njit(cache=True)
+def hinge_blocks(quats, hinge, lo, hi, blocked_lo, blocked_hi):  # pragma: no cover - compiled
+    """Per degree of freedom: does it sit on its lower / upper limit (hinges only)."""
+    col = 0
+    for j in range(hinge.shape[0]):
+        hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
+        if hx != 0.0 or hy != 0.0 or hz != 0.0:
+            phi = hinge_angle(quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3], hx, hy, hz)
+            blocked_lo[col] = phi <= lo[j] + AT_LIMIT
+            blocked_hi[col] = phi >= hi[j] - AT_LIMIT
+            col += 1
+        else:
+            for k in range(3):
+                blocked_lo[col + k] = False
+                blocked_hi[col + k] = False
+            col += 3
+
+
+@njit(cache=True)
+def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):  # pragma: no cover - compiled
+    """Turn each joint by its step (scaled to at most MAX_ANGLE), then clamp it to its limits.
+
+    ``world`` holds the frames the Jacobian was taken at. Returns the largest joint rotation.
+    """
+    n = hinge.shape[0]
+    biggest = 0.0
+    col = 0
+    for j in range(n):
+        if hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0:
+            biggest = max(biggest, abs(dof[col]))
+            col += 1
+        else:
+            biggest = max(biggest, math.sqrt(dof[col] ** 2 + dof[col + 1] ** 2 + dof[col + 2] ** 2))
+            col += 3
+    scale = MAX_ANGLE / biggest if biggest > MAX_ANGLE else 1.0
+    turned = 0.0
+    col = 0
+    for j in range(n):
+        o0, o1, o2, o3 = quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3]
+        hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
+        if hx != 0.0 or hy != 0.0 or hz != 0.0:
+            r0, r1, r2, r3 = q_axis_angle(hx, hy, hz, scale * dof[col])
+            col += 1
+        else:
+            p0, p1, p2, p3 = parent_frame(j, world)
+            wx, wy, wz = scale * dof[col], scale * dof[col + 1], scale * dof[col + 2]
+            col += 3
+            lx, ly, lz = qrot(p0, -p1, -p2, -p3, wx, wy, wz)
+            a = math.sqrt(lx * lx + ly * ly + lz * lz)
+            if a < 1e-300:
+                continue
+            r0, r1, r2, r3 = q_axis_angle(lx / a, ly / a, lz / a, a)
+        q0, q1, q2, q3 = qmul(r0, r1, r2, r3, o0, o1, o2, o3)
+        q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi)
+        q0, q1, q2, q3 = qnormalize(q0, q1, q2, q3)
+        d0, d1, d2, d3 = qmul(q0, q1, q2, q3, o0, -o1, -o2, -o3)
+        turned = max(turned, q_angle(d0, d1, d2, d3))
+        quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3] = q0, q1, q2, q3
+    return turned
+
+
+@njit(cache=True)
+def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+    n = lengths.shape[0]
+    total = lengths.sum()
+    lam0_2 = (opts[0] * total) ** 2
+    boost = 1.0
+    dmax = opts[1] * total
+    m = dof_count_3d(hinge)
+    pos = np.empty((n + 1, 3))
+    world = np.empty((n, 4))
+    jac = np.empty((3, m))
+    de, y = np.empty(3), np.empty(3)
+    active = np.empty(m, dtype=np.bool_)
+    blocked_lo = np.empty(m, dtype=np.bool_)
+    blocked_hi = np.empty(m, dtype=np.bool_)
+    dof = np.empty(m)
+    end = np.empty(3)
+    outer = np.empty(3)
+    is_beyond = beyond_reach(lengths, base, target, outer)
+    aim = outer if is_beyond else target
+    tol2 = tol * tol
+    nrec = 1
+    fk_3d(lengths, base, quats, pos, world)
+    if dist2(pos[n], target) <= tol2:
+        return REACHED, 0, nrec
+    for it in range(1, max_iter + 1):
+        end[:] = pos[n]
+        gap = clamped_error(end, aim, dmax, de)
+        lam2 = damping_now(lam0_2, boost, gap, dmax)
+        jacobian_3d(pos, world, hinge, jac)
+        hinge_blocks(quats, hinge, lo, hi, blocked_lo, blocked_hi)
+        damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dof)
+        turned = apply_step_3d(dof, world, cone, hinge, lo, hi, quats)
+        fk_3d(lengths, base, quats, pos, world)
+        if nrec < rec.shape[0]:
+            rec[nrec, :, :] = quats
+            nrec += 1
+        boost = next_boost(boost, gap * gap, dist2(pos[n], aim))
+        if dist2(pos[n], target) <= tol2:
+            return REACHED, it, nrec
+        if is_beyond and dist2(pos[n], outer) <= tol2:
+            return CLOSEST, it, nrec
+        if turned <= MOVED or dist2(pos[n], end) <= (MOVED * total) ** 2:
+            return STALLED, it, nrec
+    return MAX_ITERATIONS, max_iter, nrec
+
+
+SOLVER = Solver(
+    name="dls",
+    summary="Damped least squares on the Jacobian, target error clamped per iteration",
+    source="Buss 2004 (damped least squares); Buss & Kim 2005 (clamping)",
+    module=__name__,
+    kernel_2d=dls_2d,
+    kernel_3d=dls_3d,
+    capacity=lambda n, max_iter: 1 + max_iter,
+    options=(
+        Option(
+            "damping", 0.1, "damping lambda as a fraction of the chain's length", check=positive
+        ),
+        Option(
+            "max_step",
+            0.2,
+            "largest end-effector step per iteration, a fraction of the chain's length",
+            check=positive,
+        ),
+    ),
+    default_max_iter=100,
+)
