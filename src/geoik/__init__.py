@@ -21,11 +21,14 @@ from geoik.errors import (
 )
 from geoik.motion import Motion
 from geoik.pose import Pose
+from geoik.skeleton import Branch, Skeleton
 from geoik.solution import Solution, Status
+from geoik.tree import TreeSolution, solve_tree
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Branch",
     "Chain",
     "Costs",
     "GeoIKError",
@@ -35,11 +38,14 @@ __all__ = [
     "InvalidTargetError",
     "Motion",
     "Pose",
+    "Skeleton",
     "Solution",
     "Status",
+    "TreeSolution",
     "UnknownMethodError",
     "UnsupportedChainError",
     "__version__",
     "costs",
     "solve",
+    "solve_tree",
 ]

@@ -1,0 +1,275 @@
+"""Skeletons: trees of named joints joined by rigid links, some joints marked as end effectors.
+
+Seed 003 Section 3.2 (its Table 1 and Fig. 2): the root joint has no parent, every other joint is
+joined to exactly one parent by a link of constant length, a joint may have many children, and
+end effectors are the joints that targets move. A :class:`geoik.Chain` is the one-branch case.
+Here end effectors must be leaves; skeleton joints have no limits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from geoik._skeleton_checks import (
+    as_branch,
+    branch_joints,
+    check_directions,
+    check_effectors,
+    check_lengths,
+    check_names,
+    check_parents,
+    check_point,
+    topological_order,
+)
+from geoik.errors import InvalidChainError, describe
+
+__all__ = ["Branch", "Skeleton"]
+
+_LEG = ("knee", "ankle", "foot")
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A chain of links hanging from a named joint, for :meth:`Skeleton.from_chains`.
+
+    Attributes
+    ----------
+    name : the branch's name; its tip joint (a leaf, hence an end effector) takes this name and
+        the joints before it ``name_1``, ``name_2``, ... unless ``joints`` names them.
+    lengths : link lengths, from the parent joint outwards.
+    parent : name of the joint it hangs from; None for the root.
+    direction : rest direction of its links (normalised); default +x.
+    joints : optional names of its joints, one per link, the last being the tip.
+    """
+
+    name: str
+    lengths: Sequence[float]
+    parent: str | None = None
+    direction: Sequence[float] | None = None
+    joints: Sequence[str] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Skeleton:
+    """A tree of named joints; frozen and validated on construction.
+
+    Parameters
+    ----------
+    names : (m,) unique joint names.
+    parents : (m,) parent index of each joint; exactly one root with -1.
+    lengths : (m,) length of the link from each joint's parent; 0 for the root.
+    effectors : (m,) booleans marking end effectors (leaves only); default every leaf.
+    dim : 2 or 3.
+    root : (dim,) root position; default the origin.
+    directions : (m, dim) rest direction of each joint's link (normalised); default +x.
+
+    Raises
+    ------
+    InvalidChainError
+        On duplicate or empty names, bad parent indices, cycles, no root or several,
+        non-positive lengths, effectors that are not leaves, bad directions.
+    """
+
+    names: tuple[str, ...]
+    parents: np.ndarray
+    lengths: np.ndarray
+    effectors: Any = None
+    dim: int = 2
+    root: Any = None
+    directions: Any = None
+    order: np.ndarray = field(init=False, repr=False, compare=False)
+    """(m,) joint indices, each after its parent (root first)."""
+    _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.dim not in (2, 3) or isinstance(self.dim, bool):
+            raise InvalidChainError(f"dim: expected 2 or 3, got {describe(self.dim)}")
+        names = check_names(self.names)
+        m = len(names)
+        parents = check_parents(self.parents, m)
+        order = topological_order(parents)
+        lengths = check_lengths(self.lengths, parents)
+        children = np.bincount(parents[parents >= 0], minlength=m)
+        effectors = check_effectors(self.effectors, children, names)
+        root = check_point(self.root, self.dim)
+        directions = check_directions(self.directions, m, self.dim)
+        for name, value in (
+            ("names", names),
+            ("parents", parents),
+            ("lengths", lengths),
+            ("effectors", effectors),
+            ("root", root),
+            ("directions", directions),
+            ("order", order),
+        ):
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+            object.__setattr__(self, name, value)
+        self._index.update({nm: i for i, nm in enumerate(names)})
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def n(self) -> int:
+        """Number of joints, the root included."""
+        return len(self.names)
+
+    @property
+    def root_index(self) -> int:
+        return int(self.order[0])
+
+    @property
+    def effector_names(self) -> tuple[str, ...]:
+        return tuple(nm for nm, e in zip(self.names, self.effectors, strict=True) if e)
+
+    def index(self, name: str) -> int:
+        """Index of the joint called ``name``; InvalidChainError if there is none."""
+        try:
+            return self._index[name]
+        except (KeyError, TypeError):
+            raise InvalidChainError(
+                f"joint: expected one of the skeleton's joints ({', '.join(self.names)}), "
+                f"got {describe(name)}"
+            ) from None
+
+    def path(self, name: str) -> np.ndarray:
+        """Joint indices from the root to the joint called ``name``, both included."""
+        j = self.index(name)
+        out = [j]
+        while self.parents[j] >= 0:
+            j = int(self.parents[j])
+            out.append(j)
+        return np.array(out[::-1], dtype=np.int64)
+
+    def reach(self, name: str) -> tuple[float, float]:
+        """(minimum, maximum) distance from the root that joint ``name`` can reach (seed 003
+        Section 4.1's safe zones of the chain from the root to it)."""
+        ls = self.lengths[self.path(name)[1:]]
+        if ls.size == 0:
+            return 0.0, 0.0
+        total = float(ls.sum())
+        return max(0.0, 2.0 * float(ls.max()) - total), total
+
+    @property
+    def total_length(self) -> float:
+        """Sum of every link's length."""
+        return float(self.lengths.sum())
+
+    def rest_positions(self) -> np.ndarray:
+        """(m, dim) joint positions of the rest pose: each link along its rest direction."""
+        return self._positions(self.directions)
+
+    def _positions(self, directions: np.ndarray) -> np.ndarray:
+        pos = np.empty((self.n, self.dim))
+        for j in self.order:
+            p = self.parents[j]
+            pos[j] = self.root if p < 0 else pos[p] + self.lengths[j] * directions[j]
+        return pos
+
+    def positions_from_directions(self, directions: Any) -> np.ndarray:
+        """Forward kinematics: (m, dim) positions with each link along the given (m, dim)
+        directions (normalised here; the root's row is ignored)."""
+        d = np.array(directions, dtype=np.float64)
+        if d.shape != (self.n, self.dim):
+            raise InvalidChainError(
+                f"directions: expected shape {(self.n, self.dim)}, got {describe(directions)}"
+            )
+        return self._positions(check_directions(d, self.n, self.dim, skip=self.root_index))
+
+    # ------------------------------------------------------------------ builders
+    @classmethod
+    def from_chains(
+        cls,
+        chains: Sequence[Branch | tuple[Any, ...]],
+        dim: int = 2,
+        root: Any = None,
+        root_name: str = "root",
+    ) -> Skeleton:
+        """A skeleton from a root and branches, each a :class:`Branch` or a tuple of its fields
+        ``(name, lengths[, parent[, direction[, joints]]])``. A branch may hang from the root
+        or from any joint of a branch listed before it. Every leaf is an end effector.
+
+        >>> sk = Skeleton.from_chains([("arm", [2.0, 1.0]), ("leg", [1.5], "arm_1")])
+        >>> sk.names
+        ('root', 'arm_1', 'arm', 'leg')
+        """
+        names: list[str] = [root_name]
+        parents: list[int] = [-1]
+        lengths: list[float] = [0.0]
+        directions: list[Any] = [np.eye(dim)[0]]
+        where: dict[str, int] = {root_name: 0}
+        for b, item in enumerate(chains):
+            br = as_branch(item, b)
+            ls = np.array(br.lengths, dtype=np.float64, ndmin=1)
+            joints = branch_joints(br, ls.size, b)
+            parent = root_name if br.parent is None else br.parent
+            if parent not in where:
+                raise InvalidChainError(
+                    f"chains[{b}].parent: expected the name of the root or of a joint of an "
+                    f"earlier branch ({', '.join(names)}), got {describe(parent)}"
+                )
+            up = where[parent]
+            direction = np.eye(dim)[0] if br.direction is None else br.direction
+            for k, jn in enumerate(joints):
+                where.setdefault(jn, len(names))
+                names.append(jn)
+                parents.append(up)
+                lengths.append(float(ls[k]))
+                directions.append(direction)
+                up = len(names) - 1
+        try:
+            dirs = np.array(directions, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidChainError(
+                f"direction: expected {dim} numbers per branch, got {describe(directions)}"
+            ) from None
+        return cls(tuple(names), np.array(parents), np.array(lengths), None, dim, root, dirs)
+
+    @classmethod
+    def hand(cls, dim: int = 3, scale: float = 1.0, root: Any = None) -> Skeleton:
+        """A hand: the wrist (root), the palm (one link to the knuckles) and five fingers of
+        three links each, ``thumb``, ``index``, ``middle``, ``ring``, ``little`` (the tips, the
+        end effectors). Proportions of an adult hand in units of ``scale`` decimetres; the
+        fingers spread in the xy-plane (the thumb rising out of it in 3-D), the palm along +x.
+        """
+        palm = 0.9 * scale
+        fingers = (  # name, lengths (proximal, middle, distal), spread in degrees
+            ("thumb", (0.45, 0.35, 0.3), 55.0),
+            ("index", (0.45, 0.25, 0.2), 18.0),
+            ("middle", (0.5, 0.3, 0.22), 4.0),
+            ("ring", (0.47, 0.28, 0.2), -10.0),
+            ("little", (0.38, 0.2, 0.18), -24.0),
+        )
+        branches: list[Branch] = [Branch("palm", [palm], direction=np.eye(dim)[0])]
+        for name, ls, spread in fingers:
+            a = math.radians(spread)
+            d = [math.cos(a), math.sin(a)] + ([0.4 if name == "thumb" else 0.0] * (dim - 2))
+            branches.append(Branch(name, [v * scale for v in ls], "palm", d))
+        return cls.from_chains(branches, dim=dim, root=root, root_name="wrist")
+
+    @classmethod
+    def legs(
+        cls,
+        dim: int = 2,
+        thigh: float = 0.45,
+        shin: float = 0.43,
+        foot: float = 0.2,
+        root: Any = None,
+    ) -> Skeleton:
+        """A pelvis (root) with two legs, ``left`` and ``right``, of thigh, shin and foot (seed
+        003's cyclist, Fig. 6): joints ``{side}_knee``, ``{side}_ankle`` and ``{side}_foot``
+        (the end effectors, on the pedals). The legs hang along -y, feet forward."""
+        down = np.eye(dim)[1] * -1.0
+        branches = [
+            Branch(side, [thigh, shin, foot], None, down, [f"{side}_{j}" for j in _LEG])
+            for side in ("left", "right")
+        ]
+        sk = cls.from_chains(branches, dim=dim, root=root, root_name="pelvis")
+        dirs = np.array(sk.directions)
+        for side in ("left", "right"):
+            dirs[sk.index(f"{side}_foot")] = np.eye(dim)[0]
+        return cls(sk.names, sk.parents, sk.lengths, None, dim, sk.root, dirs)

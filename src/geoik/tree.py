@@ -1,0 +1,353 @@
+"""Inverse kinematics of skeletons (trees) with several end effectors.
+
+``solve_tree(skeleton, targets, method=...)`` moves the targeted end effectors (leaves) of a
+:class:`~geoik.skeleton.Skeleton` towards their targets, the root staying in place. Joints not on
+a path from the root to a targeted end effector keep their offsets from their parents (they are
+carried along). Positions are the state (skeleton joints have no limits); every link is placed
+at exactly its length from its parent, so lengths hold to rounding.
+
+``fabrik``
+    Multi-end-effector FABRIK, Aristidou & Lasenby 2011, Section 5 ("multiple end effectors"),
+    the reference tree solver cited by seed 003. Each iteration: a pass from the tips to the root,
+    each targeted end effector put on its target and every joint pulled onto the line to its
+    current position at its link's length from its child; a sub-base (a joint with several
+    branches leading to targets) goes to the centroid of the positions its branches want, and the
+    pass continues to the root. Then a pass from the root (kept in place) outwards, each joint
+    on the line from its parent to where the first pass put it.
+
+``circles``
+    Seed 003 on trees (Srinivasan & John 2013, Sections 3.2 and 5: the hand and the cyclist).
+    The paper does not say how branches share a joint; the choice here: the tree is cut at its
+    key joints (the root, the sub-bases, the targeted end effectors) into segments, each a chain
+    from its upper key joint down to the next. Per round: (1) from the tips to the root, each
+    segment whose lower key joint cannot sit where it should (its target, or where its own
+    segments want it) from where the upper key joint is proposes the upper key joint's current
+    position moved into the segment's reachable annulus (seed 003 §4.1's safe zones) about that
+    point; a sub-base wants the centroid of these proposals, as in FABRIK's averaging, and stays
+    when there are none. Averaging the content segments' "stay here" in as well would shrink
+    every correction by the number of branches and slow the rounds several-fold (on random
+    hand poses, median 40 rounds instead of 6). (2) From the root outwards, each sub-base is set
+    at the point nearest to what it wants within the annulus of its own segment from its
+    (already placed) upper key joint, and every segment is placed by intersection of circles
+    (:mod:`geoik.solvers.circles`, the same kernel as for chains) from its upper key joint to its
+    goal. A tree whose branches all leave from the root is solved in one round; otherwise
+    rounds repeat.
+
+Iterations are passes (fabrik) or rounds (circles); both stop when every targeted end effector
+is within ``tol`` of its target or of its provably closest point (see below), when a round moves
+no joint by more than ``1e-12`` times the skeleton's reach (STALLED), or after ``max_iter``.
+
+Status per end effector: REACHED iff its error is within ``tol``; CLOSEST when its target lies
+outside the annulus its path from the root can reach and it is within ``tol`` of the nearest
+point of that annulus (for a target at the root: its distance from the root within ``tol`` of
+the minimum reach); otherwise MAX_ITERATIONS or STALLED, as the solver ended. Targets that
+pull a shared joint apart usually end STALLED.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from geoik._tree_kernels import circles_tree, fabrik_tree
+from geoik.errors import (
+    InvalidOptionError,
+    InvalidPoseError,
+    InvalidTargetError,
+    UnknownMethodError,
+    describe,
+)
+from geoik.geometry import MAX_ITERATIONS
+from geoik.skeleton import Skeleton
+from geoik.solution import Status
+
+__all__ = ["METHODS", "TreeSolution", "solve_tree"]
+
+METHODS = ("circles", "fabrik")
+DEFAULT_TOL = 1e-4
+"""Default tolerance, relative to the longest path from the root to an end effector."""
+DEFAULT_MAX_ITER = 1000
+_LENGTH_RTOL = 1e-6
+
+
+@dataclass(frozen=True, eq=False)
+class TreeSolution:
+    """What :func:`solve_tree` returns.
+
+    Attributes
+    ----------
+    skeleton : the skeleton solved.
+    targets : end-effector name -> (d,) target.
+    method : ``"circles"`` or ``"fabrik"``.
+    positions : (m, d) every joint's final position, in the skeleton's joint order.
+    status : end-effector name -> :class:`~geoik.Status`, for each targeted end effector.
+    error : end-effector name -> distance to its target.
+    iterations : passes (fabrik) or rounds (circles) used.
+    tol : the tolerance used.
+    """
+
+    skeleton: Skeleton
+    targets: Mapping[str, np.ndarray]
+    method: str
+    positions: np.ndarray
+    status: Mapping[str, Status]
+    error: Mapping[str, float]
+    iterations: int
+    tol: float
+
+    @property
+    def reached(self) -> bool:
+        """True when every targeted end effector is REACHED."""
+        return all(s is Status.REACHED for s in self.status.values())
+
+    def position(self, name: str) -> np.ndarray:
+        """(d,) final position of the joint called ``name``."""
+        return self.positions[self.skeleton.index(name)]
+
+
+def solve_tree(
+    skeleton: Skeleton,
+    targets: Mapping[str, Any],
+    method: str = "circles",
+    tol: float | None = None,
+    max_iter: int | None = None,
+    start: Any = None,
+) -> TreeSolution:
+    """Move a skeleton's end effectors to their targets.
+
+    Parameters
+    ----------
+    skeleton : the tree (:class:`geoik.Skeleton`).
+    targets : end-effector name -> (d,) point. End effectors not named are carried along.
+    method : ``"circles"`` (seed 003) or ``"fabrik"`` (multi-end-effector FABRIK).
+    tol : distance within which a target counts as reached; default ``1e-4`` times the longest
+        path from the root to an end effector.
+    max_iter : budget of passes / rounds; default 1000.
+    start : (m, d) joint positions to start from (e.g. the previous frame's
+        ``TreeSolution.positions``, or a TreeSolution); default the rest pose.
+
+    Returns
+    -------
+    TreeSolution
+    """
+    if not isinstance(skeleton, Skeleton):
+        from geoik.errors import InvalidChainError
+
+        raise InvalidChainError(f"skeleton: expected a geoik.Skeleton, got {describe(skeleton)}")
+    if method not in METHODS:
+        raise UnknownMethodError(
+            f"method: expected one of {', '.join(METHODS)} for trees, got {method!r}"
+        )
+    goals = _check_targets(skeleton, targets)
+    scale = max((skeleton.reach(e)[1] for e in skeleton.effector_names), default=0.0)
+    scale = max(scale, float(skeleton.lengths.max(initial=0.0)), 1e-300)
+    tol_ = _check_tol(tol, scale)
+    iters = _check_max_iter(max_iter)
+    first = _check_start(skeleton, start)
+    pos, code, used = _run(skeleton, goals, method, first, tol_, iters, scale)
+    status, error = _judge(skeleton, goals, pos, tol_, code)
+    pos.setflags(write=False)
+    return TreeSolution(
+        skeleton=skeleton,
+        targets=types.MappingProxyType(goals),
+        method=method,
+        positions=pos,
+        status=types.MappingProxyType(status),
+        error=types.MappingProxyType(error),
+        iterations=int(used),
+        tol=tol_,
+    )
+
+
+def _run(
+    sk: Skeleton,
+    goals: dict[str, np.ndarray],
+    method: str,
+    first: np.ndarray,
+    tol: float,
+    max_iter: int,
+    scale: float,
+) -> tuple[np.ndarray, int, int]:
+    pos = first.copy()
+    if not goals:
+        return pos, 0, 0
+    active, targeted, tgt, has_closest, closest = _target_arrays(sk, goals)
+    done = (targeted, tgt, has_closest, closest, pos, tol, max_iter, scale)
+    if method == "fabrik":
+        code, used = fabrik_tree(sk.parents, sk.lengths, sk.order, active, *done)
+    else:
+        code, used = circles_tree(*_segments(sk, active, targeted), active, *done)
+    for j in sk.order[1:]:  # joints off the targeted paths keep their offsets
+        if not active[j]:
+            p = sk.parents[j]
+            pos[j] = pos[p] + (first[j] - first[p])
+    return pos, int(code), int(used)
+
+
+def _target_arrays(sk: Skeleton, goals: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Kernel arrays: ``active``, ``targeted``, ``targets``, ``has_closest``, ``closest``."""
+    m, d = sk.n, sk.dim
+    targeted = np.zeros(m, dtype=np.bool_)
+    tgt = np.zeros((m, d))
+    closest = np.zeros((m, d))
+    has_closest = np.zeros(m, dtype=np.bool_)
+    for name, t in goals.items():
+        j = sk.index(name)
+        targeted[j] = True
+        tgt[j] = t
+        c = _closest_point(sk, name, t)
+        if c is not None:
+            has_closest[j] = True
+            closest[j] = c
+    active = targeted.copy()
+    for j in sk.order[::-1]:
+        if active[j] and sk.parents[j] >= 0:
+            active[sk.parents[j]] = True
+    return active, targeted, tgt, has_closest, closest
+
+
+def _segments(sk: Skeleton, active: np.ndarray, targeted: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Cut the active tree at its key joints into chains, in root-to-tip order.
+
+    Returns ``top (s,)``, ``key (s,)``, ``ptr (s + 1,)`` and the flat ``joints`` / ``seg_len``:
+    segment ``i`` is ``joints[ptr[i]:ptr[i + 1]]`` from its top to its key, ``seg_len`` holding
+    each joint's link length (0 for the top).
+    """
+    kids = np.bincount(sk.parents[active & (sk.parents >= 0)], minlength=sk.n)
+    is_key = targeted | (kids >= 2)
+    is_key[sk.root_index] = True
+    top, key, ptr, joints, seg_len = [], [], [0], [], []
+    for k in sk.order:
+        if not (active[k] and is_key[k]) or k == sk.root_index:
+            continue
+        path = [int(k)]
+        while not is_key[sk.parents[path[-1]]]:
+            path.append(int(sk.parents[path[-1]]))
+        path.append(int(sk.parents[path[-1]]))
+        path.reverse()
+        top.append(path[0])
+        key.append(int(k))
+        joints.extend(path)
+        seg_len.extend([0.0] + [float(sk.lengths[j]) for j in path[1:]])
+        ptr.append(len(joints))
+    ints = [np.array(a, dtype=np.int64) for a in (top, key, ptr, joints)]
+    return (*ints, np.array(seg_len, dtype=np.float64))
+
+
+def _closest_point(sk: Skeleton, name: str, t: np.ndarray) -> np.ndarray | None:
+    """Nearest point to ``t`` that end effector ``name`` can reach, when ``t`` is out of reach
+    (None when within reach, or at the root where a whole sphere is nearest)."""
+    rmin, rmax = sk.reach(name)
+    offset = t - sk.root
+    dist = float(np.linalg.norm(offset))
+    if dist > rmax:
+        return sk.root + offset * (rmax / dist)
+    if 0.0 < dist < rmin:
+        return sk.root + offset * (rmin / dist)
+    return None
+
+
+def _judge(sk: Skeleton, goals: dict[str, np.ndarray], pos: np.ndarray, tol: float, code: int):
+    status: dict[str, Status] = {}
+    error: dict[str, float] = {}
+    for name, t in goals.items():
+        p = pos[sk.index(name)]
+        error[name] = float(np.linalg.norm(p - t))
+        if error[name] <= tol:
+            status[name] = Status.REACHED
+        elif _at_closest(sk, name, t, p, tol):
+            status[name] = Status.CLOSEST
+        else:
+            status[name] = Status.MAX_ITERATIONS if code == MAX_ITERATIONS else Status.STALLED
+    return status, error
+
+
+def _at_closest(sk: Skeleton, name: str, t: np.ndarray, p: np.ndarray, tol: float) -> bool:
+    """Whether ``p`` is within ``tol`` of the reachable point nearest to an out-of-reach ``t``."""
+    closest = _closest_point(sk, name, t)
+    if closest is not None:
+        return float(np.linalg.norm(p - closest)) <= tol
+    rmin = sk.reach(name)[0]
+    if rmin > 0.0 and np.array_equal(t, sk.root):
+        return abs(float(np.linalg.norm(p - sk.root)) - rmin) <= tol
+    return False
+
+
+# ---------------------------------------------------------------------- input checks
+
+
+def _check_targets(sk: Skeleton, targets: Any) -> dict[str, np.ndarray]:
+    if not isinstance(targets, Mapping):
+        raise InvalidTargetError(
+            f"targets: expected a mapping of end-effector names to points, got {describe(targets)}"
+        )
+    effectors = sk.effector_names
+    out: dict[str, np.ndarray] = {}
+    for name, value in targets.items():
+        if name not in effectors:
+            raise InvalidTargetError(
+                f"targets: expected end-effector names ({', '.join(effectors)}), got {name!r}"
+            )
+        try:
+            t = np.array(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            t = np.zeros(0)
+        if t.shape != (sk.dim,) or not np.all(np.isfinite(t)):
+            raise InvalidTargetError(
+                f"targets[{name!r}]: expected {sk.dim} finite coordinates for a {sk.dim}-D "
+                f"skeleton, got {describe(value)}"
+            )
+        t.setflags(write=False)
+        out[name] = t
+    return out
+
+
+def _check_tol(tol: Any, scale: float) -> float:
+    if tol is None:
+        return DEFAULT_TOL * scale
+    ok = isinstance(tol, int | float | np.number) and not isinstance(tol, bool)
+    if not ok or not math.isfinite(tol) or tol <= 0:
+        raise InvalidOptionError(f"tol: expected a finite distance > 0, got {describe(tol)}")
+    return float(tol)
+
+
+def _check_max_iter(max_iter: Any) -> int:
+    if max_iter is None:
+        return DEFAULT_MAX_ITER
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 1:
+        raise InvalidOptionError(f"max_iter: expected an integer >= 1, got {describe(max_iter)}")
+    return int(max_iter)
+
+
+def _check_start(sk: Skeleton, start: Any) -> np.ndarray:
+    if start is None:
+        return sk.rest_positions()
+    if isinstance(start, TreeSolution):
+        start = start.positions
+    try:
+        pos = np.array(start, dtype=np.float64)
+    except (TypeError, ValueError):
+        pos = np.zeros(0)
+    shape = (sk.n, sk.dim)
+    if pos.shape != shape or not np.all(np.isfinite(pos)):
+        raise InvalidPoseError(
+            f"start: expected {shape} finite joint positions, got {describe(start)}"
+        )
+    scale = max(sk.total_length, 1.0)
+    if not np.allclose(pos[sk.root_index], sk.root, rtol=0.0, atol=1e-9 * scale):
+        raise InvalidPoseError(
+            f"start: expected the root at {sk.root.tolist()}, got {pos[sk.root_index].tolist()}"
+        )
+    for j in sk.order[1:]:
+        got = float(np.linalg.norm(pos[j] - pos[sk.parents[j]]))
+        if abs(got - sk.lengths[j]) > _LENGTH_RTOL * sk.lengths[j]:
+            raise InvalidPoseError(
+                f"start: expected joint {sk.names[j]!r} at {sk.lengths[j]:.6g} from its parent, "
+                f"got {got:.6g}"
+            )
+    return pos

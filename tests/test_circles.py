@@ -1,0 +1,143 @@
+"""Seed 003's circle-intersection solver on chains (the tree form is in test_tree.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import geoik as ik
+from geoik.solvers import circles
+from tests.conftest import chains, check_invariants
+
+
+def _annulus_target(chain: ik.Chain, frac: float, direction: np.ndarray) -> np.ndarray:
+    lo, hi = max(0.0, 2 * chain.lengths.max() - chain.total_length), chain.total_length
+    u = direction / np.linalg.norm(direction)
+    return chain.base + (lo + frac * (hi - lo)) * u
+
+
+@given(data=st.data())
+def test_reaches_every_target_in_the_annulus_in_one_placement(data):
+    """Unconstrained chain, target inside the reachable annulus: REACHED after n - 2 steps (the
+    paper's count with n joints, base and end effector included), link lengths kept."""
+    chain = data.draw(chains(limited=False, n_min=2))
+    frac = data.draw(st.floats(0.0, 0.999))  # at exactly 1 rounding may put it beyond reach
+    direction = np.array(
+        data.draw(st.lists(st.floats(-1, 1), min_size=chain.dim, max_size=chain.dim))
+    )
+    if np.linalg.norm(direction) < 1e-3:
+        direction = np.eye(chain.dim)[1]
+    target = _annulus_target(chain, frac, direction)
+    sol = ik.solve(chain, target, method="circles")
+    check_invariants(sol, chain, target)
+    # exact up to rounding; a folded 3-D link turns by ~180 degrees, where the quaternion
+    # between two nearly opposite directions keeps only ~sqrt(eps) of precision
+    assert sol.error <= 1e-7 * chain.total_length
+    assert sol.status is ik.Status.REACHED
+    joints = chain.n + 1
+    assert sol.iterations in (0, joints - 2)
+    assert sol.motion.steps <= 1
+
+
+def test_one_link_chain_points_at_the_target():
+    chain = ik.Chain.planar([2.0])
+    sol = ik.solve(chain, (0.0, 2.0), method="circles")
+    assert sol.status is ik.Status.REACHED and sol.iterations == 1
+    far = ik.solve(chain, (0.0, 5.0), method="circles")
+    assert far.status is ik.Status.CLOSEST
+    np.testing.assert_allclose(far.positions[-1], (0.0, 2.0), atol=1e-12)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_beyond_reach_straightens_at_once(dim):
+    chain = ik.Chain.planar([1, 2, 3]) if dim == 2 else ik.Chain.spatial([1, 2, 3])
+    target = np.zeros(dim)
+    target[:2] = (4.0, 7.0)
+    sol = ik.solve(chain, target, method="circles")
+    check_invariants(sol, chain, target)
+    assert sol.status is ik.Status.CLOSEST and sol.iterations == 1
+    u = target / np.linalg.norm(target)
+    np.testing.assert_allclose(sol.positions, np.outer([0, 1, 3, 6], u), atol=1e-12)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_inside_the_minimum_safe_zone_goes_to_its_edge(dim):
+    """Seed 003 Section 4.1: lengths [3, 1] cannot come nearer the base than 2."""
+    chain = ik.Chain.planar([3, 1]) if dim == 2 else ik.Chain.spatial([3, 1])
+    target = np.zeros(dim)
+    target[1] = 0.5
+    sol = ik.solve(chain, target, method="circles")
+    check_invariants(sol, chain, target)
+    assert sol.status is ik.Status.CLOSEST
+    np.testing.assert_allclose(sol.positions[-1], 4 * target, atol=1e-9)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_continuity_from_a_nearby_pose(dim):
+    """Starting from the previous frame's pose, a small target move makes a small pose change:
+    the nearer intersection is taken and R keeps the joints' distances when it can."""
+    rng = np.random.default_rng(3)
+    n = 7
+    chain = ik.Chain.planar([1.0] * n) if dim == 2 else ik.Chain.spatial([1.0] * n)
+    target = np.zeros(dim)
+    target[:2] = (3.0, 2.5)
+    prev = ik.solve(chain, target, method="circles")
+    for _ in range(20):
+        step = rng.normal(size=dim)
+        step *= 0.01 / np.linalg.norm(step)
+        target = target + step
+        sol = ik.solve(chain, target, method="circles", start=prev.pose)
+        assert sol.status is ik.Status.REACHED
+        moved = np.linalg.norm(sol.positions - prev.positions, axis=1).max()
+        assert moved <= 0.2
+        prev = sol
+
+
+def test_already_placed_pose_does_not_move():
+    chain = ik.Chain.planar([1.0, 1.5, 0.7, 1.2])
+    start = np.radians([30.0, -40.0, 25.0, 60.0])
+    pose = chain.pose_from_angles(start)
+    target = pose.positions[-1] + 1e-3  # reachable, close to the current end effector
+    sol = ik.solve(chain, target, method="circles", start=start)
+    assert sol.status is ik.Status.REACHED
+    assert np.linalg.norm(sol.positions - pose.positions, axis=1).max() < 0.05
+
+
+def test_3d_plane_keeps_a_planar_chain_in_its_plane():
+    """Chain and target in the xy-plane: the working plane is the xy-plane."""
+    chain = ik.Chain.spatial([1.0, 2.0, 1.5, 1.0])
+    sol = ik.solve(chain, (2.0, 3.0, 0.0), method="circles")
+    assert sol.status is ik.Status.REACHED
+    np.testing.assert_allclose(sol.positions[:, 2], 0.0, atol=1e-12)
+
+
+def test_3d_plane_contains_base_target_and_joints():
+    chain = ik.Chain.spatial([1.0, 1.0, 1.0, 1.0, 1.0])
+    start = np.array([[0, 0.3, 0.2], [0, -0.2, 0.4], [0.1, 0, 0.5], [0, 0.4, 0], [0, 0, 0.3]])
+    target = np.array([1.0, 2.0, 1.5])
+    sol = ik.solve(chain, target, method="circles", start=start)
+    assert sol.status is ik.Status.REACHED
+    p = sol.positions - chain.base
+    normal = np.cross(p[-1], p[2])
+    normal /= np.linalg.norm(normal)
+    np.testing.assert_allclose(p @ normal, 0.0, atol=1e-9)
+
+
+def test_limited_chain_is_judged_honestly():
+    chain = ik.Chain.planar([1.0] * 5, max_bend_deg=10)
+    target = (1.0, 2.0)
+    sol = ik.solve(chain, target, method="circles")
+    check_invariants(sol, chain, target)
+    assert sol.status is not ik.Status.REACHED
+    assert np.all(np.abs(sol.angles) <= math.radians(10) + 1e-12)
+
+
+def test_circle_point_picks_the_nearer_intersection():
+    x, y = circles.circle_point(2.0, 0.0, math.sqrt(2.0), math.sqrt(2.0), 1.0, 3.0, 1e-12)
+    np.testing.assert_allclose((x, y), (1.0, 1.0), atol=1e-12)
+    x, y = circles.circle_point(2.0, 0.0, math.sqrt(2.0), math.sqrt(2.0), 1.0, -3.0, 1e-12)
+    np.testing.assert_allclose((x, y), (1.0, -1.0), atol=1e-12)

@@ -1,0 +1,212 @@
+"""solve_tree: circles and multi-end-effector FABRIK on skeletons."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from geoik.errors import (
+    InvalidOptionError,
+    InvalidPoseError,
+    InvalidTargetError,
+    UnknownMethodError,
+)
+from geoik.skeleton import Skeleton
+from geoik.solution import Status
+from geoik.tree import TreeSolution, solve_tree
+
+METHODS = ("circles", "fabrik")
+
+
+def check_tree(sol: TreeSolution) -> None:
+    """Invariants of every tree solution."""
+    sk = sol.skeleton
+    assert sol.positions.shape == (sk.n, sk.dim)
+    assert np.all(np.isfinite(sol.positions))
+    np.testing.assert_allclose(sol.positions[sk.root_index], sk.root, atol=1e-12)
+    for j in range(sk.n):
+        p = sk.parents[j]
+        if p >= 0:
+            got = np.linalg.norm(sol.positions[j] - sol.positions[p])
+            assert math.isclose(got, sk.lengths[j], rel_tol=1e-9)
+    assert set(sol.status) == set(sol.targets) == set(sol.error)
+    for name, t in sol.targets.items():
+        err = float(np.linalg.norm(sol.position(name) - t))
+        assert sol.error[name] == err
+        assert (sol.status[name] is Status.REACHED) == (err <= sol.tol)
+        if sol.status[name] is Status.CLOSEST:
+            lo, hi = sk.reach(name)
+            dist = np.linalg.norm(t - sk.root)
+            assert not lo <= dist <= hi
+            if dist == 0.0:  # every point at the minimum reach is nearest
+                gap = np.linalg.norm(sol.position(name) - sk.root) - lo
+                assert abs(gap) <= sol.tol
+            else:
+                near = sk.root + (t - sk.root) * (min(max(dist, lo), hi) / dist)
+                assert np.linalg.norm(sol.position(name) - near) <= sol.tol
+    assert sol.iterations >= 0
+
+
+def _hand_targets(sk: Skeleton, rng: np.random.Generator, spread: float) -> dict:
+    """Fingertip positions of a random pose: rest directions perturbed by ``spread``."""
+    dirs = sk.directions + spread * rng.normal(size=sk.directions.shape)
+    pos = sk.positions_from_directions(dirs)
+    return {f: pos[sk.index(f)] for f in sk.effector_names}
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dim", [2, 3])
+def test_hand_reaches_five_reachable_targets(method, dim):
+    """A palm plus five fingers of three links, five targets from forward kinematics of random
+    poses (so a solution exists): every fingertip REACHED."""
+    sk = Skeleton.hand(dim=dim)
+    rng = np.random.default_rng(2013 + dim)
+    for _ in range(8):
+        targets = _hand_targets(sk, rng, spread=0.7)
+        sol = solve_tree(sk, targets, method=method)
+        check_tree(sol)
+        assert sol.reached, (sol.status, sol.error)
+        assert all(sol.status[f] is Status.REACHED for f in sk.effector_names)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_circles_solves_branches_from_the_root_in_one_round(dim):
+    """No sub-base: each branch is a chain placed once by intersection of circles."""
+    sk = Skeleton.from_chains(
+        [("a", [1.0, 2.0, 1.5]), ("b", [1.0, 1.0]), ("c", [0.5, 0.5, 0.5, 0.5])], dim=dim
+    )
+    rng = np.random.default_rng(1)
+    targets = {}
+    for name in sk.effector_names:
+        lo, hi = sk.reach(name)
+        u = rng.normal(size=dim)
+        targets[name] = sk.root + (lo + 0.8 * (hi - lo)) * u / np.linalg.norm(u)
+    sol = solve_tree(sk, targets, method="circles")
+    check_tree(sol)
+    assert sol.reached and sol.iterations == 1
+    assert max(sol.error.values()) <= 1e-9
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_unreachable_target_is_closest(method):
+    """One fingertip pulled far away, others untargeted: that finger's path straightens."""
+    sk = Skeleton.hand(dim=3)
+    far = np.array([5.0, 3.0, 1.0])
+    sol = solve_tree(sk, {"index": far}, method=method)
+    check_tree(sol)
+    assert sol.status["index"] is Status.CLOSEST
+    hi = sk.reach("index")[1]
+    np.testing.assert_allclose(sol.position("index"), far * hi / np.linalg.norm(far), atol=sol.tol)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_conflicting_targets_are_not_reached(method):
+    """Two fingers pulled apart beyond what the shared palm allows: honest statuses."""
+    sk = Skeleton.hand(dim=2)
+    lo, hi = sk.reach("index")
+    targets = {"index": (0.0, 1.2 * hi), "little": (0.0, -1.2 * hi), "middle": (0.5, 0.2)}
+    sol = solve_tree(sk, targets, method=method, max_iter=200)
+    check_tree(sol)
+    assert sol.status["index"] is not Status.REACHED
+    assert sol.status["little"] is not Status.REACHED
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_untargeted_branches_are_carried(method):
+    sk = Skeleton.hand(dim=3)
+    rest = sk.rest_positions()
+    target = rest[sk.index("index")] + np.array([-0.3, 0.2, 0.4])
+    sol = solve_tree(sk, {"index": target}, method=method)
+    check_tree(sol)
+    assert sol.status["index"] is Status.REACHED
+    for f in ("thumb", "middle", "ring", "little"):
+        for j in sk.path(f)[2:]:
+            p = sk.parents[j]
+            np.testing.assert_allclose(
+                sol.positions[j] - sol.positions[p], rest[j] - rest[p], atol=1e-12
+            )
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_cyclist_pedals(method):
+    """Seed 003 Fig. 6: both feet on pedals going round; each frame starts from the last."""
+    sk = Skeleton.legs(dim=2)
+    crank, centre = 0.17, np.array([0.25, -0.75])
+    prev = None
+    for k in range(24):
+        a = 2 * math.pi * k / 24
+        off = crank * np.array([math.cos(a), math.sin(a)])
+        targets = {"left_foot": centre + off, "right_foot": centre - off}
+        sol = solve_tree(sk, targets, method=method, start=prev)
+        check_tree(sol)
+        assert sol.reached
+        prev = sol
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_degenerate_targets_give_no_nan(method):
+    sk = Skeleton.from_chains([("a", [1.0, 1.0, 1.0]), ("b", [2.0, 0.5], "a_1")], dim=3)
+    for t in ([0, 0, 0], [3, 0, 0], [1e-12, 0, 0], [10, 0, 0], [-1.5, 0, 0]):
+        sol = solve_tree(sk, {"a": t, "b": t}, method=method, max_iter=50)
+        check_tree(sol)
+
+
+def test_bad_input():
+    sk = Skeleton.hand(dim=2)
+    with pytest.raises(InvalidTargetError, match="nose"):
+        solve_tree(sk, {"nose": (0, 0)})
+    with pytest.raises(InvalidTargetError, match="palm"):
+        solve_tree(sk, {"palm": (0, 0)})
+    with pytest.raises(InvalidTargetError, match="2 finite"):
+        solve_tree(sk, {"index": (0, 0, 0)})
+    with pytest.raises(InvalidTargetError, match="2 finite"):
+        solve_tree(sk, {"index": (0, float("nan"))})
+    with pytest.raises(InvalidTargetError, match="mapping"):
+        solve_tree(sk, [(0, 0)])
+    with pytest.raises(UnknownMethodError, match="circles"):
+        solve_tree(sk, {"index": (1, 0)}, method="ccd")
+    with pytest.raises(InvalidOptionError, match="tol"):
+        solve_tree(sk, {"index": (1, 0)}, tol=-1)
+    with pytest.raises(InvalidOptionError, match="max_iter"):
+        solve_tree(sk, {"index": (1, 0)}, max_iter=0)
+    bad = sk.rest_positions()
+    bad[3] += 0.1
+    with pytest.raises(InvalidPoseError, match="thumb_2"):
+        solve_tree(sk, {"index": (1, 0)}, start=bad)
+    with pytest.raises(InvalidPoseError, match="start"):
+        solve_tree(sk, {"index": (1, 0)}, start=np.zeros((3, 2)))
+
+
+def test_solution_is_frozen():
+    sk = Skeleton.hand(dim=2)
+    sol = solve_tree(sk, {"index": (1.5, 0.3)})
+    with pytest.raises(TypeError):
+        sol.status["index"] = Status.STALLED  # type: ignore[index]
+    with pytest.raises(ValueError):
+        sol.positions[0, 0] = 1.0
+    assert sol.method == "circles"
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_kernels_match_py_func(dim):
+    """Each jitted tree kernel equals its pure-Python ``.py_func``."""
+    from geoik import _tree_kernels as k
+    from geoik.tree import _segments, _target_arrays
+
+    sk = Skeleton.hand(dim=dim)
+    targets = _hand_targets(sk, np.random.default_rng(9), spread=0.7)
+    active, targeted, tgt, has_closest, closest = _target_arrays(sk, targets)
+    segs = _segments(sk, active, targeted)
+    for kernel, head in (
+        (k.fabrik_tree, (sk.parents, sk.lengths, sk.order)),
+        (k.circles_tree, segs),
+    ):
+        results = []
+        for fn in (kernel, kernel.py_func):
+            pos = sk.rest_positions()
+            out = fn(*head, active, targeted, tgt, has_closest, closest, pos, 1e-4, 40, 2.0)
+            results.append((tuple(out), pos))
+        assert results[0][0] == results[1][0]
+        np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-9, atol=1e-12)
