@@ -12,7 +12,7 @@ from types import ModuleType
 
 __all__ = ["EXPERIMENTS", "get"]
 
-_MODULES = ("triangulation_2007", "single_pass_2009")
+_MODULES = ("triangulation_2007", "single_pass_2009", "metric_maps_2010")
 
 
 def _load() -> dict[str, ModuleType]:
