@@ -12,7 +12,7 @@ from geoik.chain import Chain, quats_from_rotvecs
 from geoik.errors import InvalidOptionError, InvalidPoseError, InvalidTargetError, describe
 from geoik.motion import Motion
 from geoik.pose import Pose
-from geoik.reach import closest_reachable_point
+from geoik.reach import clamp_into_reach, closest_reachable_point
 from geoik.solution import Solution, Status
 from geoik.solvers import get
 
@@ -156,6 +156,7 @@ def solve(
     tol: float | None = None,
     max_iter: int | None = None,
     start: Pose | Any = None,
+    clamp_to_reach: bool = False,
     **options: Any,
 ) -> Solution:
     """Solve inverse kinematics for one target.
@@ -171,6 +172,10 @@ def solve(
     start : the pose to start from (a :class:`Pose` or angles as for
         :meth:`Chain.pose_from_angles`); default the rest pose. Pass the previous frame's
         solution pose to animate.
+    clamp_to_reach : if True, a target nearer than the chain's minimum reach or farther than its
+        maximum (:meth:`Chain.reach`) is first moved radially onto that annulus; the solution
+        keeps the given target and its error, and is CLOSEST when the end effector is within
+        ``tol`` of the moved point (REACHED only within ``tol`` of the given target).
     **options : the solver's own options (``geoik methods`` lists them).
 
     Returns
@@ -190,6 +195,13 @@ def solve(
     iters = check_max_iter(max_iter, solver.default_max_iter)
     opts = solver.pack_options(options)
     state = start_state(chain, start)
+    if not isinstance(clamp_to_reach, bool):
+        raise InvalidOptionError(
+            f"clamp_to_reach: expected True or False, got {describe(clamp_to_reach)}"
+        )
+    goal = clamp_into_reach(chain, t) if clamp_to_reach else t
+    if solver.check is not None:
+        solver.check(chain, goal, state, tol_, iters, opts)
 
     n = chain.n
     cap = solver.capacity(n, iters)
@@ -197,18 +209,21 @@ def solve(
     rec[0] = state
     if chain.dim == 2:
         code, used, nrec = solver.kernel_2d(
-            chain.lengths, chain.base, chain.lo, chain.hi, t, state, tol_, iters, opts, rec
+            chain.lengths, chain.base, chain.lo, chain.hi, goal, state, tol_, iters, opts, rec
         )
         positions = np.empty((n + 1, 2))
         g.fk_2d(chain.lengths, chain.base, state, positions)
     else:
         code, used, nrec = solver.kernel_3d(
             chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo, chain.hi,
-            t, state, tol_, iters, opts, rec,
+            goal, state, tol_, iters, opts, rec,
         )  # fmt: skip
         positions = np.empty((n + 1, 3))
         g.fk_3d(chain.lengths, chain.base, state, positions, np.empty((n, 4)))
     status, error = judge(chain, t, positions[n], code, tol_)
+    moved = goal is not t and float(np.linalg.norm(positions[n] - goal)) <= tol_
+    if moved and status is not Status.REACHED:
+        status = Status.CLOSEST
     return Solution(
         chain=chain,
         target=t,

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from geoik.errors import UnknownMethodError
-from geoik.solvers import ccd
+from geoik.solvers import (
+    caa,
+    ccd,
+    circles,
+    fabrik,
+    jacobian,
+    single_pass,
+    triangulation,
+    two_bone,
+)
 from geoik.solvers.base import Option, Solver
 
 __all__ = ["REGISTRY", "Option", "Solver", "get"]
 
-REGISTRY: dict[str, Solver] = {m.SOLVER.name: m.SOLVER for m in (ccd,)}
+REGISTRY: dict[str, Solver] = {
+    m.SOLVER.name: m.SOLVER
+    for m in (ccd, fabrik, circles, jacobian, triangulation, single_pass, two_bone, caa)
+}
 
 
 def get(method: str) -> Solver:

@@ -54,6 +54,10 @@ class Solver:
     pose on entry and the final pose on return; ``rec`` (capacity, n) or (capacity, n, 4) receives
     the motion's keyframes, ``rec[0]`` being the start pose written by the caller, and ``nrec`` is
     the number of keyframes written including that one.
+
+    ``check``, if given, is called by :func:`geoik.solve` before the kernel as
+    ``check(chain, target, state, tol, max_iter, opts)`` (``state`` the start pose as the kernel
+    gets it) and raises a :class:`geoik.errors.GeoIKError` for a request the kernel cannot meet.
     """
 
     name: str
@@ -67,6 +71,7 @@ class Solver:
     default_max_iter: int = 100
     iterative: bool = True
     links: tuple[int, int | None] = (1, None)
+    check: Callable[..., None] | None = None
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -1,0 +1,451 @@
+"""Circular Alignment Algorithm (CAA).
+
+Seed 004, Section 3, eqs. (3)-(8) (reconstructed in the seeds README): every joint of the chain is
+placed on one circle through the base and the target. With ``n`` equal links of length ``a``, each
+link is a chord subtending the segment angle ``theta`` (eq. 3, ``a = 2 r sin(theta/2)``), the
+base-to-tip chord is ``d = a sin(n theta/2) / sin(theta/2)`` (eq. 4), and Newton-Raphson (eq. 7)
+solves
+
+.. math:: f(\\theta) = d \\sin(\\theta/2) - a \\sin(n\\theta/2) = 0, \\qquad
+          f'(\\theta) = \\tfrac{d}{2}\\cos(\\theta/2) - \\tfrac{a n}{2}\\cos(n\\theta/2)
+
+(eqs. 5-6) from ``theta_0 = 2 pi / n`` (eq. 8, the chain curled up, ``d = 0``). All relative
+angles then equal ``theta`` (the turn between consecutive chords of a circle is the angle they
+subtend), and since the joints follow each other round one circle, covering at most a full turn,
+the chain never crosses itself.
+
+Unequal links (the paper's future work)
+---------------------------------------
+Link ``i`` subtends ``theta_i = 2 asin(L_i / 2r)`` on a circle of radius ``r``, and the chain spans
+the central angle ``Phi = sum theta_i``. The base-to-tip chord spans ``Phi`` too, so ``r`` solves
+``sum 2 asin(L_i / 2r) = 2 asin(d / 2r)`` while ``Phi <= pi`` (minor arc) and
+``= 2 pi - 2 asin(d / 2r)`` beyond (major arc); both read ``d = 2 r sin(Phi / 2)``. The unknown is
+parametrised by the angle ``theta`` subtended by the longest link ``L_m``: ``r = L_m / (2 sin
+(theta/2))``, ``theta_i = 2 asin(rho_i sin(theta/2))`` with ``rho_i = L_i / L_m``, and
+
+.. math:: f(\\theta) = d \\sin(\\theta/2) - L_m \\sin(\\Phi(\\theta)/2), \\qquad
+          \\Phi'(\\theta) = 1 + \\sum_{i \\ne m} \\frac{\\rho_i \\cos(\\theta/2)}
+          {\\sqrt{1 - \\rho_i^2 \\sin^2(\\theta/2)}},
+
+which for equal links is the paper's equation exactly. For ``theta`` in ``(0, pi]`` every link
+takes its minor arc; past ``pi`` the longest link takes its major arc (``r`` grows again), which
+reaches the targets that need a long link folded back against shorter ones. The iteration starts
+from the curled chain, ``theta_end`` = the smallest ``theta`` with ``Phi = 2 pi`` (``2 pi / n`` for
+equal links), or ``theta_end = 2 pi`` (the longest link folded back on the others, chord
+``L_m - sum others``) when ``Phi`` never reaches ``2 pi``. Newton steps are safeguarded: the root
+stays bracketed in ``[0, theta_end]`` by the sign of ``chord - d``, and a step leaving the bracket
+is replaced by bisection. The turn at joint ``i >= 1`` is ``(theta_{i-1} + theta_i) / 2``.
+
+Choices
+-------
+* Iterations are Newton (or bisection) steps, one keyframe each (all joints move together). The
+  run stops when the chord is within ``tol`` of ``d`` (the end effector within ``tol`` of the
+  target, since the chord is aimed at it). A start pose already within ``tol`` costs 0 iterations.
+* A target beyond the chain's length: the straight chain towards it, one step, CLOSEST. A target
+  closer than the curled chain's chord (at the base, or within the minimum reach): the curled
+  chain pointing at it (along +x at the base), one step.
+* The arc bulges towards the side of the base-to-target line where the current end effector is
+  (counter-clockwise turning when it is on the right or on the line). In 3-D the arc lies in the
+  plane through the base, the target and the current end effector (if they are collinear: the
+  current first link, then +x, +z, +y); when the chain has hinges, all of which must be parallel,
+  the plane is the one through the base normal to their axis, and the target is projected on it.
+* Limits: the pose must meet every joint limit at every step. If the preferred side breaks one,
+  the other side is tried; if both do, the kernel keeps the start pose and returns STALLED, and
+  :func:`geoik.solve` raises :class:`LimitError` beforehand (its pre-check runs the same code).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from geoik.errors import UnsupportedChainError
+from geoik.geometry import (
+    CLOSEST,
+    MAX_ITERATIONS,
+    REACHED,
+    STALLED,
+    constrain_joint_3d,
+    fk_2d,
+    fk_3d,
+    q_angle,
+    qmul,
+    quats_from_positions_3d,
+    wrap,
+)
+from geoik.solvers.base import Solver
+
+__all__ = ["SOLVER", "LimitError"]
+
+TWO_PI = 2.0 * math.pi
+
+
+class LimitError(UnsupportedChainError):
+    """The chain's joint limits do not allow the pose a solver must produce."""
+
+
+@njit(cache=True)
+def _phi(lengths, m, th):  # pragma: no cover - compiled
+    """Central angle spanned by the chain and its derivative, at angle ``th`` of link m."""
+    s, c = math.sin(0.5 * th), math.cos(0.5 * th)
+    phi, dphi = th, 1.0
+    for i in range(lengths.shape[0]):
+        if i == m:
+            continue
+        rho = lengths[i] / lengths[m]
+        x = min(1.0, rho * s)
+        phi += 2.0 * math.asin(x)
+        den = math.sqrt(max(0.0, 1.0 - x * x))
+        dphi += rho * c / den if den > 1e-15 else (rho if c >= 0.0 else -rho)
+    return phi, dphi
+
+
+@njit(cache=True)
+def _chord(lengths, m, th):  # pragma: no cover - compiled
+    s = math.sin(0.5 * th)
+    if s > 1e-12:
+        return lengths[m] * math.sin(0.5 * _phi(lengths, m, th)[0]) / s
+    total = 0.0
+    for i in range(lengths.shape[0]):
+        total += lengths[i]
+    if th < 1.0:
+        return total
+    return 2.0 * lengths[m] - total
+
+
+@njit(cache=True)
+def _theta_end(lengths, m):  # pragma: no cover - compiled
+    """Smallest theta with Phi(theta) = 2 pi (the curled chain), or 2 pi if there is none."""
+    steps = 512
+    prev = 0.0
+    for k in range(1, steps + 1):
+        th = TWO_PI * k / steps
+        if _phi(lengths, m, th)[0] >= TWO_PI:
+            a, b = prev, th
+            for _ in range(100):
+                mid = 0.5 * (a + b)
+                if _phi(lengths, m, mid)[0] >= TWO_PI:
+                    b = mid
+                else:
+                    a = mid
+            return b
+        prev = th
+    return TWO_PI
+
+
+@njit(cache=True)
+def _thetas(lengths, d, tol, max_iter, cap, out):  # pragma: no cover - compiled
+    """Safeguarded Newton on f(theta) over ``[0, min(theta_end, cap)]``; the iterates into
+    ``out``. Returns (status, count); count -1 when ``cap`` (the limits) keeps the chain from
+    curling enough for the target."""
+    n = lengths.shape[0]
+    m = 0
+    total = 0.0
+    for i in range(n):
+        total += lengths[i]
+        if lengths[i] > lengths[m]:
+            m = i
+    if d >= total or n == 1:
+        out[0] = 0.0
+        if abs(d - total) <= tol:
+            return REACHED, 1
+        return (CLOSEST if d > total else STALLED), 1
+    end = _theta_end(lengths, m)
+    lo, hi = 0.0, min(end, cap)
+    if _chord(lengths, m, hi) >= d - tol:
+        if cap < end and _chord(lengths, m, hi) > d + tol:
+            return STALLED, -1
+        out[0] = hi
+        return (REACHED if _chord(lengths, m, hi) <= d + tol else STALLED), 1
+    th = hi
+    for it in range(max_iter):
+        phi, dphi = _phi(lengths, m, th)
+        f = d * math.sin(0.5 * th) - lengths[m] * math.sin(0.5 * phi)
+        fp = 0.5 * d * math.cos(0.5 * th) - 0.5 * lengths[m] * math.cos(0.5 * phi) * dphi
+        nxt = th - f / fp if fp != 0.0 else -1.0
+        if not (lo < nxt < hi):
+            nxt = 0.5 * (lo + hi)
+        th = nxt
+        out[it] = th
+        g = _chord(lengths, m, th) - d
+        if abs(g) <= tol:
+            return REACHED, it + 1
+        if g > 0.0:
+            lo = th
+        else:
+            hi = th
+    return MAX_ITERATIONS, max_iter
+
+
+@njit(cache=True)
+def _arc_angles(lengths, th, side, alpha, out):  # pragma: no cover - compiled
+    """Relative angles of the arc pose: link m subtends ``th``, chord aimed at ``alpha``."""
+    n = lengths.shape[0]
+    m = 0
+    for i in range(n):
+        if lengths[i] > lengths[m]:
+            m = i
+    s = math.sin(0.5 * th)
+    prev = 0.0
+    phi = 0.0
+    for i in range(n):
+        cur = th if i == m else 2.0 * math.asin(min(1.0, lengths[i] / lengths[m] * s))
+        phi += cur
+        if i == 0:
+            out[0] = cur
+        else:
+            out[i] = wrap(side * 0.5 * (prev + cur))
+        prev = cur
+    out[0] = wrap(alpha - side * 0.5 * (phi - out[0]))
+
+
+@njit(cache=True)
+def _fits_2d(angles, lo, hi, first):  # pragma: no cover - compiled
+    for i in range(first, angles.shape[0]):
+        if angles[i] < lo[i] or angles[i] > hi[i]:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _cap_2d(lengths, lo, hi, side, buf):  # pragma: no cover - compiled
+    """Largest theta whose turns (joints 1..) fit the limits, assuming they fit near 0."""
+    a, b = 0.0, TWO_PI
+    _arc_angles(lengths, b, side, 0.0, buf)
+    if _fits_2d(buf, lo, hi, 1) < 0:
+        return b
+    for _ in range(60):
+        mid = 0.5 * (a + b)
+        _arc_angles(lengths, mid, side, 0.0, buf)
+        if _fits_2d(buf, lo, hi, 1) < 0:
+            a = mid
+        else:
+            b = mid
+    return a
+
+
+@njit(cache=True)
+def _side_2d(base, target, end):  # pragma: no cover - compiled
+    cross = (target[0] - base[0]) * (end[1] - base[1]) - (target[1] - base[1]) * (end[0] - base[0])
+    return -1.0 if cross > 0.0 else 1.0
+
+
+@njit(cache=True)
+def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec):  # pragma: no cover
+    """The 2-D kernel; returns (status, iterations, nrec, joint whose limit cannot be met)."""
+    n = lengths.shape[0]
+    pos = np.empty((n + 1, 2))
+    fk_2d(lengths, base, angles, pos)
+    if (pos[n, 0] - target[0]) ** 2 + (pos[n, 1] - target[1]) ** 2 <= tol * tol:
+        return REACHED, 0, 1, -1
+    dx, dy = target[0] - base[0], target[1] - base[1]
+    d = math.sqrt(dx * dx + dy * dy)
+    alpha = math.atan2(dy, dx) if d > 0.0 else 0.0
+    ths = np.empty(max(max_iter, 1))
+    side = _side_2d(base, target, pos[n])
+    status, count = REACHED, 0
+    trial = np.empty(n)
+    broken = -1
+    for _attempt in range(2):
+        cap = _cap_2d(lengths, lo, hi, side, trial)
+        status, count = _thetas(lengths, d, tol, max_iter, cap, ths)
+        broken = 1 if count < 0 else -1
+        for k in range(max(count, 0)):
+            _arc_angles(lengths, ths[k], side, alpha, trial)
+            j = _fits_2d(trial, lo, hi, 0)
+            if j >= 0:
+                broken = j
+                break
+        if broken < 0:
+            break
+        side = -side
+    if broken >= 0:
+        return STALLED, 0, 1, broken
+    for k in range(count):
+        _arc_angles(lengths, ths[k], side, alpha, angles)
+        if k + 1 < rec.shape[0]:
+            rec[k + 1, :] = angles
+    return status, count, min(count + 1, rec.shape[0]), -1
+
+
+@njit(cache=True)
+def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
+    status, iters, nrec, _ = caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec)
+    return status, iters, nrec
+
+
+@njit(cache=True)
+def _dot(a, b):  # pragma: no cover - compiled
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(cache=True)
+def _cross(a, b):  # pragma: no cover - compiled
+    return np.array(
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    )
+
+
+@njit(cache=True)
+def _plane(base, target, pos, hinge):  # pragma: no cover - compiled
+    """Orthonormal (u, v, normal) of the arc's plane; u along the (projected) target."""
+    w = target - base
+    n = hinge.shape[0]
+    normal = np.zeros(3)
+    for j in range(n):
+        if hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0:
+            normal[:] = hinge[j]
+            break
+    cands = np.empty((5, 3))
+    cands[0] = w
+    cands[1] = pos[n] - base
+    cands[2] = pos[1] - base
+    cands[3] = (1.0, 0.0, 0.0)
+    cands[4] = (0.0, 0.0, 1.0)
+    u = np.zeros(3)
+    if normal[0] != 0.0 or normal[1] != 0.0 or normal[2] != 0.0:
+        for k in (0, 3, 4):  # u: the target (or +x, +z) projected on the hinges' plane
+            c = cands[k] - (_dot(cands[k], normal)) * normal
+            nc = math.sqrt(_dot(c, c))
+            if nc > 1e-12 * max(1.0, math.sqrt(_dot(cands[k], cands[k]))):
+                u = c / nc
+                break
+        return u, _cross(normal, u), normal
+    nw = math.sqrt(_dot(w, w))
+    u = w / nw if nw > 0.0 else cands[3].copy()
+    for k in range(1, 6):
+        c = cands[k] if k < 5 else np.array([0.0, 1.0, 0.0])
+        nrm = _cross(u, c)
+        nn = math.sqrt(_dot(nrm, nrm))
+        if nn > 1e-9 * max(1e-300, math.sqrt(_dot(c, c))):
+            normal = nrm / nn
+            break
+    return u, _cross(normal, u), normal
+
+
+@njit(cache=True)
+def _fits_3d(quats, cone, hinge, lo, hi, first):  # pragma: no cover - compiled
+    for i in range(first, quats.shape[0]):
+        q0, q1, q2, q3 = quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3]
+        c = constrain_joint_3d(q0, q1, q2, q3, i, cone, hinge, lo, hi)
+        if q_angle(*qmul(c[0], c[1], c[2], c[3], q0, -q1, -q2, -q3)) > 1e-10:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _arc_quats(lengths, base, th, side, u, v, flat, pos2, pos3, quats):  # pragma: no cover
+    """Local rotations of the arc pose in the plane (u, v) through the base."""
+    _arc_angles(lengths, th, side, 0.0, flat)
+    fk_2d(lengths, np.zeros(2), flat, pos2)
+    for k in range(lengths.shape[0] + 1):
+        pos3[k] = base + pos2[k, 0] * u + pos2[k, 1] * v
+    quats_from_positions_3d(pos3, quats)
+
+
+@njit(cache=True)
+def _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, quats):  # noqa: E501  # pragma: no cover
+    """Largest theta whose joints 1.. fit the limits, assuming they fit near 0."""
+    a, b = 0.0, TWO_PI
+    _arc_quats(lengths, base, b, side, u, v, flat, pos2, pos3, quats)
+    if _fits_3d(quats, cone, hinge, lo, hi, 1) < 0:
+        return b
+    for _ in range(60):
+        mid = 0.5 * (a + b)
+        _arc_quats(lengths, base, mid, side, u, v, flat, pos2, pos3, quats)
+        if _fits_3d(quats, cone, hinge, lo, hi, 1) < 0:
+            a = mid
+        else:
+            b = mid
+    return a
+
+
+@njit(cache=True)
+def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec):  # noqa: E501  # pragma: no cover
+    """The 3-D kernel; returns (status, iterations, nrec, joint whose limit cannot be met)."""
+    n = lengths.shape[0]
+    pos = np.empty((n + 1, 3))
+    fk_3d(lengths, base, quats, pos, np.empty((n, 4)))
+    err = pos[n] - target
+    if _dot(err, err) <= tol * tol:
+        return REACHED, 0, 1, -1
+    u, v, normal = _plane(base, target, pos, hinge)
+    w = target - base
+    d = _dot(w, u)
+    if d < 0.0:  # target straight "behind" on the hinges' plane: aim the other way
+        u, v, d = -u, -v, -d
+    ths = np.empty(max(max_iter, 1))
+    status, count = REACHED, 0
+    here = np.array([_dot((pos[n] - base), u), _dot((pos[n] - base), v)])
+    side = _side_2d(np.zeros(2), np.array([d, 0.0]), here)
+    flat = np.empty(n)
+    pos2 = np.empty((n + 1, 2))
+    pos3 = np.empty((n + 1, 3))
+    trial = np.empty((n, 4))
+    broken = -1
+    for _attempt in range(2):
+        cap = _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, trial)
+        status, count = _thetas(lengths, d, tol, max_iter, cap, ths)
+        broken = 1 if count < 0 else -1
+        for k in range(max(count, 0)):
+            _arc_quats(lengths, base, ths[k], side, u, v, flat, pos2, pos3, trial)
+            j = _fits_3d(trial, cone, hinge, lo, hi, 0)
+            if j >= 0:
+                broken = j
+                break
+        if broken < 0:
+            break
+        side = -side
+    if broken >= 0:
+        return STALLED, 0, 1, broken
+    for k in range(count):
+        _arc_quats(lengths, base, ths[k], side, u, v, flat, pos2, pos3, quats)
+        if k + 1 < rec.shape[0]:
+            rec[k + 1, :, :] = quats
+    return status, count, min(count + 1, rec.shape[0]), -1
+
+
+@njit(cache=True)
+def caa_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+    status, iters, nrec, _ = caa_core_3d(
+        lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec
+    )
+    return status, iters, nrec
+
+
+def check_limits(chain, target, state, tol, max_iter, opts) -> None:
+    """Pre-check of :func:`geoik.solve`: raise :class:`LimitError` if the arc pose (on either
+    side) breaks a joint limit, by running the kernel's own code on copies."""
+    s = state.copy()
+    rec = np.empty((1 + max_iter,) + s.shape)
+    rec[0] = s
+    if chain.dim == 2:
+        out = caa_core_2d(chain.lengths, chain.base, chain.lo, chain.hi, target, s, tol,
+                          max_iter, rec)  # fmt: skip
+    else:
+        out = caa_core_3d(chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo,
+                          chain.hi, target, s, tol, max_iter, rec)  # fmt: skip
+    j = int(out[3])
+    if j >= 0:
+        raise LimitError(
+            f"chain: method 'caa' puts every joint on one circular arc, which for target "
+            f"{np.round(target, 6).tolist()} needs joint {j} outside its limits "
+            f"{chain.max_bend_deg()[j]!r} (degrees) on either side of the arc"
+        )
+
+
+SOLVER = Solver(
+    name="caa",
+    summary="Circular Alignment: every joint on one circle through base and target, Newton "
+    "on the segment angle (any link lengths)",
+    source="Seed 004 (performance metric maps, Mukundan et al.), Section 3, eqs. 3-8; "
+    "unequal links: radius of the circle through all joints",
+    module=__name__,
+    kernel_2d=caa_2d,
+    kernel_3d=caa_3d,
+    capacity=lambda n, max_iter: 2 + max_iter,
+    default_max_iter=50,
+    check=check_limits,
+)
