@@ -1,0 +1,178 @@
+"""Tiles: a metric map (or many, for a sweep) cut into blocks of pixel rows.
+
+A tile is a plain, picklable description of a block of rows of one map; :func:`run_tile` solves
+it with :func:`geoik.batch.evaluate`. Every target depends only on its own pixel (the pixel
+centre is computed from its row and column alone), so a map is bit-identical however it is cut
+and wherever its tiles run: in this process (the default) or on a Dask distributed cluster
+(``client=``). Dask is optional and imported only when asked for.
+
+On a cluster each tile is submitted with ``retries``: a tile whose worker is lost is recomputed
+by the scheduler (Dask reschedules the tasks of a dead worker), and a tile that raised is tried
+again up to ``retries`` times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from geoik.batch import evaluate
+from geoik.chain import Chain
+from geoik.errors import GeoIKError
+
+__all__ = [
+    "METRICS",
+    "DaskMissingError",
+    "Tile",
+    "TileResult",
+    "local_client",
+    "pixel_centres",
+    "run_tile",
+    "run_tiles",
+    "split_rows",
+]
+
+METRICS: dict[str, str] = {
+    "iterations": "iterations",
+    "path": "path_length",
+    "rotation-sum": "rotation_sum_deg",
+    "rotations": "rotations_over_5deg",
+    "error": "error",
+}
+"""Metric names (as the CLI spells them) and the BatchResult field each reads."""
+
+_NEEDS_COSTS = {"path", "rotation-sum", "rotations"}
+DEFAULT_TILE_ROWS = 50
+RETRIES = 3
+
+
+class DaskMissingError(GeoIKError):
+    """A Dask scheduler was asked for but ``dask.distributed`` is not installed."""
+
+
+@dataclass(frozen=True)
+class Tile:
+    """Rows ``rows[0] <= r < rows[1]`` of the ``size`` x ``size`` map of one chain and solver.
+
+    ``half`` is the half-side L of the square [-L, L]^2 around the chain's base.
+    """
+
+    chain: Chain
+    method: str
+    metric: str
+    size: int
+    half: float
+    rows: tuple[int, int]
+    tol: float | None = None
+    max_iter: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, eq=False)
+class TileResult:
+    """(rows, size) status codes and metric values of one tile, and the tol and budget used."""
+
+    status: np.ndarray
+    values: np.ndarray
+    tol: float
+    max_iter: int
+
+
+def pixel_centres(base: np.ndarray, half: float, size: int, r0: int, r1: int) -> np.ndarray:
+    """(rows * size, 2) targets at the pixel centres of rows r0..r1-1, row-major.
+
+    Pixel (row r, column c) is ``x = -L + (c + 0.5) 2L/N``, ``y = -L + (r + 0.5) 2L/N`` about
+    the base.
+    """
+    h = 2.0 * half / size
+    xs = -half + (np.arange(size) + 0.5) * h
+    ys = -half + (np.arange(r0, r1) + 0.5) * h
+    gx, gy = np.meshgrid(xs, ys)
+    return np.stack([gx.ravel() + base[0], gy.ravel() + base[1]], axis=1)
+
+
+def split_rows(size: int, tile_rows: int = DEFAULT_TILE_ROWS) -> list[tuple[int, int]]:
+    """Row blocks ``(r0, r1)`` of at most ``tile_rows`` rows covering ``range(size)``."""
+    step = max(1, int(tile_rows))
+    return [(r0, min(size, r0 + step)) for r0 in range(0, size, step)]
+
+
+def run_tile(tile: Tile) -> TileResult:
+    """Solve one tile in this process (both cores)."""
+    r0, r1 = tile.rows
+    targets = pixel_centres(tile.chain.base, tile.half, tile.size, r0, r1)
+    res = evaluate(
+        tile.chain, targets, tile.method, tol=tile.tol, max_iter=tile.max_iter,
+        costs=tile.metric in _NEEDS_COSTS, **tile.options,
+    )  # fmt: skip
+    values = np.asarray(getattr(res, METRICS[tile.metric]), dtype=np.float64)
+    shape = (r1 - r0, tile.size)
+    return TileResult(res.status.reshape(shape), values.reshape(shape), res.tol, res.max_iter)
+
+
+def run_tiles(
+    tiles: Sequence[Tile],
+    client: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    retries: int = RETRIES,
+) -> list[TileResult]:
+    """Solve tiles, in this process or on a Dask cluster, results in the order of ``tiles``.
+
+    Parameters
+    ----------
+    tiles : the tiles.
+    client : None (run here) or a ``dask.distributed.Client``.
+    progress : called as ``progress(done, total)`` after each finished tile.
+    retries : on a cluster, how many times a failed tile is tried again.
+    """
+    total = len(tiles)
+    if client is None:
+        out = []
+        for i, tile in enumerate(tiles):
+            out.append(run_tile(tile))
+            if progress is not None:
+                progress(i + 1, total)
+        return out
+    distributed = _distributed()
+    futures = [client.submit(run_tile, t, retries=retries, pure=False) for t in tiles]
+    index = {f.key: i for i, f in enumerate(futures)}
+    results: list[TileResult | None] = [None] * total
+    try:
+        for done, fut in enumerate(distributed.as_completed(futures), start=1):
+            results[index[fut.key]] = fut.result()
+            if progress is not None:
+                progress(done, total)
+    finally:
+        client.cancel([f for f in futures if not f.done()])
+    return [r for r in results if r is not None]
+
+
+def _distributed() -> Any:
+    try:
+        import dask.distributed as distributed
+    except ImportError:
+        raise DaskMissingError(
+            "scheduler: running tiles on a cluster needs dask.distributed; install it with "
+            "pip install 'geoik[dask]'"
+        ) from None
+    return distributed
+
+
+def local_client(workers: int = 2, threads: int = 1) -> Any:
+    """A ``dask.distributed.Client`` on a new LocalCluster of ``workers`` processes.
+
+    Close it with ``client.close(); client.cluster.close()`` (or use it as a context manager).
+    """
+    distributed = _distributed()
+    cluster = distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=threads, processes=True, dashboard_address=None
+    )
+    return distributed.Client(cluster)
+
+
+def connect(address: str) -> Any:
+    """A ``dask.distributed.Client`` for the scheduler at ``address`` (``tcp://HOST:PORT``)."""
+    return _distributed().Client(address)
