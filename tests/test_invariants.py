@@ -140,7 +140,7 @@ def test_kernel_matches_py_func(method, dim):
             hinges = [(0, 0, 1) if (i + trial) % 3 == 0 else None for i in range(n)]
             chain = ik.Chain.spatial(lengths, max_bend_deg=limits, hinge_axes=hinges)
         target = rng.uniform(-1, 1, dim) * chain.total_length * 0.8
-        opts = s.pack_options({})
+        opts = s.kernel_opts(chain, {})
         results = []
         for fn in (kernel, kernel.py_func):
             from geoik.api import rest_state

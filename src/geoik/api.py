@@ -193,7 +193,7 @@ def solve(
     t = check_target(chain, target)
     tol_ = check_tol(chain, tol)
     iters = check_max_iter(max_iter, solver.default_max_iter)
-    opts = solver.pack_options(options)
+    opts = solver.kernel_opts(chain, options)
     state = start_state(chain, start)
     if not isinstance(clamp_to_reach, bool):
         raise InvalidOptionError(

@@ -55,6 +55,10 @@ class Solver:
     the motion's keyframes, ``rec[0]`` being the start pose written by the caller, and ``nrec`` is
     the number of keyframes written including that one.
 
+    ``prepare``, if given, computes per-chain constants once (``prepare(chain, packed_options)``
+    returns a float64 array appended to ``opts``; see :meth:`kernel_opts`), used alike by
+    :func:`geoik.solve` and the batch engine.
+
     ``check``, if given, is called by :func:`geoik.solve` before the kernel as
     ``check(chain, target, state, tol, max_iter, opts)`` (``state`` the start pose as the kernel
     gets it) and raises a :class:`geoik.errors.GeoIKError` for a request the kernel cannot meet.
@@ -72,6 +76,7 @@ class Solver:
     iterative: bool = True
     links: tuple[int, int | None] = (1, None)
     check: Callable[..., None] | None = None
+    prepare: Callable[[Any, np.ndarray], np.ndarray] | None = None
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -96,6 +101,19 @@ class Solver:
                 f"chain: method {self.name!r} solves {self.dims[0]}-D chains only, got a "
                 f"{dim}-D chain"
             )
+
+    def kernel_opts(self, chain: Any, options: Mapping[str, Any]) -> np.ndarray:
+        """The kernel's ``opts``: the packed options followed by what ``prepare`` derives from
+        the chain once (cached on the chain), so per-chain work is not redone per target."""
+        opts = self.pack_options(options)
+        if self.prepare is None:
+            return opts
+        key = ("kernel_opts", self.name, opts.tobytes())
+        cached = chain._cache.get(key)
+        if cached is None:
+            cached = np.concatenate([opts, self.prepare(chain, opts)])
+            chain._cache[key] = cached
+        return cached
 
     def pack_options(self, options: Mapping[str, Any]) -> np.ndarray:
         """Validate ``options`` and pack them, defaults filled in, into a float64 array."""

@@ -136,7 +136,7 @@ def _theta_end(lengths, m):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _thetas(lengths, d, tol, max_iter, cap, out):  # pragma: no cover - compiled
+def _thetas(lengths, d, tol, max_iter, cap, end, out):  # pragma: no cover - compiled
     """Safeguarded Newton on f(theta) over ``[0, min(theta_end, cap)]``; the iterates into
     ``out``. Returns (status, count); count -1 when ``cap`` (the limits) keeps the chain from
     curling enough for the target."""
@@ -152,7 +152,8 @@ def _thetas(lengths, d, tol, max_iter, cap, out):  # pragma: no cover - compiled
         if abs(d - total) <= tol:
             return REACHED, 1
         return (CLOSEST if d > total else STALLED), 1
-    end = _theta_end(lengths, m)
+    if end < 0.0:
+        end = _theta_end(lengths, m)
     lo, hi = 0.0, min(end, cap)
     if _chord(lengths, m, hi) >= d - tol:
         if cap < end and _chord(lengths, m, hi) > d + tol:
@@ -233,8 +234,11 @@ def _side_2d(base, target, end):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec):  # pragma: no cover
-    """The 2-D kernel; returns (status, iterations, nrec, joint whose limit cannot be met)."""
+def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec, pre):  # noqa: E501  # pragma: no cover
+    """The 2-D kernel; returns (status, iterations, nrec, joint whose limit cannot be met).
+
+    ``pre`` holds the chain's constants from :func:`prepare` (theta at which the chain curls
+    shut, and the limits' caps on theta for arcs on either side), or is empty."""
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
     fk_2d(lengths, base, angles, pos)
@@ -248,9 +252,13 @@ def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec):  # p
     status, count = REACHED, 0
     trial = np.empty(n)
     broken = -1
+    end = pre[0] if pre.shape[0] >= 3 else -1.0
     for _attempt in range(2):
-        cap = _cap_2d(lengths, lo, hi, side, trial)
-        status, count = _thetas(lengths, d, tol, max_iter, cap, ths)
+        if pre.shape[0] >= 3:
+            cap = pre[1] if side > 0.0 else pre[2]
+        else:
+            cap = _cap_2d(lengths, lo, hi, side, trial)
+        status, count = _thetas(lengths, d, tol, max_iter, cap, end, ths)
         broken = 1 if count < 0 else -1
         for k in range(max(count, 0)):
             _arc_angles(lengths, ths[k], side, alpha, trial)
@@ -272,7 +280,9 @@ def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec):  # p
 
 @njit(cache=True)
 def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
-    status, iters, nrec, _ = caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec)
+    status, iters, nrec, _ = caa_core_2d(
+        lengths, base, lo, hi, target, angles, tol, max_iter, rec, opts
+    )
     return status, iters, nrec
 
 
@@ -363,7 +373,7 @@ def _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, qu
 
 
 @njit(cache=True)
-def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec):  # noqa: E501  # pragma: no cover
+def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec, pre):  # noqa: E501  # pragma: no cover
     """The 3-D kernel; returns (status, iterations, nrec, joint whose limit cannot be met)."""
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
@@ -387,7 +397,9 @@ def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter
     broken = -1
     for _attempt in range(2):
         cap = _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, trial)
-        status, count = _thetas(lengths, d, tol, max_iter, cap, ths)
+        status, count = _thetas(
+            lengths, d, tol, max_iter, cap, pre[0] if pre.shape[0] else -1.0, ths
+        )
         broken = 1 if count < 0 else -1
         for k in range(max(count, 0)):
             _arc_quats(lengths, base, ths[k], side, u, v, flat, pos2, pos3, trial)
@@ -410,7 +422,7 @@ def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter
 @njit(cache=True)
 def caa_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
     status, iters, nrec, _ = caa_core_3d(
-        lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec
+        lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec, opts
     )
     return status, iters, nrec
 
@@ -423,10 +435,10 @@ def check_limits(chain, target, state, tol, max_iter, opts) -> None:
     rec[0] = s
     if chain.dim == 2:
         out = caa_core_2d(chain.lengths, chain.base, chain.lo, chain.hi, target, s, tol,
-                          max_iter, rec)  # fmt: skip
+                          max_iter, rec, opts)  # fmt: skip
     else:
         out = caa_core_3d(chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo,
-                          chain.hi, target, s, tol, max_iter, rec)  # fmt: skip
+                          chain.hi, target, s, tol, max_iter, rec, opts)  # fmt: skip
     j = int(out[3])
     if j >= 0:
         raise LimitError(
@@ -434,6 +446,18 @@ def check_limits(chain, target, state, tol, max_iter, opts) -> None:
             f"{np.round(target, 6).tolist()} needs joint {j} outside its limits "
             f"{chain.max_bend_deg()[j]!r} (degrees) on either side of the arc"
         )
+
+
+def prepare(chain, opts: np.ndarray) -> np.ndarray:
+    """Per-chain constants the kernels would otherwise recompute for every target: the theta at
+    which the chain curls shut and, in 2-D, the limits' caps on theta for either arc side."""
+    m = int(np.argmax(chain.lengths))
+    end = _theta_end(chain.lengths, m)
+    if chain.dim == 3:
+        return np.array([end])
+    buf = np.empty(chain.n)
+    caps = [_cap_2d(chain.lengths, chain.lo, chain.hi, side, buf) for side in (1.0, -1.0)]
+    return np.array([end, *caps])
 
 
 SOLVER = Solver(
@@ -448,4 +472,5 @@ SOLVER = Solver(
     capacity=lambda n, max_iter: 2 + max_iter,
     default_max_iter=50,
     check=check_limits,
+    prepare=prepare,
 )
