@@ -1,0 +1,173 @@
+"""Per-call time of ``geoik.solve``, beside a plain-Python CCD measured in the same run.
+
+Run ``python benchmarks/bench_solve.py`` (``--rounds`` and ``--targets`` to trade time for noise).
+For n = 5 and n = 10 links of length 1 and every registered solver (2-D and 3-D where the solver
+supports them), it solves a fixed, seeded set of reachable targets with ``max_iter=20`` and prints
+the median per-call time over repeated rounds, including validation and building the Solution.
+The reference is :func:`plain_ccd`, CCD written with lists and :mod:`math` only, with the same
+semantics as ``geoik.solvers.ccd.ccd_2d`` (sweeps from the tip to the base, convergence checked
+before the first sweep and after each sweep). Then, in fresh processes with numba's cache warm,
+it times ``import geoik`` plus the first solve.
+
+Goals (issue 2): ``ccd``, n = 10, max_iter 20: at most 20 µs per call; import plus first solve
+under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+import geoik as ik
+from geoik.solvers import REGISTRY
+
+MAX_ITER = 20
+SIZES = (5, 10)
+SEED = 20240601
+GOAL_CCD_US = 20.0
+GOAL_IMPORT_S = 1.0
+MOVED = 1e-12
+
+
+def plain_ccd(
+    lengths: Sequence[float], target: Sequence[float], tol: float, max_iter: int
+) -> tuple[list[float], int]:
+    """CCD from the rest pose in plain Python: (relative angles, iterations)."""
+    n = len(lengths)
+    tx, ty = target
+    angles = [0.0] * n
+    px = [0.0] * (n + 1)
+    py = [0.0] * (n + 1)
+
+    def fk() -> None:
+        a = 0.0
+        for i in range(n):
+            a += angles[i]
+            px[i + 1] = px[i] + lengths[i] * math.cos(a)
+            py[i + 1] = py[i] + lengths[i] * math.sin(a)
+
+    fk()
+    ex, ey = px[n], py[n]
+    if (ex - tx) ** 2 + (ey - ty) ** 2 <= tol * tol:
+        return angles, 0
+    for it in range(1, max_iter + 1):
+        biggest = 0.0
+        for j in range(n - 1, -1, -1):
+            ax, ay = ex - px[j], ey - py[j]
+            bx, by = tx - px[j], ty - py[j]
+            th = math.atan2(ax * by - ay * bx, ax * bx + ay * by)
+            if abs(th) <= MOVED:
+                continue
+            angles[j] += th
+            c, s = math.cos(th), math.sin(th)
+            ex, ey = px[j] + c * ax - s * ay, py[j] + s * ax + c * ay
+            biggest = max(biggest, abs(th))
+        fk()
+        ex, ey = px[n], py[n]
+        if (ex - tx) ** 2 + (ey - ty) ** 2 <= tol * tol or biggest <= MOVED:
+            return angles, it
+    return angles, max_iter
+
+
+def targets(n: int, dim: int, count: int) -> np.ndarray:
+    """``count`` reachable targets, seeded: distance 10-90 % of the reach, uniform direction."""
+    rng = np.random.default_rng([SEED, n, dim])
+    direction = rng.normal(size=(count, dim))
+    direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+    return direction * rng.uniform(0.1, 0.9, size=(count, 1)) * n
+
+
+def per_call_us(call: Callable[[np.ndarray], object], pts: np.ndarray, rounds: int) -> float:
+    """Median over ``rounds`` of the mean time per call over all targets, in microseconds."""
+    call(pts[0])  # compile or load the cache outside the timing
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for p in pts:
+            call(p)
+        times.append((time.perf_counter() - t0) / len(pts))
+    return statistics.median(times) * 1e6
+
+
+def solve_table(rounds: int, count: int) -> list[tuple[str, int, int, float]]:
+    rows = []
+    for n in SIZES:
+        pts2 = targets(n, 2, count)
+        lengths = [1.0] * n
+        tol = ik.api.DEFAULT_TOL * n
+
+        def plain(p: np.ndarray, lengths: list[float] = lengths, tol: float = tol) -> object:
+            return plain_ccd(lengths, (p[0], p[1]), tol, MAX_ITER)
+
+        rows.append(("plain-python ccd", 2, n, per_call_us(plain, pts2, rounds)))
+        for name, solver in REGISTRY.items():
+            lo, hi = solver.links
+            if n < lo or (hi is not None and n > hi):
+                continue
+            for dim in solver.dims:
+                chain = ik.Chain.planar(lengths) if dim == 2 else ik.Chain.spatial(lengths)
+                pts = pts2 if dim == 2 else targets(n, 3, count)
+
+                def call(p: np.ndarray, chain: ik.Chain = chain, name: str = name) -> object:
+                    return ik.solve(chain, p, method=name, max_iter=MAX_ITER)
+
+                rows.append((name, dim, n, per_call_us(call, pts, rounds)))
+    return rows
+
+
+IMPORT_SNIPPET = """\
+import time
+t0 = time.perf_counter()
+import geoik
+geoik.solve(geoik.Chain.planar([2.0] * 10), (8.33, 2.83), method="ccd")
+print(time.perf_counter() - t0)
+"""
+
+
+def import_and_first_solve_s(runs: int = 3) -> float:
+    """Median seconds for ``import geoik`` + first solve in a fresh process, numba cache warm."""
+    times = []
+    for k in range(runs + 1):
+        out = subprocess.run(
+            [sys.executable, "-c", IMPORT_SNIPPET], capture_output=True, text=True, check=True
+        ).stdout
+        if k > 0:  # the first run warms the cache
+            times.append(float(out.strip().splitlines()[-1]))
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7, help="timing rounds (median)")
+    parser.add_argument("--targets", type=int, default=100, help="targets per round")
+    args = parser.parse_args(argv)
+    print(
+        f"geoik.solve per call: max_iter {MAX_ITER}, {args.targets} seeded reachable targets, "
+        f"links of length 1, median of {args.rounds} rounds"
+    )
+    rows = solve_table(args.rounds, args.targets)
+    ref = {n: us for name, _, n, us in rows if name == "plain-python ccd"}
+    print(f"\n{'solver':<18}{'dim':>4}{'n':>4}{'us/call':>11}{'speed-up vs plain CCD':>23}")
+    for name, dim, n, us in rows:
+        print(f"{name:<18}{dim:>3}D{n:>4}{us:>11.1f}{ref[n] / us:>22.1f}x")
+    ccd10 = next(us for name, dim, n, us in rows if (name, dim, n) == ("ccd", 2, 10))
+    verdict = "met" if ccd10 <= GOAL_CCD_US else "NOT met"
+    print(f"\ngoal: ccd, 2-D, n = 10 <= {GOAL_CCD_US:g} us per call: {ccd10:.1f} us ({verdict})")
+    first = import_and_first_solve_s()
+    verdict = "met" if first < GOAL_IMPORT_S else "NOT met"
+    print(
+        f"goal: import geoik + first solve < {GOAL_IMPORT_S:g} s (numba cache warm): "
+        f"{first:.2f} s ({verdict})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,8 @@
+"""The ``geoik`` subcommands, one module each.
+
+Each module ``geoik.commands.<name>`` exposes ``register(subparsers)``, which adds its parser and
+sets ``handler`` (a function ``(argparse.Namespace) -> int``, the exit status) as a default.
+:mod:`geoik.cli` loads the modules named in its ``COMMANDS`` tuple; a new command is a new module
+plus one entry there. Shared argument parsing (chains, points, limits, solver options) lives in
+:mod:`geoik.commands._args`.
+"""

@@ -1,0 +1,168 @@
+"""``geoik solve``: solve one target and print the status, costs and joint angles."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+import numpy as np
+
+from geoik.api import solve
+from geoik.chain import Chain
+from geoik.commands._args import (
+    add_chain_arguments,
+    add_solver_arguments,
+    chain_from_args,
+    parse_options,
+    parse_point,
+    parse_start_deg,
+)
+from geoik.costs import Costs, costs
+from geoik.solution import Solution
+
+HELP = "solve inverse kinematics for one target"
+DESCRIPTION = """\
+Solve inverse kinematics for one target and print the status, iterations, error, the costs
+(rotations over 5 degrees, rotation sum, end-effector path length, iterations) and the joint
+angles in degrees. Two target numbers make a planar chain, three a 3-D chain; 3-D joint angles
+are printed as rotation vectors in degrees, in the parent link's frame.
+
+When a value starts with a minus sign, either form works: --target -5,3 or --target=-5,3."""
+EXAMPLES = """\
+examples:
+  geoik solve --lengths 2x10 --target 8.33,2.83 --method ccd
+  geoik solve --lengths 9,9,9,9,4 --target 20,-15 --max-bend-deg 90 --json
+  geoik solve --lengths 2x10 --target 8.33,2.83 --max-bend-deg=-30:120 --plot ccd.png
+  geoik solve --lengths 5,4 --target 6,3 --method two-bone --opt elbow=-1
+  geoik solve --lengths 3x4 --target 4,5,3 --method fabrik --plot arm3d.png
+  geoik solve --chain arm.toml --target 4,5,3 --start-deg 0,0,10,0,0,20,0,0,0"""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "solve",
+        help=HELP,
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_chain_arguments(p)
+    p.add_argument(
+        "--target", required=True, metavar="X,Y[,Z]", help="target point: 2 or 3 numbers"
+    )
+    add_solver_arguments(p, default_method="fabrik")
+    p.add_argument(
+        "--start-deg",
+        metavar="A",
+        help="start pose in degrees: one relative angle per joint (2-D) or one rotation vector, "
+        "3 numbers, per joint (3-D); default: the rest pose, straight along +x",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument(
+        "--plot", metavar="FILE", help="draw start pose, final pose and end-effector path (PNG)"
+    )
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    target = parse_point(args.target)
+    chain = chain_from_args(args, len(target))
+    options = parse_options(args.opt)
+    start = None if args.start_deg is None else parse_start_deg(args.start_deg, chain)
+    sol = solve(
+        chain, target, method=args.method, tol=args.tol, max_iter=args.max_iter, start=start,
+        **options,
+    )  # fmt: skip
+    c = costs(sol)
+    if args.plot is not None:
+        from geoik.render import plot_solution
+
+        try:
+            plot_solution(sol, args.plot)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, args.plot) from None
+    if args.json:
+        record = solution_record(sol, c)
+        if args.plot is not None:
+            record["plot"] = str(args.plot)
+        print(json.dumps(record, allow_nan=False))
+    else:
+        print(solution_text(sol, c))
+        if args.plot is not None:
+            print(f"plot written to {args.plot}")
+    return 0
+
+
+def angles_deg(sol: Solution) -> list[Any]:
+    """Joint angles in degrees: (n,) relative angles in 2-D, (n, 3) rotation vectors in 3-D."""
+    return np.degrees(np.asarray(sol.angles)).tolist()
+
+
+def chain_record(chain: Chain) -> dict[str, Any]:
+    """The chain as the fields of a ``--chain`` file (JSON-ready)."""
+    bend = [list(b) if isinstance(b, tuple) else b for b in chain.max_bend_deg()]
+    record: dict[str, Any] = {
+        "dim": chain.dim,
+        "lengths": chain.lengths.tolist(),
+        "max_bend_deg": bend,
+        "base": chain.base.tolist(),
+    }
+    if chain.dim == 3:
+        record["hinge_axes"] = [h.tolist() if h.any() else None for h in chain.hinge]
+    return record
+
+
+def solution_record(sol: Solution, c: Costs) -> dict[str, Any]:
+    """Everything ``geoik solve --json`` prints, as one JSON-ready dict."""
+    return {
+        "method": sol.method,
+        "status": sol.status.name,
+        "iterations": sol.iterations,
+        "error": sol.error,
+        "tol": sol.tol,
+        "costs": {
+            "rotations_over_5deg": c.rotations_over_5deg,
+            "rotation_sum_deg": c.rotation_sum_deg,
+            "path_length": c.path_length,
+            "iterations": c.iterations,
+        },
+        "angles_deg": angles_deg(sol),
+        "angles_kind": "relative" if sol.chain.dim == 2 else "rotation vectors",
+        "positions": np.asarray(sol.positions).tolist(),
+        "target": np.asarray(sol.target).tolist(),
+        "chain": chain_record(sol.chain),
+    }
+
+
+def solution_text(sol: Solution, c: Costs) -> str:
+    """The human-readable report of ``geoik solve``."""
+    end = ", ".join(f"{v:.6g}" for v in sol.end_effector)
+    lines = [
+        f"chain:       {sol.chain.describe()}",
+        f"method:      {sol.method}",
+        f"target:      {', '.join(f'{v:.6g}' for v in sol.target)}",
+        f"status:      {sol.status.name}",
+        f"iterations:  {sol.iterations}",
+        f"error:       {sol.error:.6g}  (tol {sol.tol:.6g})",
+        f"end:         {end}",
+        "costs:",
+        f"  rotations over 5 deg:  {c.rotations_over_5deg}",
+        f"  rotation sum:          {c.rotation_sum_deg:.6g} deg",
+        f"  path length:           {c.path_length:.6g}",
+        f"  iterations:            {c.iterations}",
+    ]
+    if sol.chain.dim == 2:
+        lines.append("joint angles (degrees; each relative to its parent link, joint 0 to +x):")
+        lines += [f"  {j:3d}  {a:10.4f}" for j, a in enumerate(angles_deg(sol))]
+    else:
+        lines.append(
+            "joint rotations (rotation vectors in degrees, in the parent link's frame; "
+            "the length is the angle):"
+        )
+        for j, rv in enumerate(angles_deg(sol)):
+            mag = math.sqrt(sum(v * v for v in rv))
+            xyz = "  ".join(f"{v:10.4f}" for v in rv)
+            lines.append(f"  {j:3d}  {xyz}   ({mag:.4f} deg)")
+    return "\n".join(lines)

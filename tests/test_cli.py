@@ -1,0 +1,385 @@
+"""The command line: outputs agree with geoik.solve, argument parsing, and every error path."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik.cli import COMMANDS, build_parser, join_negative_values, main
+from geoik.commands._args import parse_lengths, parse_max_bend, parse_options, parse_point
+from geoik.solvers import REGISTRY
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def links_for(solver) -> int:
+    lo, hi = solver.links
+    return lo if hi == lo else max(lo, 3) if hi is None else min(max(lo, 3), hi)
+
+
+def cases():
+    for name, solver in REGISTRY.items():
+        for dim in solver.dims:
+            yield pytest.param(name, dim, id=f"{name}-{dim}d")
+
+
+# --------------------------------------------------------------------------- solve outputs
+
+
+def test_solve_text_agrees_with_api(capsys):
+    code, out, err = run(
+        capsys, "solve", "--lengths", "2x10", "--target", "8.33,2.83", "--method", "ccd"
+    )
+    assert code == 0 and err == ""
+    sol = ik.solve(ik.Chain.planar([2.0] * 10), (8.33, 2.83), method="ccd")
+    fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line and line[0] != " ")
+    assert fields["status"].strip() == sol.status.name
+    assert int(fields["iterations"]) == sol.iterations
+    assert float(fields["error"].split()[0]) == pytest.approx(sol.error, rel=1e-5)
+    c = ik.costs(sol)
+    assert f"rotations over 5 deg:  {c.rotations_over_5deg}" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("    ")]
+    angles = [float(r[1]) for r in rows if len(r) == 2 and r[0].isdigit()]
+    np.testing.assert_allclose(angles, np.degrees(sol.angles), atol=1e-4)
+
+
+@pytest.mark.parametrize(("method", "dim"), list(cases()))
+def test_solve_json_agrees_with_api(capsys, method, dim):
+    n = links_for(REGISTRY[method])
+    target = "2.5,1.5" if dim == 2 else "2.0,1.5,1.0"
+    code, out, err = run(
+        capsys, "solve", "--lengths", f"1.5x{n}", "--target", target, "--method", method, "--json"
+    )
+    assert code == 0, err
+    rec = json.loads(out)
+    t = [float(v) for v in target.split(",")]
+    chain = ik.Chain.planar([1.5] * n) if dim == 2 else ik.Chain.spatial([1.5] * n)
+    sol = ik.solve(chain, t, method=method)
+    c = ik.costs(sol)
+    assert rec["method"] == method
+    assert rec["status"] == sol.status.name
+    assert rec["iterations"] == sol.iterations
+    assert rec["error"] == pytest.approx(sol.error, abs=1e-12)
+    assert rec["tol"] == pytest.approx(sol.tol)
+    assert rec["costs"] == pytest.approx(
+        {
+            "rotations_over_5deg": c.rotations_over_5deg,
+            "rotation_sum_deg": c.rotation_sum_deg,
+            "path_length": c.path_length,
+            "iterations": c.iterations,
+        }
+    )
+    np.testing.assert_allclose(rec["angles_deg"], np.degrees(sol.angles), atol=1e-9)
+    np.testing.assert_allclose(rec["positions"], sol.positions, atol=1e-9)
+    assert rec["chain"]["lengths"] == [1.5] * n and rec["chain"]["dim"] == dim
+    # the printed angles reproduce the printed positions by forward kinematics
+    fk = chain.pose_from_angles(np.radians(rec["angles_deg"])).positions
+    np.testing.assert_allclose(fk, rec["positions"], atol=1e-9)
+
+
+def test_solve_3d_text_says_rotation_vectors(capsys):
+    code, out, _ = run(capsys, "solve", "--lengths", "3x4", "--target", "4,5,3", "--method", "ccd")
+    assert code == 0
+    assert "rotation vectors in degrees" in out
+
+
+def test_plot_writes_png(capsys, tmp_path):
+    png = tmp_path / "ccd.png"
+    code, out, err = run(
+        capsys, "solve", "--lengths", "2x10", "--target", "8.33,2.83", "--method", "ccd",
+        "--plot", str(png),
+    )  # fmt: skip
+    assert code == 0, err
+    assert png.read_bytes()[:8] == PNG_MAGIC
+    assert [p.name for p in tmp_path.iterdir()] == ["ccd.png"]
+    assert str(png) in out
+
+
+def test_start_deg_agrees_with_api(capsys):
+    code, out, _ = run(
+        capsys, "solve", "--lengths", "2x4", "--target", "3,4", "--method", "ccd",
+        "--start-deg", "10,20,-30,40", "--json",
+    )  # fmt: skip
+    assert code == 0
+    sol = ik.solve(
+        ik.Chain.planar([2.0] * 4), (3, 4), method="ccd", start=np.radians([10, 20, -30, 40])
+    )
+    np.testing.assert_allclose(json.loads(out)["positions"], sol.positions, atol=1e-12)
+
+
+def test_max_bend_applies_to_every_joint(capsys):
+    code, out, _ = run(
+        capsys, "solve", "--lengths", "2x5", "--target", "-3,4", "--max-bend-deg", "-30:120",
+        "--json",
+    )  # fmt: skip
+    assert code == 0
+    rec = json.loads(out)
+    assert rec["chain"]["max_bend_deg"] == [[-30.0, 120.0]] * 5
+    assert all(-30 - 1e-6 <= a <= 120 + 1e-6 for a in rec["angles_deg"])
+
+
+# --------------------------------------------------------------------------- chain files
+
+
+def test_chain_file_toml_and_json_agree_with_lengths(capsys, tmp_path):
+    toml = tmp_path / "arm.toml"
+    toml.write_text('lengths = "2x3"\nmax_bend_deg = [90, "none", [-30, 120]]\n')
+    js = tmp_path / "arm.json"
+    js.write_text(json.dumps({"lengths": [2, 2, 2], "max_bend_deg": [90, None, "-30:120"]}))
+    outs = []
+    for path in (toml, js):
+        code, out, err = run(capsys, "solve", "--chain", str(path), "--target", "1,4", "--json")
+        assert code == 0, err
+        outs.append(json.loads(out))
+    code, out, _ = run(
+        capsys, "solve", "--lengths", "2x3", "--target", "1,4",
+        "--max-bend-deg", "90,None,-30:120", "--json",
+    )  # fmt: skip
+    assert outs[0] == outs[1] == json.loads(out)
+
+
+def test_chain_file_3d_with_hinges(capsys, tmp_path):
+    path = tmp_path / "leg.json"
+    chain = {"lengths": [4, 4], "hinge_axes": [None, [0, 0, 1]], "max_bend_deg": [60, [0, 150]]}
+    path.write_text(json.dumps(chain))
+    code, out, err = run(capsys, "solve", "--chain", str(path), "--target", "5,2,1", "--json")
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["chain"]["hinge_axes"] == [None, [0.0, 0.0, 1.0]]
+    assert rec["angles_deg"][1][0] == pytest.approx(0.0, abs=1e-9)
+
+
+# --------------------------------------------------------------------------- parsers
+
+
+def test_parse_lengths():
+    assert parse_lengths("2x10") == [2.0] * 10
+    assert parse_lengths("9,9,9,9,4") == [9.0, 9.0, 9.0, 9.0, 4.0]
+    assert parse_lengths("9x4, 4") == [9.0] * 4 + [4.0]
+    assert parse_lengths("0.5X2") == [0.5, 0.5]
+
+
+@pytest.mark.parametrize("text", ["2x0", "abc", "0", "-1", "2x", "x3", "2x1.5", "nan", "1,,2"])
+def test_parse_lengths_rejects(text):
+    with pytest.raises(ik.GeoIKError, match="--lengths"):
+        parse_lengths(text)
+
+
+def test_parse_point():
+    assert parse_point("8.33,2.83") == [8.33, 2.83]
+    assert parse_point("1, -2, 3") == [1.0, -2.0, 3.0]
+
+
+@pytest.mark.parametrize("text", ["1", "1,2,3,4", "nan,1", "1,inf", "", "a,b"])
+def test_parse_point_rejects(text):
+    with pytest.raises(ik.InvalidTargetError, match="--target"):
+        parse_point(text)
+
+
+def test_parse_max_bend():
+    assert parse_max_bend("90") == 90.0
+    assert parse_max_bend("none") is None
+    assert parse_max_bend("-30:120") == (-30.0, 120.0)
+    assert parse_max_bend("126,90,None,-30:120") == [126.0, 90.0, None, (-30.0, 120.0)]
+
+
+@pytest.mark.parametrize("text", ["abc", "1:x", "90,,z", "nan"])
+def test_parse_max_bend_rejects(text):
+    with pytest.raises(ik.InvalidChainError, match="--max-bend-deg"):
+        parse_max_bend(text)
+
+
+def test_parse_options():
+    assert parse_options(["elbow=-1", "pole=0,0,1"]) == {"elbow": -1.0, "pole": (0.0, 0.0, 1.0)}
+    assert parse_options(None) == {}
+
+
+@pytest.mark.parametrize("item", ["elbow", "=1", "elbow=abc", "pole=1,nan"])
+def test_parse_options_rejects(item):
+    with pytest.raises(ik.InvalidOptionError, match="--opt"):
+        parse_options([item])
+
+
+def test_negative_values_join_their_option():
+    argv = ["solve", "--target", "-5,3", "--max-bend-deg", "-30:120", "--json"]
+    assert join_negative_values(argv) == [
+        "solve",
+        "--target=-5,3",
+        "--max-bend-deg=-30:120",
+        "--json",
+    ]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def one_line_error(code: int, out: str, err: str) -> str:
+    assert code == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("geoik: error: ")
+    assert "Traceback" not in err
+    return lines[0]
+
+
+SOLVE = ("solve", "--lengths", "2x3", "--target", "1,1")
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (("solve", "--lengths", "2x0", "--target", "1,1"), "--lengths"),
+        (("solve", "--lengths", "abc", "--target", "1,1"), "--lengths"),
+        (("solve", "--lengths", "2x3", "--target", "1,2,3,4"), "--target"),
+        (("solve", "--lengths", "2x3", "--target", "nan,1"), "--target"),
+        (("solve", "--lengths", "2x3"), "--target"),
+        (("solve", "--target", "1,1"), "--lengths"),
+        ((*SOLVE, "--opt", "nosuchoption=1"), "nosuchoption"),
+        ((*SOLVE, "--opt", "broken"), "--opt"),
+        ((*SOLVE, "--max-bend-deg", "200"), "max_bend_deg"),
+        ((*SOLVE, "--max-bend-deg", "90,90"), "max_bend_deg"),
+        ((*SOLVE, "--tol", "abc"), "--tol"),
+        ((*SOLVE, "--tol", "-1"), "tol"),
+        ((*SOLVE, "--max-iter", "0"), "max_iter"),
+        ((*SOLVE, "--start-deg", "1,2"), "--start-deg"),
+        ((*SOLVE, "--chain", "x.toml"), "--chain"),
+        (("solve", "--chain", "/no/such/file.toml", "--target", "1,1"), "/no/such/file.toml"),
+        ((*SOLVE, "--plot", "/no/such/dir/x.png"), "/no/such/dir/x.png"),
+        (("solve", "--lengths", "2x3", "--target", "1,1", "--bogus"), "--bogus"),
+        (("bogus",), "bogus"),
+        ((), "command"),
+    ],
+)
+def test_errors_are_one_line_exit_2(capsys, argv, needle):
+    line = one_line_error(*run(capsys, *argv))
+    assert needle in line
+
+
+def test_unknown_method_lists_the_known_ones(capsys):
+    line = one_line_error(*run(capsys, *SOLVE, "--method", "nosuch"))
+    assert "nosuch" in line
+    assert all(name in line for name in REGISTRY)
+
+
+@pytest.mark.parametrize("name", [n for n, s in REGISTRY.items() if s.links[1] is not None])
+def test_too_many_links_for_a_bounded_solver(capsys, name):
+    n = REGISTRY[name].links[1] + 1
+    line = one_line_error(*run(capsys, "solve", "--lengths", f"2x{n}", "--target", "1,1",
+                               "--method", name))  # fmt: skip
+    assert name in line
+
+
+def test_two_bone_on_three_links(capsys):
+    if "two-bone" not in REGISTRY:
+        pytest.skip("two-bone is not registered")
+    line = one_line_error(*run(capsys, *SOLVE, "--method", "two-bone"))
+    assert "two-bone" in line and "3" in line
+
+
+@pytest.mark.parametrize(
+    ("content", "suffix", "needle"),
+    [
+        ('lengths = "2x3"\ncolour = 1\n', ".toml", "colour"),
+        ("lengths = [1, -2]\n", ".toml", "lengths[1]"),
+        ("max_bend_deg = 90\n", ".toml", "lengths"),
+        ("lengths = [1, \n", ".toml", "TOML"),
+        ('{"lengths": [1, 1], "base": [0]}', ".json", "base"),
+        ('{"lengths": [1, 1], "max_bend_deg": [90, "wobbly"]}', ".json", "max_bend_deg[1]"),
+        ("[1, 2]", ".json", "table"),
+    ],
+)
+def test_chain_file_errors_name_the_field(capsys, tmp_path, content, suffix, needle):
+    path = tmp_path / f"chain{suffix}"
+    path.write_text(content)
+    line = one_line_error(*run(capsys, "solve", "--chain", str(path), "--target", "1,1"))
+    assert needle in line
+
+
+# --------------------------------------------------------------------------- methods, help
+
+
+def test_methods_lists_the_registry(capsys):
+    code, out, _ = run(capsys, "methods")
+    assert code == 0
+    for name, solver in REGISTRY.items():
+        assert f"{name}  {solver.summary}" in out
+        assert solver.source in out
+        for o in solver.options:
+            assert f"--opt {o.name}=" in out
+    code, out, _ = run(capsys, "methods", "--json")
+    rec = json.loads(out)
+    assert set(rec) == set(REGISTRY)
+    for name, solver in REGISTRY.items():
+        assert {k: v["default"] for k, v in rec[name]["options"].items()} == {
+            o.name: list(o.default) if isinstance(o.default, tuple) else o.default
+            for o in solver.options
+        }
+
+
+def command_names() -> list[str]:
+    """Every subcommand the parser knows (a module in COMMANDS may register several)."""
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return list(sub.choices)
+
+
+def test_every_command_module_registers():
+    names = command_names()
+    assert {"solve", "methods"} <= set(names)
+    assert len(names) >= len(COMMANDS)
+
+
+@pytest.mark.parametrize("argv", [(), *((c,) for c in command_names())])
+def test_help_at_every_level_has_examples(capsys, argv):
+    code, out, _ = run(capsys, *argv, "--help")
+    assert code == 0
+    assert "examples:" in out
+    assert "geoik" in out
+
+
+def test_version(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and ik.__version__ in out
+
+
+# --------------------------------------------------------------------------- real processes
+
+
+def script_or_module() -> list[list[str]]:
+    script = Path(sys.executable).with_name("geoik")
+    runs = [[sys.executable, "-m", "geoik"]]
+    if script.exists():
+        runs.append([str(script)])
+    return runs
+
+
+@pytest.mark.parametrize("prefix", script_or_module(), ids=lambda p: Path(p[-1]).name)
+def test_real_process(prefix):
+    ok = subprocess.run(
+        [*prefix, "solve", "--lengths", "2x10", "--target", "8.33,2.83", "--method", "ccd",
+         "--json"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["status"] == "REACHED"
+    bad = subprocess.run(
+        [*prefix, "solve", "--lengths", "2x10", "--target", "1,nan"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert bad.stderr.startswith("geoik: error: --target") and bad.stderr.count("\n") == 1

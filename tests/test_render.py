@@ -1,0 +1,101 @@
+"""Figures of solutions: the artists drawn, atomic PNG writing, three views in 3-D."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik.render import VIEWS_3D, plot_solution, save_figure
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def lines_by_label(ax):
+    return {line.get_label(): line for line in ax.get_lines()}
+
+
+@pytest.fixture(scope="module")
+def planar():
+    return ik.solve(ik.Chain.planar([2.0] * 10), (8.33, 2.83), method="ccd")
+
+
+@pytest.fixture(scope="module")
+def spatial():
+    return ik.solve(ik.Chain.spatial([3.0] * 4), (4.0, 5.0, 3.0), method="ccd")
+
+
+def test_planar_figure_artists(planar):
+    fig = plot_solution(planar)
+    (ax,) = fig.axes
+    lines = lines_by_label(ax)
+    assert {"start pose", "final pose", "end-effector path", "target", "base"} <= set(lines)
+    np.testing.assert_allclose(np.column_stack(lines["final pose"].get_data()), planar.positions)
+    start = planar.chain.pose_from_angles(planar.motion.angles[0]).positions
+    np.testing.assert_allclose(np.column_stack(lines["start pose"].get_data()), start)
+    np.testing.assert_allclose(
+        np.column_stack(lines["end-effector path"].get_data()), planar.motion.trace()
+    )
+    np.testing.assert_allclose(np.ravel(lines["target"].get_data()), planar.target)
+    title = fig.get_suptitle()
+    assert "ccd" in title and planar.status.name in title and "path length" in title
+    assert ax.get_legend() is not None
+
+
+def test_spatial_figure_has_three_views(spatial):
+    fig = plot_solution(spatial)
+    assert len(fig.axes) == 3
+    assert [ax.get_title() for ax in fig.axes] == [v[0] for v in VIEWS_3D]
+    for ax, (_, h, v) in zip(fig.axes, VIEWS_3D, strict=True):
+        lines = lines_by_label(ax)
+        final = np.column_stack(lines["final pose"].get_data())
+        np.testing.assert_allclose(final, spatial.positions[:, [h, v]])
+        np.testing.assert_allclose(np.ravel(lines["target"].get_data()), spatial.target[[h, v]])
+    assert {(h, v) for _, h, v in VIEWS_3D} == {(0, 1), (0, 2), (1, 2)}
+
+
+def test_png_written_with_no_leftovers(planar, tmp_path):
+    out = tmp_path / "sol.png"
+    plot_solution(planar, out)
+    assert out.read_bytes()[:8] == PNG_MAGIC
+    assert [p.name for p in tmp_path.iterdir()] == ["sol.png"]
+
+
+def test_failed_write_keeps_the_old_file(planar, tmp_path, monkeypatch):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    out = tmp_path / "sol.png"
+    out.write_bytes(b"old")
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(FigureCanvasAgg, "print_figure", broken)
+    with pytest.raises(RuntimeError, match="disk full"):
+        save_figure(plot_solution(planar), out)
+    assert out.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["sol.png"]
+
+
+def test_replaces_an_existing_file(planar, tmp_path):
+    out = tmp_path / "sol.png"
+    out.write_bytes(b"old")
+    plot_solution(planar, out)
+    assert out.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_import_and_plot_leave_pyplot_alone(tmp_path):
+    code = (
+        "import sys, geoik, geoik.render\n"
+        "assert 'matplotlib' not in sys.modules, 'matplotlib imported with geoik'\n"
+        "s = geoik.solve(geoik.Chain.planar([1, 1]), (1, 1), method='ccd')\n"
+        f"geoik.render.plot_solution(s, {str(tmp_path / 'x.png')!r})\n"
+        "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot imported'\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
