@@ -17,6 +17,7 @@ function, so the compiled engine is cached on disk and shared by every solver.
 
 from __future__ import annotations
 
+import importlib
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,23 @@ _ENGINE_SIG = types.void(
     _I64, _A1, _A1,  # rotations over 5 deg, rotation sum (rad), path length
     _A2,  # final angles (m, n), or (0, n) when not wanted
 )  # fmt: skip
+
+_A3 = types.Array(types.float64, 3, "C")
+KERNEL_2D_LANES_ARGS = (*KERNEL_2D_ARGS[:4], _A2, _A2, types.float64, types.int64, _A1, _A3,
+                        _I64, _I64, _I64, _A2, types.boolean)  # fmt: skip
+"""Argument types of a lane kernel (``kernel_2d_lanes`` of a solver module, see
+``geoik.solvers._ccd_lanes.ccd_2d_lanes``): targets (K, 2), angles (K, n), rec (K, cap, n),
+nrec, status, iterations (K,), the final end effector (K, 2) and whether to write the final
+angles."""
+_LANE_ENGINE_SIG = types.void(
+    types.FunctionType(types.none(*KERNEL_2D_LANES_ARGS)),  # lane kernel
+    *_ENGINE_SIG.args[1:13],  # lengths .. want costs
+    types.int64,  # lanes per block
+    *_ENGINE_SIG.args[14:],  # outputs
+)
+LANES = 128
+"""Targets per block of the lane engine when no costs are wanted (one otherwise): LLVM vectorises
+the lane loops 8 wide and 4 times unrolled, so short blocks would run its scalar remainder."""
 
 # judge_params layout
 _ROUT, _RIN, _OUTER, _INNER = 0, 1, 2, 3
@@ -169,6 +187,51 @@ def _engine(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, 
                 wrap_free_joints(ang, lo, hi, angles[i])
 
 
+@njit(cache=True)
+def _lane_task(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, cap, params,
+               want_costs, lanes, i0, i1, status, iters, error, count, rotsum, path, angles):  # fmt: skip  # noqa: E501  # pragma: no cover
+    """Targets ``i0:i1`` through the lane kernel, ``lanes`` at a time (the last block is padded
+    with copies of its last target, whose results are dropped)."""
+    n = lengths.shape[0]
+    t = np.empty((lanes, 2))
+    ang = np.empty((lanes, n))
+    rec = np.empty((lanes, cap if want_costs else 1, n))
+    out = np.empty((3, lanes), np.int64)  # keyframes used, kernel status, iterations
+    end = np.empty((lanes, 2))
+    final = angles.shape[0] > 0
+    for b0 in range(i0, i1, lanes):
+        for b in range(lanes):
+            i = min(b0 + b, i1 - 1)
+            t[b, 0], t[b, 1] = targets[i, 0], targets[i, 1]
+            ang[b, :] = start
+            rec[b, 0, :] = start
+        kernel(lengths, base, lo, hi, t, ang, tol, max_iter, opts, rec, out[0], out[1], out[2],
+               end, final)  # fmt: skip
+        for b in range(min(lanes, i1 - b0)):
+            i = b0 + b
+            st, err = judge_2d(t[b, 0], t[b, 1], end[b, 0], end[b, 1], out[1, b], tol, base,
+                               params)  # fmt: skip
+            status[i], iters[i], error[i] = st, out[2, b], err
+            if want_costs:
+                count[i], rotsum[i], path[i] = costs_2d(lengths, base, rec[b], out[0, b])
+            if final:
+                wrap_free_joints(ang[b], lo, hi, angles[i])
+
+
+@njit(_LANE_ENGINE_SIG, parallel=True, cache=True)
+def _lane_engine(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, cap, params,
+                 want_costs, lanes, status, iters, error, count, rotsum, path, angles):  # fmt: skip  # noqa: E501  # pragma: no cover
+    """:func:`_engine` for a solver with a lane kernel: blocks of ``lanes`` targets per call,
+    judged by the end effector the kernel returns (the error is that of the kernel's pose)."""
+    m = targets.shape[0]
+    per = lanes * max(1, 256 // lanes)
+    for c in prange((m + per - 1) // per):
+        i0 = c * per
+        _lane_task(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, cap,
+                   params, want_costs, lanes, i0, min(m, i0 + per), status, iters, error, count,
+                   rotsum, path, angles)  # fmt: skip
+
+
 def check_targets(chain: Chain, targets: Any, name: str = "targets") -> np.ndarray:
     """Targets as a C-contiguous (m, 2) float64 array, or InvalidTargetError naming what came."""
     try:
@@ -225,7 +288,7 @@ def evaluate(
     t = check_targets(chain, targets)
     tol_ = api.check_tol(chain, tol)
     iters = api.check_max_iter(max_iter, solver.default_max_iter)
-    opts = np.ascontiguousarray(solver.pack_options(options))
+    opts = np.ascontiguousarray(solver.kernel_opts(chain, options))
     start = np.ascontiguousarray(api.rest_state(chain), dtype=np.float64)
     m, n = t.shape[0], chain.n
     out = _empty(m, n, angles)
@@ -233,11 +296,18 @@ def evaluate(
         np.array(a, dtype=np.float64, order="C")
         for a in (chain.lengths, chain.base, chain.lo, chain.hi)
     ]
-    chunk = max(1, min(256, -(-m // 64)))
-    _engine(
-        _compiled(solver.kernel_2d), *arrays, t, start, tol_, iters, opts,
-        solver.capacity(n, iters), judge_params(chain), bool(costs), chunk, *out,
-    )  # fmt: skip
+    lanes = _lane_kernel(solver.module)
+    if lanes is not None:
+        _lane_engine(
+            lanes, *arrays, t, start, tol_, iters, opts, solver.capacity(n, iters),
+            judge_params(chain), bool(costs), 1 if costs else LANES, *out,
+        )  # fmt: skip
+    else:
+        chunk = max(1, min(256, -(-m // 64)))
+        _engine(
+            _compiled(solver.kernel_2d), *arrays, t, start, tol_, iters, opts,
+            solver.capacity(n, iters), judge_params(chain), bool(costs), chunk, *out,
+        )  # fmt: skip
     status, it, err, count, rotsum, path, final = out
     return BatchResult(
         status=status,
@@ -262,6 +332,14 @@ def _empty(m: int, n: int, angles: bool) -> list[np.ndarray]:
         np.zeros(m),
         np.empty((m if angles else 0, n)),
     ]
+
+
+def _lane_kernel(module: str) -> Any:
+    """The solver module's ``kernel_2d_lanes`` compiled for the lane engine, or None."""
+    kernel = getattr(importlib.import_module(module), "kernel_2d_lanes", None)
+    if kernel is not None:
+        kernel.compile(KERNEL_2D_LANES_ARGS)
+    return kernel
 
 
 def _compiled(kernel: Any) -> Any:

@@ -42,63 +42,28 @@ from geoik.geometry import (
     qnormalize,
     qrot,
 )
+from geoik.solvers._ccd_lanes import MOVED, ccd_2d_lanes
 from geoik.solvers.base import Solver
-
-MOVED = 1e-12
 
 
 @njit(cache=True)
 def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
+    """The registered 2-D kernel: :func:`ccd_2d_lanes` with one lane (see its module)."""
     n = lengths.shape[0]
-    px = np.empty(n + 1)
-    py = np.empty(n + 1)
-    tx, ty = target[0], target[1]
-    outer = np.empty(2)
-    is_beyond = beyond_reach(lengths, base, target, outer)
-    tol2 = tol * tol
-    nrec = 1
-
-    # positions of the start pose
-    px[0], py[0] = base[0], base[1]
-    a = 0.0
-    for i in range(n):
-        a += angles[i]
-        px[i + 1] = px[i] + lengths[i] * math.cos(a)
-        py[i + 1] = py[i] + lengths[i] * math.sin(a)
-    ex, ey = px[n], py[n]
-    if (ex - tx) ** 2 + (ey - ty) ** 2 <= tol2:
-        return REACHED, 0, nrec
-    for it in range(1, max_iter + 1):
-        biggest = 0.0
-        for j in range(n - 1, -1, -1):
-            ax, ay = ex - px[j], ey - py[j]
-            bx, by = tx - px[j], ty - py[j]
-            th = math.atan2(ax * by - ay * bx, ax * bx + ay * by)
-            new = clamp(angles[j] + th, lo[j], hi[j])
-            th = new - angles[j]
-            if abs(th) <= MOVED:
-                continue
-            angles[j] = new
-            c, s = math.cos(th), math.sin(th)
-            ex = px[j] + c * ax - s * ay
-            ey = py[j] + s * ax + c * ay
-            biggest = max(biggest, abs(th))
-            if nrec < rec.shape[0]:
-                rec[nrec, :] = angles
-                nrec += 1
-        a = 0.0
-        for i in range(n):
-            a += angles[i]
-            px[i + 1] = px[i] + lengths[i] * math.cos(a)
-            py[i + 1] = py[i] + lengths[i] * math.sin(a)
-        ex, ey = px[n], py[n]
-        if (ex - tx) ** 2 + (ey - ty) ** 2 <= tol2:
-            return REACHED, it, nrec
-        if is_beyond and (ex - outer[0]) ** 2 + (ey - outer[1]) ** 2 <= tol2:
-            return CLOSEST, it, nrec
-        if biggest <= MOVED:
-            return STALLED, it, nrec
-    return MAX_ITERATIONS, max_iter, nrec
+    targets = np.empty((1, 2))
+    targets[0, 0], targets[0, 1] = target[0], target[1]
+    state = np.empty((1, n))
+    state[0, :] = angles
+    keys = np.empty((1, rec.shape[0], n))
+    nrec = np.ones(1, np.int64)
+    status = np.empty(1, np.int64)
+    iters = np.empty(1, np.int64)
+    end = np.empty((1, 2))
+    ccd_2d_lanes(lengths, base, lo, hi, targets, state, tol, max_iter, opts, keys, nrec, status,
+                 iters, end, True)  # fmt: skip
+    angles[:] = state[0]
+    rec[1 : nrec[0]] = keys[0, 1 : nrec[0]]
+    return status[0], iters[0], nrec[0]
 
 
 @njit(cache=True)
@@ -163,6 +128,9 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
             return STALLED, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
+
+kernel_2d_lanes = ccd_2d_lanes
+"""The lane form of :func:`ccd_2d`, which the batch engine calls for blocks of targets."""
 
 SOLVER = Solver(
     name="ccd",

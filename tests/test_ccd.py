@@ -1,0 +1,123 @@
+"""The planar CCD lane kernel: lanes are independent, and it is the kernel solve() runs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik.api import rest_state
+from geoik.geometry import fk_2d
+from geoik.solvers._ccd_lanes import ccd_2d_lanes
+from geoik.solvers.ccd import ccd_2d
+
+N_TARGETS = 48
+TOL, MAX_ITER = 1e-3, 30
+
+
+def _arrays(chain):
+    return [np.ascontiguousarray(a, dtype=np.float64) for a in (chain.lengths, chain.base,
+                                                               chain.lo, chain.hi)]  # fmt: skip
+
+
+def _chains():
+    rng = np.random.default_rng(5)
+    lengths = rng.uniform(0.5, 2.0, 5)
+    return [
+        ik.Chain.planar(lengths),
+        ik.Chain.planar(lengths, [(-40.0, 150.0)] + [120.0] * 4, base=(0.5, -1.0)),
+    ]
+
+
+def _targets(chain):
+    rng = np.random.default_rng(9)
+    r = 1.2 * chain.total_length
+    t = chain.base + rng.uniform(-r, r, (N_TARGETS, 2))
+    t[0] = chain.base
+    t[1] = chain.base + (0.5 * chain.total_length, 0.0)  # on the straight chain's line
+    return t
+
+
+def _one_by_one(chain, targets, start, cap):
+    arrays, n = _arrays(chain), chain.n
+    out = []
+    for t in targets:
+        ang = start.copy()
+        rec = np.zeros((cap, n))
+        rec[0] = start
+        code, used, nrec = ccd_2d(*arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec)
+        out.append((code, used, nrec, ang, rec[:nrec].copy()))
+    return out
+
+
+def _lanes(chain, targets, start, cap, k):
+    arrays, n, m = _arrays(chain), chain.n, len(targets)
+    out = []
+    for i0 in range(0, m, k):
+        t = np.ascontiguousarray(targets[i0 : i0 + k])
+        kk = len(t)
+        ang = np.tile(start, (kk, 1))
+        rec = np.zeros((kk, cap, n))
+        rec[:, 0] = start
+        nrec, status, iters = (np.zeros(kk, np.int64) for _ in range(3))
+        end = np.zeros((kk, 2))
+        ccd_2d_lanes(*arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec, nrec, status, iters, end,
+                     True)  # fmt: skip
+        for b in range(kk):
+            out.append((status[b], iters[b], nrec[b], ang[b], rec[b, : nrec[b]].copy()))
+    return out
+
+
+@pytest.mark.parametrize("k", [1, 7, 16])
+@pytest.mark.parametrize("recording", [True, False], ids=["recording", "not-recording"])
+@pytest.mark.parametrize("which", [0, 1], ids=["free", "limits"])
+def test_lanes_equal_single_kernel(k, recording, which):
+    chain = _chains()[which]
+    targets = _targets(chain)
+    start = np.ascontiguousarray(rest_state(chain), dtype=np.float64)
+    cap = 1 + chain.n * MAX_ITER if recording else 1
+    ref = _one_by_one(chain, targets, start, cap)
+    got = _lanes(chain, targets, start, cap, k)
+    for i, (a, b) in enumerate(zip(ref, got, strict=True)):
+        assert a[:3] == tuple(b[:3]), i
+        assert np.array_equal(a[3], b[3]), i  # bit for bit: lanes do not interact
+        assert np.array_equal(a[4], b[4]), i
+
+
+def test_solve_runs_the_lane_kernel_with_limits():
+    chain = _chains()[1]
+    lo, hi = chain.lo, chain.hi
+    reached = 0
+    for t in _targets(chain):
+        sol = ik.solve(chain, t, "ccd", tol=TOL, max_iter=MAX_ITER)
+        assert np.all(sol.angles >= lo - 1e-12) and np.all(sol.angles <= hi + 1e-12)
+        keys = sol.motion.keys
+        assert np.all(keys >= lo - 1e-12) and np.all(keys <= hi + 1e-12)
+        reached += sol.status is ik.Status.REACHED
+    assert reached > 0
+
+
+def test_limited_joint_stops_at_its_limit():
+    # one joint limited to [-30, 30] degrees, target straight up: CCD turns it to +30 and stops
+    chain = ik.Chain.planar([1.0], [30.0])
+    sol = ik.solve(chain, (0.0, 1.0), "ccd", tol=1e-6, max_iter=10)
+    assert sol.angles[0] == pytest.approx(math.radians(30.0), abs=1e-15)
+    assert sol.status is not ik.Status.REACHED
+
+
+def test_free_chain_final_angles_give_the_kernel_end_effector():
+    chain = _chains()[0]
+    arrays, n = _arrays(chain), chain.n
+    t = np.ascontiguousarray(_targets(chain)[2:18])
+    k = len(t)
+    ang = np.zeros((k, n))
+    out = [np.zeros(k, np.int64) for _ in range(3)]
+    end = np.zeros((k, 2))
+    ccd_2d_lanes(*arrays, t, ang, TOL, MAX_ITER, np.zeros(0), np.zeros((k, 1, n)), *out, end,
+                 True)  # fmt: skip
+    pos = np.empty((n + 1, 2))
+    for b in range(k):
+        fk_2d(chain.lengths, chain.base, ang[b], pos)
+        np.testing.assert_allclose(pos[n], end[b], atol=1e-12)
