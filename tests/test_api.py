@@ -41,9 +41,15 @@ def test_unknown_option(chain):
         ik.solve(chain, (1, 1), method="ccd", damping=0.1)
 
 
-@pytest.mark.parametrize(("kw", "word"), [({"tol": 0}, "tol"), ({"tol": float("nan")}, "tol"),
-                                           ({"max_iter": 0}, "max_iter"),
-                                           ({"max_iter": 2.5}, "max_iter")])
+@pytest.mark.parametrize(
+    ("kw", "word"),
+    [
+        ({"tol": 0}, "tol"),
+        ({"tol": float("nan")}, "tol"),
+        ({"max_iter": 0}, "max_iter"),
+        ({"max_iter": 2.5}, "max_iter"),
+    ],
+)
 def test_bad_tol_and_max_iter(chain, kw, word):
     with pytest.raises(ik.InvalidOptionError, match=word):
         ik.solve(chain, (1, 1), method="ccd", **kw)

@@ -51,8 +51,9 @@ def test_pose_angles_round_trip_3d_positions():
     chain = ik.Chain.spatial(rng.uniform(0.1, 5, 6))
     pose = chain.pose_from_angles(rng.normal(size=(6, 3)))
     derived = ik.Pose(pose.positions.copy()).angles()
-    np.testing.assert_allclose(chain.pose_from_angles(derived).positions, pose.positions,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        chain.pose_from_angles(derived).positions, pose.positions, atol=1e-12
+    )
 
 
 def test_limits_parsing_2d():

@@ -86,7 +86,14 @@ def test_trace_follows_the_motion_and_matches_path_length():
 def _solution(chain, motion):
     last = motion.poses()[-1]
     return ik.Solution(
-        chain=chain, target=last[-1].copy(), method="test", positions=last.copy(),
-        angles=motion.angles[-1].copy(), status=ik.Status.REACHED, iterations=1, error=0.0,
-        motion=motion, tol=1e-9,
+        chain=chain,
+        target=last[-1].copy(),
+        method="test",
+        positions=last.copy(),
+        angles=motion.angles[-1].copy(),
+        status=ik.Status.REACHED,
+        iterations=1,
+        error=0.0,
+        motion=motion,
+        tol=1e-9,
     )

@@ -54,8 +54,9 @@ def test_random_chains_and_targets(method, data):
 def test_unreachable_targets_give_closest(method, data):
     """Unconstrained chain, target beyond reach: CLOSEST, straight and pointing at the target."""
     chain = data.draw(chains(limited=False, **_shape(method)))
-    direction = np.array(data.draw(st.lists(st.floats(-1, 1), min_size=chain.dim,
-                                            max_size=chain.dim)))
+    direction = np.array(
+        data.draw(st.lists(st.floats(-1, 1), min_size=chain.dim, max_size=chain.dim))
+    )
     if np.linalg.norm(direction) < 1e-3:
         direction = np.eye(chain.dim)[1]
     direction /= np.linalg.norm(direction)
@@ -89,8 +90,9 @@ def test_degenerate_targets(method, dim, limited):
             chain = ik.Chain.planar(lengths, max_bend_deg=90 if limited else None)
         else:
             hinges = [None if i % 2 else (0, 0, 1) for i in range(k)] if limited else None
-            chain = ik.Chain.spatial(lengths, max_bend_deg=90 if limited else None,
-                                     hinge_axes=hinges)
+            chain = ik.Chain.spatial(
+                lengths, max_bend_deg=90 if limited else None, hinge_axes=hinges
+            )
         L = chain.total_length
         e = np.eye(dim)[0]
         for target in (0 * e, 0.5 * L * e, L * e, 2 * L * e, -0.5 * L * e, 1e-9 * e):
@@ -150,11 +152,33 @@ def test_kernel_matches_py_func(method, dim):
             rec = np.zeros((cap,) + state.shape)
             rec[0] = state
             if dim == 2:
-                out = fn(chain.lengths, chain.base, chain.lo, chain.hi, target, state, 1e-6,
-                         30, opts, rec)
+                out = fn(
+                    chain.lengths,
+                    chain.base,
+                    chain.lo,
+                    chain.hi,
+                    target,
+                    state,
+                    1e-6,
+                    30,
+                    opts,
+                    rec,
+                )
             else:
-                out = fn(chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo, chain.hi,
-                         target, state, 1e-6, 30, opts, rec)
+                out = fn(
+                    chain.lengths,
+                    chain.base,
+                    chain.cone,
+                    chain.hinge,
+                    chain.lo,
+                    chain.hi,
+                    target,
+                    state,
+                    1e-6,
+                    30,
+                    opts,
+                    rec,
+                )
             results.append((out, state, rec[: out[2]]))
         (o1, s1, r1), (o2, s2, r2) = results
         assert tuple(o1) == tuple(o2)
