@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from geoik.commands._progress import ProgressBar
 
 HELP = "reproduce a seed's experiment (tables and figures beside the published ones)"
 DESCRIPTION = """\
@@ -46,21 +48,9 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def _progress(label: str):
-    state = {"last": 0.0}
-
-    def report(stage: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if done < total and now - state["last"] < 0.2:
-            return
-        state["last"] = now
-        width = 30
-        fill = int(width * done / max(total, 1))
-        bar = "#" * fill + "-" * (width - fill)
-        end = "\n" if done >= total else ""
-        print(f"\r{label}: {stage} [{bar}] {done}/{total}", end=end, file=sys.stderr, flush=True)
-
-    return report
+def _progress(label: str) -> Callable[[str, int, int], None]:
+    bar = ProgressBar(label)
+    return lambda stage, done, total: bar.update(done, total, stage)
 
 
 def run(args: argparse.Namespace) -> int:

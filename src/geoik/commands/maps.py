@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -16,6 +15,7 @@ from geoik.commands._args import (
     chain_from_args,
     parse_options,
 )
+from geoik.commands._progress import ProgressBar
 from geoik.errors import GeoIKError, InvalidChainError, InvalidOptionError
 from geoik.maps import METRICS, MetricMap, metric_maps
 from geoik.render_maps import maps_figure, save_atomic, save_figure, sweep_figure
@@ -158,16 +158,10 @@ def _client(address: str | None) -> Iterator[Any]:
             cluster.close()
 
 
-def _progress(total_targets: int) -> Callable[[int, int], None] | None:
+def _progress(label: str, total_targets: int) -> Callable[[int, int], None] | None:
     if total_targets < PROGRESS_MIN_TARGETS:
         return None
-
-    def show(done: int, total: int) -> None:
-        bar = "#" * (30 * done // total)
-        end = "\n" if done == total else ""
-        print(f"\r[{bar:<30}] tiles {done}/{total}", end=end, file=sys.stderr, flush=True)
-
-    return show
+    return ProgressBar(f"geoik {label}", unit="tiles")
 
 
 def _compute(
@@ -178,7 +172,7 @@ def _compute(
         t0 = time.perf_counter()
         maps = metric_maps(
             jobs, args.metric, args.size, client=client,
-            progress=_progress(len(jobs) * args.size**2), **kw,
+            progress=_progress(args.command, len(jobs) * args.size**2), **kw,
         )  # fmt: skip
         return maps, time.perf_counter() - t0
 
