@@ -1,4 +1,10 @@
-"""``geoik.solve``: validate once, run one solver kernel, wrap its result."""
+"""``geoik.solve``: validate once, run one solver kernel, wrap its result.
+
+Everything here runs once per call, so it is kept to a few cheap steps: per-chain values (the
+rest state, the total length, the packed default options, the reach) are cached on the chain or
+the solver, and the final pose, angles and error come from one compiled call
+(:func:`geoik.geometry.finish_2d` / :func:`~geoik.geometry.finish_3d`).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,13 @@ import numpy as np
 
 from geoik import geometry as g
 from geoik.chain import Chain, quats_from_rotvecs
-from geoik.errors import InvalidOptionError, InvalidPoseError, InvalidTargetError, describe
+from geoik.errors import (
+    InvalidChainError,
+    InvalidOptionError,
+    InvalidPoseError,
+    InvalidTargetError,
+    describe,
+)
 from geoik.motion import Motion
 from geoik.pose import Pose
 from geoik.reach import clamp_into_reach, closest_reachable_point
@@ -26,31 +38,25 @@ _LIMIT_SLACK = 1e-9
 
 
 def check_target(chain: Chain, target: Any, name: str = "target") -> np.ndarray:
-    """A target as a (d,) float64 array, or InvalidTargetError naming what came."""
-    if type(target) is tuple and len(target) == chain.dim:  # the hot path of animation loops
-        try:
-            t = np.array(target, dtype=np.float64)
-        except (TypeError, ValueError):
-            t = None
-        if t is not None and t.shape == (chain.dim,) and all(map(math.isfinite, t.tolist())):
-            return t
+    """A target as a fresh (d,) float64 array, or InvalidTargetError naming what came."""
+    dim = chain.dim
     try:
         t = np.array(target, dtype=np.float64)
     except (TypeError, ValueError):
         raise InvalidTargetError(
-            f"{name}: expected {chain.dim} finite coordinates, got {describe(target)}"
+            f"{name}: expected {dim} finite coordinates, got {describe(target)}"
         ) from None
-    if t.shape != (chain.dim,):
+    if t.shape != (dim,):
         raise InvalidTargetError(
-            f"{name}: expected {chain.dim} coordinates for a {chain.dim}-D chain, "
-            f"got {describe(target)}"
+            f"{name}: expected {dim} coordinates for a {dim}-D chain, got {describe(target)}"
         )
-    if not np.all(np.isfinite(t)):
+    if not all(map(math.isfinite, t.tolist())):
         raise InvalidTargetError(f"{name}: expected finite coordinates, got {describe(target)}")
     return t
 
 
 def check_tol(chain: Chain, tol: Any) -> float:
+    """The tolerance as a float: ``tol`` checked, or the default relative to the chain's length."""
     if tol is None:
         return DEFAULT_TOL * chain.total_length
     ok = isinstance(tol, int | float | np.number) and not isinstance(tol, bool)
@@ -60,6 +66,7 @@ def check_tol(chain: Chain, tol: Any) -> float:
 
 
 def check_max_iter(max_iter: Any, default: int) -> int:
+    """The iteration budget as an int: ``max_iter`` checked, or the solver's default."""
     if max_iter is None:
         return default
     if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 1:
@@ -81,17 +88,25 @@ def start_state(chain: Chain, start: Any) -> np.ndarray:
     else:
         angles = chain.check_angles(start, "start")
     if chain.dim == 2:
-        state = np.array(angles, dtype=np.float64)
-        limited = np.isfinite(chain.lo) | np.isfinite(chain.hi)
-        state[limited] = (state[limited] + math.pi) % (2 * math.pi) - math.pi
-        bad = np.flatnonzero((state < chain.lo - _LIMIT_SLACK) | (state > chain.hi + _LIMIT_SLACK))
-        if bad.size:
-            i = int(bad[0])
-            raise InvalidPoseError(
-                f"start: joint {i} at {math.degrees(state[i]):.6g} degrees is outside its limits "
-                f"[{math.degrees(chain.lo[i]):.6g}, {math.degrees(chain.hi[i]):.6g}]"
-            )
-        return state
+        return _start_2d(chain, angles)
+    return _start_3d(chain, angles)
+
+
+def _start_2d(chain: Chain, angles: np.ndarray) -> np.ndarray:
+    state = np.array(angles, dtype=np.float64)
+    limited = np.isfinite(chain.lo) | np.isfinite(chain.hi)
+    state[limited] = (state[limited] + math.pi) % (2 * math.pi) - math.pi
+    bad = np.flatnonzero((state < chain.lo - _LIMIT_SLACK) | (state > chain.hi + _LIMIT_SLACK))
+    if bad.size:
+        i = int(bad[0])
+        raise InvalidPoseError(
+            f"start: joint {i} at {math.degrees(state[i]):.6g} degrees is outside its limits "
+            f"[{math.degrees(chain.lo[i]):.6g}, {math.degrees(chain.hi[i]):.6g}]"
+        )
+    return state
+
+
+def _start_3d(chain: Chain, angles: np.ndarray) -> np.ndarray:
     q = quats_from_rotvecs(np.asarray(angles))
     for i in range(chain.n):
         c = g.constrain_joint_3d(*q[i], i, chain.cone, chain.hinge, chain.lo, chain.hi)
@@ -130,23 +145,43 @@ def final_angles(chain: Chain, state: np.ndarray) -> np.ndarray:
     return rv
 
 
-def judge(chain: Chain, target: np.ndarray, end: np.ndarray, kernel_status: int, tol: float):
-    """(Status, error): REACHED iff the error is within tol; CLOSEST only when provable."""
-    error = math.dist(end.tolist(), target.tolist())
+def judge(
+    chain: Chain,
+    target: np.ndarray,
+    end: np.ndarray,
+    kernel_status: int,
+    tol: float,
+    error: float | None = None,
+) -> tuple[Status, float]:
+    """(Status, error): REACHED iff the error is within tol; CLOSEST only when provable.
+
+    ``error`` is the distance from ``end`` to ``target`` when the caller has it already.
+    """
+    if error is None:
+        error = math.dist(end.tolist(), target.tolist())
     if error <= tol:
         return Status.REACHED, error
-    closest = closest_reachable_point(chain, target)
-    if closest is not None:
-        if np.array_equal(target, chain.base):
-            gap = float(np.linalg.norm(closest - chain.base))
-            if error <= gap + tol:
+    if not _within_reach_bounds(chain, target):
+        closest = closest_reachable_point(chain, target)
+        if closest is not None:
+            if np.array_equal(target, chain.base):
+                gap = float(np.linalg.norm(closest - chain.base))
+                if error <= gap + tol:
+                    return Status.CLOSEST, error
+            elif float(np.linalg.norm(end - closest)) <= tol:
                 return Status.CLOSEST, error
-        elif float(np.linalg.norm(end - closest)) <= tol:
-            return Status.CLOSEST, error
     status = _STATUS[kernel_status]
-    if status in (Status.REACHED, Status.CLOSEST):
+    if status is Status.REACHED or status is Status.CLOSEST:
         status = Status.STALLED
     return status, error
+
+
+def _within_reach_bounds(chain: Chain, target: np.ndarray) -> bool:
+    """True when the target's distance from the base lies within the chain's reach bounds, so
+    that no closer reachable point exists (the common case, decided without building one)."""
+    rmin, rmax = chain.reach()
+    d = math.dist(target.tolist(), chain.base.tolist())
+    return rmin <= d <= rmax
 
 
 def solve(
@@ -183,19 +218,26 @@ def solve(
     Solution
         Final pose (forward kinematics of the returned angles), status, iterations, error and
         the recorded motion.
+
+    Raises
+    ------
+    GeoIKError
+        A subclass naming the bad argument: :class:`~geoik.UnknownMethodError`,
+        :class:`~geoik.InvalidChainError`, :class:`~geoik.UnsupportedChainError`,
+        :class:`~geoik.InvalidTargetError`, :class:`~geoik.InvalidOptionError` or
+        :class:`~geoik.InvalidPoseError`.
     """
     solver = get(method)
     if not isinstance(chain, Chain):
-        from geoik.errors import InvalidChainError
-
         raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
-    solver.check_chain(chain.n, chain.dim)
+    n, dim = chain.n, chain.dim
+    solver.check_chain(n, dim)
     t = check_target(chain, target)
     tol_ = check_tol(chain, tol)
     iters = check_max_iter(max_iter, solver.default_max_iter)
     opts = solver.kernel_opts(chain, options)
     state = start_state(chain, start)
-    if not isinstance(clamp_to_reach, bool):
+    if clamp_to_reach is not False and clamp_to_reach is not True:
         raise InvalidOptionError(
             f"clamp_to_reach: expected True or False, got {describe(clamp_to_reach)}"
         )
@@ -203,36 +245,28 @@ def solve(
     if solver.check is not None:
         solver.check(chain, goal, state, tol_, iters, opts)
 
-    n = chain.n
-    cap = solver.capacity(n, iters)
-    rec = np.empty((cap,) + state.shape)
+    rec = np.empty((solver.capacity(n, iters),) + state.shape)
     rec[0] = state
-    if chain.dim == 2:
+    positions = np.empty((n + 1, dim))
+    if dim == 2:
         code, used, nrec = solver.kernel_2d(
             chain.lengths, chain.base, chain.lo, chain.hi, goal, state, tol_, iters, opts, rec
         )
-        positions = np.empty((n + 1, 2))
-        g.fk_2d(chain.lengths, chain.base, state, positions)
+        angles = np.empty(n)
+        error = g.finish_2d(chain.lengths, chain.base, chain.lo, chain.hi, state, t, positions,
+                            angles)  # fmt: skip
     else:
         code, used, nrec = solver.kernel_3d(
             chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo, chain.hi,
             goal, state, tol_, iters, opts, rec,
         )  # fmt: skip
-        positions = np.empty((n + 1, 3))
-        g.fk_3d(chain.lengths, chain.base, state, positions, np.empty((n, 4)))
-    status, error = judge(chain, t, positions[n], code, tol_)
-    moved = goal is not t and float(np.linalg.norm(positions[n] - goal)) <= tol_
-    if moved and status is not Status.REACHED:
+        angles = np.empty((n, 3))
+        error = g.finish_3d(chain.lengths, chain.base, state, t, positions, angles)
+    status, error = judge(chain, t, positions[n], code, tol_, error)
+    moved = goal is not t and status is not Status.REACHED
+    if moved and math.dist(positions[n].tolist(), goal.tolist()) <= tol_:
         status = Status.CLOSEST
-    return Solution(
-        chain=chain,
-        target=t,
-        method=solver.name,
-        positions=positions,
-        angles=final_angles(chain, state),
-        status=status,
-        iterations=int(used),
-        error=error,
-        motion=Motion(chain, rec[:nrec]),
-        tol=tol_,
-    )
+    return Solution.fast(
+        chain, t, solver.name, positions, angles, status, int(used), error,
+        Motion.fast(chain, rec[:nrec]), tol_,
+    )  # fmt: skip

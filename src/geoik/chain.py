@@ -239,7 +239,11 @@ class Chain:
 
     @property
     def total_length(self) -> float:
-        return float(self.lengths.sum())
+        """Sum of the link lengths (the reach of a chain that can straighten)."""
+        cached = self._cache.get("total_length")
+        if cached is None:
+            cached = self._cache["total_length"] = float(self.lengths.sum())
+        return float(cached)
 
     @property
     def is_limited(self) -> bool:

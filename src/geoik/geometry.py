@@ -347,6 +347,33 @@ def beyond_reach(lengths, base, target, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def finish_2d(lengths, base, lo, hi, angles, target, pos, out):  # pragma: no cover - compiled
+    """A 2-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
+
+    Writes the joint positions ``pos`` (n + 1, 2) (forward kinematics of ``angles``) and the
+    public angles ``out`` (n,) (free joints wrapped into (-pi, pi]); returns the distance from
+    the end effector to ``target``.
+    """
+    n = lengths.shape[0]
+    fk_2d(lengths, base, angles, pos)
+    wrap_free_joints(angles, lo, hi, out)
+    return math.sqrt((pos[n, 0] - target[0]) ** 2 + (pos[n, 1] - target[1]) ** 2)
+
+
+@njit(cache=True)
+def finish_3d(lengths, base, quats, target, pos, out):  # pragma: no cover - compiled
+    """A 3-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
+
+    Writes the joint positions ``pos`` (n + 1, 3) (forward kinematics of ``quats``) and the
+    rotation vectors ``out`` (n, 3); returns the distance from the end effector to ``target``.
+    """
+    n = lengths.shape[0]
+    fk_3d(lengths, base, quats, pos, np.empty((n, 4)))
+    rotvecs_from_quats(quats, out)
+    return math.sqrt(dist2(pos[n], target))
+
+
+@njit(cache=True)
 def dist2(p, q):  # pragma: no cover - compiled
     s = 0.0
     for k in range(p.shape[0]):

@@ -61,6 +61,15 @@ class Motion:
     def __post_init__(self) -> None:
         self.keys.setflags(write=False)
 
+    @classmethod
+    def fast(cls, chain: Chain, keys: np.ndarray) -> Motion:
+        """The same as ``Motion(chain, keys)`` without the dataclass's frozen assignments (the
+        constructor of :func:`geoik.solve`'s hot path)."""
+        motion = object.__new__(cls)
+        motion.__dict__.update(chain=chain, keys=keys)
+        motion.__post_init__()
+        return motion
+
     @property
     def steps(self) -> int:
         """Number of recorded steps."""

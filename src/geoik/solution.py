@@ -64,6 +64,31 @@ class Solution:
         for a in (self.target, self.positions, self.angles):
             a.setflags(write=False)
 
+    @classmethod
+    def fast(
+        cls,
+        chain: Chain,
+        target: np.ndarray,
+        method: str,
+        positions: np.ndarray,
+        angles: np.ndarray,
+        status: Status,
+        iterations: int,
+        error: float,
+        motion: Motion,
+        tol: float,
+    ) -> Solution:
+        """The same as ``Solution(...)`` with the arguments in field order, without the
+        dataclass's per-field frozen assignments: the constructor of :func:`geoik.solve`'s hot
+        path, which already holds checked values."""
+        sol = object.__new__(cls)
+        sol.__dict__.update(
+            chain=chain, target=target, method=method, positions=positions, angles=angles,
+            status=status, iterations=iterations, error=error, motion=motion, tol=tol,
+        )  # fmt: skip
+        sol.__post_init__()
+        return sol
+
     @property
     def reached(self) -> bool:
         return self.status is Status.REACHED

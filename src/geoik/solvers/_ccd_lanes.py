@@ -8,8 +8,11 @@ depend on the lanes beside it.
 The algorithm is seed 000 eqs. (1)-(2) / seed 002 Section II, as documented in
 :mod:`geoik.solvers.ccd`. How it is computed:
 
-- Per-lane state lives in arrays shaped (n, K) or (K,); the inner loops run over lanes with
-  branch-free arithmetic (masked lanes select the unchanged value), so LLVM vectorises them.
+- All per-lane state lives in one work array of shape (rows, K), one column per lane (the row
+  layout is :func:`_layout`); the inner loops run over lanes with branch-free arithmetic (masked
+  lanes select the unchanged value), so LLVM vectorises them. The helpers take that one array
+  rather than a view per row: each array argument of a compiled call costs reference counting,
+  which with one lane would cost more than the arithmetic.
 - A free joint's rotation is the unit complex number ``(dot, cross) / |(dot, cross)|`` of the
   end-effector vector ``a = e - p_j`` and the target vector ``b = t - p_j``: no atan2/sin/cos.
   Its relative rotation is kept as a unit complex number and composed by complex multiplication;
@@ -36,9 +39,19 @@ from geoik.geometry import CLOSEST, MAX_ITERATIONS, REACHED, STALLED, beyond_rea
 MOVED = 1e-12
 """A joint update of at most this many radians is skipped."""
 
-# rows of the per-lane work array
+# per-lane scalars, rows after the per-joint blocks (offset ``_layout(n)[6]``)
 EX, EY, TX, TY, OX, OY, BEYOND, ACTIVE, MOVED_ANY, GO, CROSS, DOT, CX, CY = range(14)
 _ROWS = 14
+
+
+@njit(cache=True, inline="always")
+def _layout(n):  # pragma: no cover - compiled
+    """First rows of the blocks of the work array for n joints: the relative rotations
+    ``(cos, sin)`` (n rows each), the angles (n), the "turned at least once" flags (n), the joint
+    positions ``x, y`` (n + 1 each), then the per-lane scalars (``_ROWS``); and the row count."""
+    rc, rs, ang, dirty = 0, n, 2 * n, 3 * n
+    px, py, w = 4 * n, 5 * n + 1, 6 * n + 2
+    return rc, rs, ang, dirty, px, py, w, w + _ROWS
 
 
 @njit(cache=True, error_model="numpy")
@@ -60,170 +73,183 @@ def ccd_2d_lanes(lengths, base, lo, hi, targets, angles, tol, max_iter, opts, re
     """
     n = lengths.shape[0]
     k = targets.shape[0]
-    work = np.zeros((6 * n + 2 + _ROWS, k))
-    rc, rs, ang, dirty = work[:n], work[n : 2 * n], work[2 * n : 3 * n], work[3 * n : 4 * n]
-    px, py, w = work[4 * n : 5 * n + 1], work[5 * n + 1 : 6 * n + 2], work[6 * n + 2 :]
-    _start(lengths, base, targets, angles, rc, rs, ang, w, nrec)
-    _place(lengths, base, rc, rs, px, py, w)
-    alive = _check(0, tol, px, py, w, status, iters)
+    rc, rs, ang, dirty, _, _, w, rows = _layout(n)
+    work = np.zeros((rows, k))
+    _start(lengths, base, targets, angles, work, nrec)
+    _place(lengths, base, work)
+    alive = _check(0, tol, n, work, status, iters)
     recording = rec.shape[1] > 1
-    ex, ey, tx, ty, active, moved = w[EX], w[EY], w[TX], w[TY], w[ACTIVE], w[MOVED_ANY]
-    go, cross, dot = w[GO], w[CROSS], w[DOT]
     it = 1
     while it <= max_iter and alive > 0:
-        moved[:] = 0.0
+        work[w + MOVED_ANY, :] = 0.0
         for j in range(n - 1, -1, -1):
             free = lo[j] == -np.inf and hi[j] == np.inf
             if free:
-                _turn_free(j, px, py, rc, rs, dirty, ex, ey, tx, ty, active, moved, go, cross,
-                           dot)  # fmt: skip
+                _turn_free(j, n, work)
             else:
-                _turn_limited(j, lo[j], hi[j], px, py, rc, rs, ang, w)
+                _turn_limited(j, n, lo[j], hi[j], work)
             if recording:
-                _record(j, free, ang, w, rec, nrec)
-        _place(lengths, base, rc, rs, px, py, w)
-        alive = _check(it, tol, px, py, w, status, iters)
+                _record(j, n, free, work, rec, nrec)
+        _place(lengths, base, work)
+        alive = _check(it, tol, n, work, status, iters)
         it += 1
     for b in range(k):
-        if w[ACTIVE, b] != 0.0:
+        if work[w + ACTIVE, b] != 0.0:
             status[b], iters[b] = MAX_ITERATIONS, max_iter
-        end[b, 0], end[b, 1] = w[EX, b], w[EY, b]
+        end[b, 0], end[b, 1] = work[w + EX, b], work[w + EY, b]
         if not (final or recording):
             continue
         for j in range(n):
-            a = ang[j, b]
-            if not recording and dirty[j, b] != 0.0:
-                a = math.atan2(rs[j, b], rc[j, b])
+            a = work[ang + j, b]
+            if not recording and work[dirty + j, b] != 0.0:
+                a = math.atan2(work[rs + j, b], work[rc + j, b])
             angles[b, j] = a
 
 
 @njit(cache=True, error_model="numpy")
-def _start(lengths, base, targets, angles, rc, rs, ang, w, nrec):  # pragma: no cover - compiled
+def _start(lengths, base, targets, angles, work, nrec):  # pragma: no cover - compiled
     """Relative rotations of the start poses, targets and beyond-reach points per lane."""
+    n = lengths.shape[0]
+    rc, rs, ang, _, _, _, w, _ = _layout(n)
     outer = np.empty(2)
     for b in range(targets.shape[0]):
-        for j in range(lengths.shape[0]):
+        for j in range(n):
             a = angles[b, j]
-            ang[j, b] = a
-            prev = ang[j, b - 1] if b > 0 else np.nan
+            work[ang + j, b] = a
+            prev = work[ang + j, b - 1] if b > 0 else np.nan
             if a == prev and math.copysign(1.0, a) == math.copysign(1.0, prev):  # same start
-                rc[j, b], rs[j, b] = rc[j, b - 1], rs[j, b - 1]
+                work[rc + j, b], work[rs + j, b] = work[rc + j, b - 1], work[rs + j, b - 1]
             else:
-                rc[j, b], rs[j, b] = math.cos(a), math.sin(a)
-        w[TX, b], w[TY, b] = targets[b, 0], targets[b, 1]
+                work[rc + j, b], work[rs + j, b] = math.cos(a), math.sin(a)
+        work[w + TX, b], work[w + TY, b] = targets[b, 0], targets[b, 1]
         if beyond_reach(lengths, base, targets[b], outer):
-            w[BEYOND, b] = 1.0
-            w[OX, b], w[OY, b] = outer[0], outer[1]
-        w[ACTIVE, b] = 1.0
+            work[w + BEYOND, b] = 1.0
+            work[w + OX, b], work[w + OY, b] = outer[0], outer[1]
+        work[w + ACTIVE, b] = 1.0
         nrec[b] = 1
 
 
 @njit(cache=True, error_model="numpy")
-def _place(lengths, base, rc, rs, px, py, w):  # pragma: no cover - compiled
+def _place(lengths, base, work):  # pragma: no cover - compiled
     """Joint positions of every lane from the relative rotations (complex products)."""
-    k = px.shape[1]
+    n = lengths.shape[0]
+    rc, rs, _, _, px, py, w, _ = _layout(n)
+    k = work.shape[1]
     for b in range(k):
-        w[CX, b], w[CY, b] = 1.0, 0.0
-        px[0, b], py[0, b] = base[0], base[1]
-    for i in range(lengths.shape[0]):
+        work[w + CX, b], work[w + CY, b] = 1.0, 0.0
+        work[px, b], work[py, b] = base[0], base[1]
+    for i in range(n):
         length = lengths[i]
         for b in range(k):
-            c = w[CX, b] * rc[i, b] - w[CY, b] * rs[i, b]
-            s = w[CX, b] * rs[i, b] + w[CY, b] * rc[i, b]
-            w[CX, b], w[CY, b] = c, s
-            px[i + 1, b] = px[i, b] + length * c
-            py[i + 1, b] = py[i, b] + length * s
+            cx, cy = work[w + CX, b], work[w + CY, b]
+            c = cx * work[rc + i, b] - cy * work[rs + i, b]
+            s = cx * work[rs + i, b] + cy * work[rc + i, b]
+            work[w + CX, b], work[w + CY, b] = c, s
+            work[px + i + 1, b] = work[px + i, b] + length * c
+            work[py + i + 1, b] = work[py + i, b] + length * s
 
 
 @njit(cache=True, error_model="numpy")
-def _check(it, tol, px, py, w, status, iters):  # pragma: no cover - compiled
+def _check(it, tol, n, work, status, iters):  # pragma: no cover - compiled
     """After sweep ``it`` (0: the start pose), settle the lanes that are done; count the rest."""
-    n = px.shape[0] - 1
+    _, _, _, _, px, py, w, _ = _layout(n)
     tol2 = tol * tol
     alive = 0
-    for b in range(px.shape[1]):
-        if w[ACTIVE, b] == 0.0:
+    for b in range(work.shape[1]):
+        if work[w + ACTIVE, b] == 0.0:
             continue
-        ex, ey = px[n, b], py[n, b]
-        w[EX, b], w[EY, b] = ex, ey
+        ex, ey = work[px + n, b], work[py + n, b]
+        work[w + EX, b], work[w + EY, b] = ex, ey
         code = -1
-        if (ex - w[TX, b]) ** 2 + (ey - w[TY, b]) ** 2 <= tol2:
+        if (ex - work[w + TX, b]) ** 2 + (ey - work[w + TY, b]) ** 2 <= tol2:
             code = REACHED
-        elif w[BEYOND, b] != 0.0 and (ex - w[OX, b]) ** 2 + (ey - w[OY, b]) ** 2 <= tol2:
+        elif (
+            work[w + BEYOND, b] != 0.0
+            and (ex - work[w + OX, b]) ** 2 + (ey - work[w + OY, b]) ** 2 <= tol2
+        ):
             code = CLOSEST if it > 0 else -1
-        elif it > 0 and w[MOVED_ANY, b] == 0.0:
+        elif it > 0 and work[w + MOVED_ANY, b] == 0.0:
             code = STALLED
         if code < 0:
             alive += 1
         else:
-            w[ACTIVE, b] = 0.0
+            work[w + ACTIVE, b] = 0.0
             status[b], iters[b] = code, it
     return alive
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_free(j, px, py, rc, rs, dirty, ex, ey, tx, ty, active, moved, go, cross, dot):  # noqa: E501  # pragma: no cover - compiled
-    """Turn a free joint in every active lane: rotation (dot, cross)/norm, no trigonometry."""
-    for b in range(ex.shape[0]):
-        pjx, pjy = px[j, b], py[j, b]
-        ax, ay = ex[b] - pjx, ey[b] - pjy
-        bx, by = tx[b] - pjx, ty[b] - pjy
+def _turn_free(j, n, work):  # pragma: no cover - compiled
+    """Turn free joint ``j`` in every active lane: rotation (dot, cross)/norm, no trigonometry."""
+    rc, rs, _, dirty, px, py, w, _ = _layout(n)
+    for b in range(work.shape[1]):
+        pjx, pjy = work[px + j, b], work[py + j, b]
+        ex, ey = work[w + EX, b], work[w + EY, b]
+        ax, ay = ex - pjx, ey - pjy
+        bx, by = work[w + TX, b] - pjx, work[w + TY, b] - pjy
         cr = ax * by - ay * bx
         dt = ax * bx + ay * by
         r2 = cr * cr + dt * dt
         still = (r2 == 0.0) | ((dt > 0.0) & (abs(cr) <= MOVED * dt))
-        turn = (active[b] != 0.0) & (not still)
+        turn = (work[w + ACTIVE, b] != 0.0) & (not still)
         inv = 1.0 / math.sqrt(r2) if turn else 0.0
         c = dt * inv
         s = cr * inv
         nx = pjx + (c * ax - s * ay)
         ny = pjy + (s * ax + c * ay)
-        oc, os = rc[j, b], rs[j, b]
+        oc, os = work[rc + j, b], work[rs + j, b]
         qc = oc * c - os * s
         qs = oc * s + os * c
-        ex[b] = nx if turn else ex[b]
-        ey[b] = ny if turn else ey[b]
-        rc[j, b] = qc if turn else oc
-        rs[j, b] = qs if turn else os
+        work[w + EX, b] = nx if turn else ex
+        work[w + EY, b] = ny if turn else ey
+        work[rc + j, b] = qc if turn else oc
+        work[rs + j, b] = qs if turn else os
         flag = 1.0 if turn else 0.0
-        go[b] = flag
-        moved[b] = max(moved[b], flag)
-        dirty[j, b] = max(dirty[j, b], flag)
-        cross[b] = cr
-        dot[b] = dt
+        work[w + GO, b] = flag
+        work[w + MOVED_ANY, b] = max(work[w + MOVED_ANY, b], flag)
+        work[dirty + j, b] = max(work[dirty + j, b], flag)
+        work[w + CROSS, b] = cr
+        work[w + DOT, b] = dt
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_limited(j, lo, hi, px, py, rc, rs, ang, w):  # pragma: no cover - compiled
-    """Turn a joint with limits in every active lane: the angle is clamped into [lo, hi]."""
-    for b in range(w.shape[1]):
-        w[GO, b] = 0.0
-        if w[ACTIVE, b] == 0.0:
+def _turn_limited(j, n, lo, hi, work):  # pragma: no cover - compiled
+    """Turn joint ``j`` (with limits) in every active lane: the angle is clamped into [lo, hi]."""
+    rc, rs, ang, _, px, py, w, _ = _layout(n)
+    for b in range(work.shape[1]):
+        work[w + GO, b] = 0.0
+        if work[w + ACTIVE, b] == 0.0:
             continue
-        ax, ay = w[EX, b] - px[j, b], w[EY, b] - py[j, b]
-        bx, by = w[TX, b] - px[j, b], w[TY, b] - py[j, b]
+        pjx, pjy = work[px + j, b], work[py + j, b]
+        ax, ay = work[w + EX, b] - pjx, work[w + EY, b] - pjy
+        bx, by = work[w + TX, b] - pjx, work[w + TY, b] - pjy
+        old = work[ang + j, b]
         th = math.atan2(ax * by - ay * bx, ax * bx + ay * by)
-        new = clamp(ang[j, b] + th, lo, hi)
-        th = new - ang[j, b]
+        new = clamp(old + th, lo, hi)
+        th = new - old
         if abs(th) <= MOVED:
             continue
-        ang[j, b] = new
+        work[ang + j, b] = new
         c, s = math.cos(th), math.sin(th)
-        w[EX, b] = px[j, b] + (c * ax - s * ay)
-        w[EY, b] = py[j, b] + (s * ax + c * ay)
-        rc[j, b], rs[j, b] = math.cos(new), math.sin(new)
-        w[GO, b] = 1.0
-        w[MOVED_ANY, b] = 1.0
+        work[w + EX, b] = pjx + (c * ax - s * ay)
+        work[w + EY, b] = pjy + (s * ax + c * ay)
+        work[rc + j, b], work[rs + j, b] = math.cos(new), math.sin(new)
+        work[w + GO, b] = 1.0
+        work[w + MOVED_ANY, b] = 1.0
 
 
-@njit(cache=True, error_model="numpy")
-def _record(j, free, ang, w, rec, nrec):  # pragma: no cover - compiled
+@njit(cache=True, error_model="numpy", inline="always")
+def _record(j, n, free, work, rec, nrec):  # pragma: no cover - compiled
     """One keyframe (all relative angles) for every lane whose joint ``j`` just turned."""
-    for b in range(w.shape[1]):
-        if w[GO, b] == 0.0:
+    _, _, ang, _, _, _, w, _ = _layout(n)
+    cap = rec.shape[1]
+    for b in range(work.shape[1]):
+        if work[w + GO, b] == 0.0:
             continue
         if free:
-            ang[j, b] += math.atan2(w[CROSS, b], w[DOT, b])
-        if nrec[b] < rec.shape[1]:
-            rec[b, nrec[b], :] = ang[:, b]
-            nrec[b] += 1
+            work[ang + j, b] += math.atan2(work[w + CROSS, b], work[w + DOT, b])
+        r = nrec[b]
+        if r < cap:
+            for i in range(n):
+                rec[b, r, i] = work[ang + i, b]
+            nrec[b] = r + 1

@@ -78,6 +78,7 @@ class Solver:
     check: Callable[..., None] | None = None
     prepare: Callable[[Any, np.ndarray], np.ndarray] | None = None
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
+    _defaults: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._option_index.update({o.name: o for o in self.options})
@@ -104,8 +105,15 @@ class Solver:
 
     def kernel_opts(self, chain: Any, options: Mapping[str, Any]) -> np.ndarray:
         """The kernel's ``opts``: the packed options followed by what ``prepare`` derives from
-        the chain once (cached on the chain), so per-chain work is not redone per target."""
-        opts = self.pack_options(options)
+        the chain once (cached on the chain), so per-chain work is not redone per target.
+
+        The array may be shared between calls (kernels only read it)."""
+        if options:
+            opts = self.pack_options(options)
+        elif "opts" in self._defaults:
+            opts = self._defaults["opts"]
+        else:
+            opts = self._defaults["opts"] = self.pack_options({})
         if self.prepare is None:
             return opts
         key = ("kernel_opts", self.name, opts.tobytes())

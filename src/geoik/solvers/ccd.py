@@ -48,22 +48,19 @@ from geoik.solvers.base import Solver
 
 @njit(cache=True)
 def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
-    """The registered 2-D kernel: :func:`ccd_2d_lanes` with one lane (see its module)."""
-    n = lengths.shape[0]
+    """The registered 2-D kernel: :func:`ccd_2d_lanes` with one lane (see its module).
+
+    ``angles`` and ``rec`` go to the lane kernel as one-lane views, so the final angles and the
+    keyframes are written in place.
+    """
     targets = np.empty((1, 2))
     targets[0, 0], targets[0, 1] = target[0], target[1]
-    state = np.empty((1, n))
-    state[0, :] = angles
-    keys = np.empty((1, rec.shape[0], n))
-    nrec = np.ones(1, np.int64)
-    status = np.empty(1, np.int64)
-    iters = np.empty(1, np.int64)
+    out = np.empty((3, 1), np.int64)  # keyframes used, status, sweeps
     end = np.empty((1, 2))
-    ccd_2d_lanes(lengths, base, lo, hi, targets, state, tol, max_iter, opts, keys, nrec, status,
-                 iters, end, True)  # fmt: skip
-    angles[:] = state[0]
-    rec[1 : nrec[0]] = keys[0, 1 : nrec[0]]
-    return status[0], iters[0], nrec[0]
+    ccd_2d_lanes(lengths, base, lo, hi, targets, angles[None, :], tol, max_iter, opts,
+                 rec[None, :, :], out[0], out[1], out[2], end, True)  # fmt: skip
+    nrec = out[0, 0]
+    return out[1, 0], out[2, 0], nrec
 
 
 @njit(cache=True)
