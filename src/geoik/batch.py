@@ -27,7 +27,13 @@ from numba import njit, prange, types
 
 from geoik import api
 from geoik.chain import Chain
-from geoik.errors import InvalidChainError, InvalidTargetError, UnsupportedChainError, describe
+from geoik.errors import (
+    InvalidChainError,
+    InvalidOptionError,
+    InvalidTargetError,
+    UnsupportedChainError,
+    describe,
+)
 from geoik.geometry import CLOSEST, REACHED, STALLED, fk_2d, wrap_free_joints
 from geoik.motion import costs_2d
 from geoik.reach import closest_reachable_point
@@ -275,39 +281,28 @@ def evaluate(
     -------
     BatchResult
         Target by target what ``geoik.solve(chain, target, method, tol, max_iter, **options)``
-        and ``geoik.costs`` of it give.
+        and ``geoik.costs`` of it give. A target that :func:`geoik.solve` refuses up front
+        (``Solver.check``: CAA when its arc would break a joint limit) is not an error here but
+        whatever the kernel reports for it, a failure (CAA: STALLED after 0 iterations).
+
+    Raises
+    ------
+    geoik.GeoIKError
+        A bad chain, method, target array or option, before any target is solved.
+
+    Notes
+    -----
+    The targets are shared among numba's threads (``NUMBA_NUM_THREADS``, every core by default)
+    in chunks; a solver with a lane kernel (CCD) runs blocks of :data:`LANES` targets through it
+    at once. A target's result never depends on the targets beside it.
     """
-    solver = get(method)
-    if not isinstance(chain, Chain):
-        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
-    if chain.dim != 2:
-        raise UnsupportedChainError(
-            f"chain: the batch engine solves planar chains, got a {chain.dim}-D chain"
-        )
-    solver.check_chain(chain.n, chain.dim)
+    solver = _check(chain, method, angles, costs)
     t = check_targets(chain, targets)
     tol_ = api.check_tol(chain, tol)
     iters = api.check_max_iter(max_iter, solver.default_max_iter)
     opts = np.ascontiguousarray(solver.kernel_opts(chain, options))
-    start = np.ascontiguousarray(api.rest_state(chain), dtype=np.float64)
-    m, n = t.shape[0], chain.n
-    out = _empty(m, n, angles)
-    arrays = [
-        np.array(a, dtype=np.float64, order="C")
-        for a in (chain.lengths, chain.base, chain.lo, chain.hi)
-    ]
-    lanes = _lane_kernel(solver.module)
-    if lanes is not None:
-        _lane_engine(
-            lanes, *arrays, t, start, tol_, iters, opts, solver.capacity(n, iters),
-            judge_params(chain), bool(costs), 1 if costs else LANES, *out,
-        )  # fmt: skip
-    else:
-        chunk = max(1, min(256, -(-m // 64)))
-        _engine(
-            _compiled(solver.kernel_2d), *arrays, t, start, tol_, iters, opts,
-            solver.capacity(n, iters), judge_params(chain), bool(costs), chunk, *out,
-        )  # fmt: skip
+    out = _empty(t.shape[0], chain.n, angles)
+    _run(solver, chain, t, tol_, iters, opts, costs, out)
     status, it, err, count, rotsum, path, final = out
     return BatchResult(
         status=status,
@@ -320,6 +315,46 @@ def evaluate(
         tol=tol_,
         max_iter=iters,
     )
+
+
+def _check(chain: Any, method: Any, angles: Any, costs: Any) -> Any:
+    """The solver, once the chain, the method and the flags are known to be acceptable."""
+    solver = get(method)
+    if not isinstance(chain, Chain):
+        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
+    if chain.dim != 2:
+        raise UnsupportedChainError(
+            f"chain: the batch engine solves planar chains, got a {chain.dim}-D chain"
+        )
+    solver.check_chain(chain.n, chain.dim)
+    for name, flag in (("angles", angles), ("costs", costs)):
+        if not isinstance(flag, bool | np.bool_):
+            raise InvalidOptionError(f"{name}: expected True or False, got {describe(flag)}")
+    return solver
+
+
+def _run(solver: Any, chain: Chain, t: np.ndarray, tol: float, iters: int, opts: np.ndarray,
+         costs: bool, out: list[np.ndarray]) -> None:  # fmt: skip
+    """Fill ``out`` (see :func:`_empty`) by the solver's lane kernel or its one-target kernel."""
+    m, n = t.shape[0], chain.n
+    start = np.ascontiguousarray(api.rest_state(chain), dtype=np.float64)
+    arrays = [
+        np.array(a, dtype=np.float64, order="C")
+        for a in (chain.lengths, chain.base, chain.lo, chain.hi)
+    ]
+    cap, params = solver.capacity(n, iters), judge_params(chain)
+    lanes = _lane_kernel(solver.module)
+    if lanes is not None:
+        _lane_engine(
+            lanes, *arrays, t, start, tol, iters, opts, cap, params, bool(costs),
+            1 if costs else LANES, *out,
+        )  # fmt: skip
+    else:
+        chunk = max(1, min(256, -(-m // 64)))
+        _engine(
+            _compiled(solver.kernel_2d), *arrays, t, start, tol, iters, opts, cap, params,
+            bool(costs), chunk, *out,
+        )  # fmt: skip
 
 
 def _empty(m: int, n: int, angles: bool) -> list[np.ndarray]:
