@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 import geoik as ik
+from geoik import tiles
+from geoik.cli import main
 from geoik.maps import metric_map, metric_maps
-from geoik.tiles import Tile, pixel_centres, run_tiles, split_rows
+from geoik.tiles import ClusterError, Tile, pixel_centres, run_tiles, split_rows
 
 CHAIN = ik.Chain.planar([1.0, 0.8, 0.6])
 KW = {"tol": 0.01, "max_iter": 15}
@@ -29,10 +31,11 @@ def test_pixel_centres_do_not_depend_on_the_cut():
     assert np.array_equal(whole, parts)
 
 
-def test_tiling_is_bit_identical():
-    a = metric_map(CHAIN, "ccd", "path", size=50, tile_rows=50, **KW)
-    b = metric_map(CHAIN, "ccd", "path", size=50, tile_rows=7, **KW)
-    assert np.array_equal(a.values, b.values) and np.array_equal(a.reached, b.reached)
+@pytest.mark.parametrize("metric", ["iterations", "path"])
+def test_tiling_is_bit_identical(metric):
+    a = metric_map(CHAIN, "ccd", metric, size=50, tile_rows=50, **KW)
+    b = metric_map(CHAIN, "ccd", metric, size=50, tile_rows=7, **KW)
+    assert np.array_equal(a.values, b.values) and np.array_equal(a.status, b.status)
 
 
 def test_progress_counts_tiles():
@@ -41,52 +44,22 @@ def test_progress_counts_tiles():
     assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
 
 
-@pytest.fixture(scope="module")
-def client():
-    distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    )
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+def test_several_maps_in_one_pool():
+    maps = metric_maps([(CHAIN, "ccd"), (CHAIN, "fabrik")], "iterations", 30, tile_rows=4, **KW)
+    alone = [metric_map(CHAIN, m, "iterations", size=30, **KW) for m in ("ccd", "fabrik")]
+    for a, b in zip(maps, alone, strict=True):
+        assert a.method == b.method and np.array_equal(a.values, b.values)
 
 
-def test_dask_is_bit_identical(client):
-    here = metric_maps([(CHAIN, "ccd"), (CHAIN, "fabrik")], "iterations", 60, tile_rows=10, **KW)
-    there = metric_maps(
-        [(CHAIN, "ccd"), (CHAIN, "fabrik")], "iterations", 60, client=client, tile_rows=10, **KW
-    )
-    for a, b in zip(here, there, strict=True):
-        assert np.array_equal(a.values, b.values)
-        assert np.array_equal(a.reached, b.reached)
-        assert a.coverage == b.coverage
-
-
-def test_lost_worker_tiles_recomputed(client):
-    """A worker killed while it holds tiles: the scheduler reruns them elsewhere."""
-    tiles = [Tile(CHAIN, "ccd", "iterations", 60, 2.4, r, 0.01, 15) for r in split_rows(60, 2)]
-    pids = client.run(os.getpid)
-    victim = sorted(pids.values())[0]
-    killed = []
-
-    def progress(done, total):
-        if done == 3 and not killed:
-            os.kill(victim, signal.SIGKILL)
-            killed.append(victim)
-
-    got = run_tiles(tiles, client=client, progress=progress)
-    assert killed
-    want = run_tiles(tiles)
-    for a, b in zip(got, want, strict=True):
-        assert np.array_equal(a.values, b.values) and np.array_equal(a.status, b.status)
-    client.wait_for_workers(2, timeout=30)
+def test_bad_scheduler_address_is_a_clear_error():
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(ClusterError, match="tcp://127.0.0.1:1"):
+        tiles.connect("tcp://127.0.0.1:1", timeout=0.5)
+    assert main(["map", "--lengths", "1x3", "--size", "10", "--scheduler", "nonsense"]) == 2
 
 
 def test_missing_dask_is_a_clear_error(monkeypatch):
     import builtins
-
-    from geoik import tiles
 
     real = builtins.__import__
 
@@ -96,5 +69,80 @@ def test_missing_dask_is_a_clear_error(monkeypatch):
         return real(name, *a, **k)
 
     monkeypatch.setattr(builtins, "__import__", fake)
-    with pytest.raises(tiles.DaskMissingError, match="dask"):
+    with pytest.raises(tiles.DaskMissingError, match="geoik\\[dask\\]"):
         tiles.local_client()
+    with pytest.raises(tiles.DaskMissingError):
+        metric_map(CHAIN, "ccd", size=10, client="local")
+
+
+# --------------------------------------------------------------------------- on a LocalCluster
+
+
+@pytest.fixture(scope="module")
+def client():
+    """Two single-threaded worker processes (processes, so that one can be killed)."""
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        env={"NUMBA_NUM_THREADS": "1"},
+    )  # fmt: skip
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def test_dask_is_bit_identical(client):
+    jobs = [(CHAIN, "ccd"), (CHAIN, "fabrik"), (ik.Chain.planar([2.0, 1.0]), "caa")]
+    for metric in ("iterations", "path"):
+        here = metric_maps(jobs, metric, 60, tile_rows=10, **KW)
+        there = metric_maps(jobs, metric, 60, client=client, tile_rows=10, **KW)
+        for a, b in zip(here, there, strict=True):
+            assert np.array_equal(a.values, b.values)
+            assert np.array_equal(a.status, b.status)
+            assert a.coverage == b.coverage
+
+
+def test_scheduler_address_from_python_and_cli(client, tmp_path, capsys):
+    address = client.scheduler.address
+    here = metric_map(CHAIN, "ccd", size=40, **KW)
+    there = metric_map(CHAIN, "ccd", size=40, client=address, **KW)
+    assert np.array_equal(here.values, there.values)
+    out = tmp_path / "m.png"
+    argv = ["map", "--lengths", "1,0.8,0.6", "--size", "40", "--tol", "0.01", "--max-iter", "15",
+            "--scheduler", address, "-o", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    assert f"coverage: {100 * here.coverage:.2f}%" in capsys.readouterr().out
+    assert out.exists()
+
+
+def test_failed_tile_is_a_cluster_error(client):
+    broken = Tile(CHAIN, "ccd", "no-such-metric", 10, 2.4, (0, 10), 0.01, 15)
+    with pytest.raises(ClusterError, match="failed on the cluster: KeyError"):
+        run_tiles([broken], client=client, retries=0)
+
+
+def test_lost_worker_tiles_recomputed(client):
+    """A worker killed while it runs tiles: the scheduler reruns them, the map is unchanged."""
+    heavy = ik.Chain.planar([1.0] * 12)  # ~10 ms a tile, so that the kill lands mid-tile
+    tls = [Tile(heavy, "ccd", "iterations", 64, 12.0, r, 1e-9, 300) for r in split_rows(64, 4)]
+    pids = client.run(os.getpid)
+    address, victim = sorted(pids.items())[0]
+    busy: list[str] = []
+
+    def progress(done, total):
+        running = client.processing().get(address, ())
+        if not busy and running:
+            os.kill(victim, signal.SIGKILL)
+            busy.extend(running)
+
+    got = run_tiles(tls, client=client, progress=progress)
+    assert busy, "the victim never held a tile"
+    want = run_tiles(tls)
+    for a, b in zip(got, want, strict=True):
+        assert np.array_equal(a.values, b.values) and np.array_equal(a.status, b.status)
+
+    def runs(dask_scheduler, keys=tuple(busy)):
+        return [sum(1 for e in dask_scheduler.story(k) if e[2:3] == ("processing",)) for k in keys]
+
+    assert max(client.run_on_scheduler(runs)) >= 2  # a tile of the dead worker ran again
+    client.wait_for_workers(2, timeout=30)

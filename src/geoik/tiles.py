@@ -2,18 +2,22 @@
 
 A tile is a plain, picklable description of a block of rows of one map; :func:`run_tile` solves
 it with :func:`geoik.batch.evaluate`. Every target depends only on its own pixel (the pixel
-centre is computed from its row and column alone), so a map is bit-identical however it is cut
-and wherever its tiles run: in this process (the default) or on a Dask distributed cluster
-(``client=``). Dask is optional and imported only when asked for.
+centre is computed from its row and column alone) and lanes of the batch engine never interact,
+so a map is bit-identical however it is cut and wherever its tiles run: in this process (the
+default) or on a Dask distributed cluster (``client=``). Dask is optional and imported only when
+asked for (``pip install 'geoik[dask]'``).
 
-On a cluster each tile is submitted with ``retries``: a tile whose worker is lost is recomputed
-by the scheduler (Dask reschedules the tasks of a dead worker), and a tile that raised is tried
-again up to ``retries`` times.
+On a cluster a tile whose worker is lost is recomputed: the scheduler reschedules the tasks a
+dead worker was running or holding (up to its ``allowed-failures`` limit, 3 by default), and a
+tile that raised is tried again up to ``retries`` times. Whatever still fails is reported as a
+:class:`ClusterError`, never as a partial result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import os
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,9 +29,12 @@ from geoik.errors import GeoIKError
 
 __all__ = [
     "METRICS",
+    "ClusterError",
     "DaskMissingError",
     "Tile",
     "TileResult",
+    "cluster",
+    "connect",
     "local_client",
     "pixel_centres",
     "run_tile",
@@ -44,13 +51,20 @@ METRICS: dict[str, str] = {
 }
 """Metric names (as the CLI spells them) and the BatchResult field each reads."""
 
-_NEEDS_COSTS = {"path", "rotation-sum", "rotations"}
+NEEDS_COSTS = frozenset({"path", "rotation-sum", "rotations"})
+"""Metrics read from the recorded motion (the batch engine then records keyframes)."""
 DEFAULT_TILE_ROWS = 50
 RETRIES = 3
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a scheduler to answer, and for a cluster to have a worker."""
 
 
 class DaskMissingError(GeoIKError):
     """A Dask scheduler was asked for but ``dask.distributed`` is not installed."""
+
+
+class ClusterError(GeoIKError):
+    """A Dask scheduler cannot be reached or has no workers, or a tile failed on the cluster."""
 
 
 @dataclass(frozen=True)
@@ -101,12 +115,12 @@ def split_rows(size: int, tile_rows: int = DEFAULT_TILE_ROWS) -> list[tuple[int,
 
 
 def run_tile(tile: Tile) -> TileResult:
-    """Solve one tile in this process (both cores)."""
+    """Solve one tile in this process (all cores numba is allowed)."""
     r0, r1 = tile.rows
     targets = pixel_centres(tile.chain.base, tile.half, tile.size, r0, r1)
     res = evaluate(
         tile.chain, targets, tile.method, tol=tile.tol, max_iter=tile.max_iter,
-        costs=tile.metric in _NEEDS_COSTS, **tile.options,
+        costs=tile.metric in NEEDS_COSTS, **tile.options,
     )  # fmt: skip
     values = np.asarray(getattr(res, METRICS[tile.metric]), dtype=np.float64)
     shape = (r1 - r0, tile.size)
@@ -126,7 +140,13 @@ def run_tiles(
     tiles : the tiles.
     client : None (run here) or a ``dask.distributed.Client``.
     progress : called as ``progress(done, total)`` after each finished tile.
-    retries : on a cluster, how many times a failed tile is tried again.
+    retries : on a cluster, how many times a tile that raised is tried again.
+
+    Raises
+    ------
+    ClusterError
+        A tile failed on the cluster after its retries (or its worker died too often), or the
+        cluster has no worker.
     """
     total = len(tiles)
     if client is None:
@@ -137,17 +157,46 @@ def run_tiles(
                 progress(i + 1, total)
         return out
     distributed = _distributed()
+    _await_worker(client)
     futures = [client.submit(run_tile, t, retries=retries, pure=False) for t in tiles]
     index = {f.key: i for i, f in enumerate(futures)}
     results: list[TileResult | None] = [None] * total
     try:
         for done, fut in enumerate(distributed.as_completed(futures), start=1):
-            results[index[fut.key]] = fut.result()
+            i = index[fut.key]
+            results[i] = _result(fut, tiles[i])
             if progress is not None:
                 progress(done, total)
     finally:
         client.cancel([f for f in futures if not f.done()])
     return [r for r in results if r is not None]
+
+
+def _result(fut: Any, tile: Tile) -> TileResult:
+    """A finished future's TileResult; a failure becomes a one-line ClusterError."""
+    try:
+        result: TileResult = fut.result()
+    except GeoIKError:
+        raise
+    except Exception as e:  # whatever the cluster raised: KilledWorker, lost scheduler, ...
+        what = f"{type(e).__name__}: {e}".strip().rstrip(":")
+        hint = " (is geoik installed on the workers?)" if isinstance(e, ImportError) else ""
+        raise ClusterError(
+            f"scheduler: tile rows {tile.rows[0]}-{tile.rows[1] - 1} of the {tile.method} map "
+            f"failed on the cluster: {what}{hint}"
+        ) from None
+    return result
+
+
+def _await_worker(client: Any, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Wait until the cluster has a worker; tiles submitted to none would wait for ever."""
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (TimeoutError, OSError):
+        raise ClusterError(
+            f"scheduler: the cluster at {client.scheduler.address} has no worker after "
+            f"{timeout:g} s"
+        ) from None
 
 
 def _distributed() -> Any:
@@ -161,18 +210,56 @@ def _distributed() -> Any:
     return distributed
 
 
-def local_client(workers: int = 2, threads: int = 1) -> Any:
-    """A ``dask.distributed.Client`` on a new LocalCluster of ``workers`` processes.
+def local_client(workers: int | None = None, threads: int = 1) -> Any:
+    """A ``dask.distributed.Client`` on a new LocalCluster of worker processes.
 
-    Close it with ``client.close(); client.cluster.close()`` (or use it as a context manager).
+    Parameters
+    ----------
+    workers : worker processes; default one per core.
+    threads : threads per worker; numba's parallel loops in each worker use as many, so the
+        workers together use ``workers * threads`` cores instead of oversubscribing them.
+
+    Close it with ``client.close(); client.cluster.close()``, or use :func:`cluster`.
     """
     distributed = _distributed()
-    cluster = distributed.LocalCluster(
-        n_workers=workers, threads_per_worker=threads, processes=True, dashboard_address=None
-    )
-    return distributed.Client(cluster)
+    n = workers if workers is not None else max(1, os.cpu_count() or 1)
+    local = distributed.LocalCluster(
+        n_workers=n, threads_per_worker=threads, processes=True, dashboard_address=None,
+        env={"NUMBA_NUM_THREADS": str(threads)},
+    )  # fmt: skip
+    return distributed.Client(local)
 
 
-def connect(address: str) -> Any:
-    """A ``dask.distributed.Client`` for the scheduler at ``address`` (``tcp://HOST:PORT``)."""
-    return _distributed().Client(address)
+def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A ``dask.distributed.Client`` for the scheduler at ``address`` (``tcp://HOST:PORT``).
+
+    Raises
+    ------
+    ClusterError
+        The scheduler does not answer within ``timeout`` seconds or the address is malformed.
+    """
+    distributed = _distributed()
+    try:
+        return distributed.Client(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
+        raise ClusterError(
+            f"scheduler: cannot connect to {address!r} (expected a running Dask scheduler at "
+            f"tcp://HOST:PORT, or 'local'): {e}"
+        ) from None
+
+
+@contextlib.contextmanager
+def cluster(address: str | None) -> Iterator[Any]:
+    """A client for the duration of a ``with`` block: None for ``None`` (tiles run here), a new
+    LocalCluster for ``"local"`` (shut down on exit), otherwise the scheduler at ``address``."""
+    if address is None:
+        yield None
+        return
+    client = local_client() if address == "local" else connect(address)
+    try:
+        yield client
+    finally:
+        local = client.cluster if address == "local" else None
+        client.close()
+        if local is not None:
+            local.close()
