@@ -3,22 +3,37 @@
 from __future__ import annotations
 
 import csv
+import os
+import signal
+import subprocess
+import sys
 
+import numpy as np
 import pytest
 
 from geoik.cli import main
-from geoik.commands.maps import sweep_lengths
+from geoik.commands.maps import parse_joints, sweep_lengths
 
 BASE = ["--lengths", "1x3", "--max-iter", "10", "--tol", "0.01", "--size", "40"]
 
 
 def test_map_prints_and_writes(tmp_path, capsys):
-    out = tmp_path / "m.png"
-    assert main(["map", *BASE, "--method", "ccd", "-o", str(out)]) == 0
+    out, data = tmp_path / "m.png", tmp_path / "m.npz"
+    assert main(["map", *BASE, "--method", "ccd", "-o", str(out), "--data", str(data)]) == 0
     text = capsys.readouterr().out
-    for word in ("coverage", "mean", "max", "targets/s"):
+    for word in ("ccd: 3 links of length 1", "I = 10, eps = 0.01", "coverage: ", "mean ", "max ",
+                 "time: ", "targets/s", f"wrote {out}"):  # fmt: skip
         assert word in text
     assert out.read_bytes()[:4] == b"\x89PNG"
+    with np.load(data) as arrays:
+        assert arrays["values"].shape == (40, 40)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz", "m.png"]
+
+
+def test_map_figure_formats(tmp_path):
+    out = tmp_path / "m.svg"
+    assert main(["map", *BASE, "--contours", "--metric", "path", "-o", str(out)]) == 0
+    assert out.read_text().lstrip().startswith("<?xml")
 
 
 def test_compare_table_and_csv(tmp_path, capsys):
@@ -27,25 +42,57 @@ def test_compare_table_and_csv(tmp_path, capsys):
     argv = ["compare", *BASE, "--methods", "ccd,fabrik", "--csv", str(table), "-o", str(fig)]
     assert main(argv) == 0
     rows = list(csv.reader(table.open()))
-    assert rows[0][:2] == ["method", "coverage_pct"]
+    assert rows[0] == ["method", "coverage_pct", "mean_iterations", "max_iterations", "params"]
     assert [r[0] for r in rows[1:]] == ["ccd", "fabrik"]
+    assert all(0.0 <= float(r[1]) <= 100.0 for r in rows[1:])
     assert fig.exists()
-    assert "fabrik" in capsys.readouterr().out
+    printed = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("fabrik") for line in printed)
+    assert all(line == line.rstrip() for line in printed)
 
 
-def test_sweep_csv(tmp_path):
+def test_sweep_csv(tmp_path, capsys):
     table = tmp_path / "s.csv"
     argv = ["sweep", "--joints", "2-4", "--max-iter", "5", "--tol", "0.01", "--size", "30",
             "--csv", str(table), "-o", str(tmp_path / "s.png")]  # fmt: skip
     assert main(argv) == 0
-    rows = list(csv.reader(table.open()))
-    assert [r[0] for r in rows[1:]] == ["2", "3", "4"]
-    assert all(0.0 <= float(r[1]) <= 1.0 for r in rows[1:])
+    rows = list(csv.DictReader(table.open()))
+    assert [r["joints"] for r in rows] == ["2", "3", "4"]
+    assert all(0.0 <= float(r["coverage_pct"]) <= 100.0 for r in rows)
+    assert [r["lengths"] for r in rows] == ["1,1", "1,1,1", "1,1,1,1"]
+    assert (tmp_path / "s.png").exists()
+
+
+def test_sweep_several_methods_and_rules(tmp_path):
+    table = tmp_path / "s.csv"
+    argv = ["sweep", "--joints", "2,4", "--method", "ccd,caa", "--lengths-rule", "doubling",
+            "--max-iter", "20", "--tol", "0.01", "--size", "30", "--csv", str(table)]  # fmt: skip
+    assert main(argv) == 0
+    rows = list(csv.DictReader(table.open()))
+    assert [(r["joints"], r["method"]) for r in rows] == [
+        ("2", "ccd"), ("4", "ccd"), ("2", "caa"), ("4", "caa")
+    ]  # fmt: skip
+    assert rows[1]["lengths"] == "4,2,1,1"
+    caa = [float(r["coverage_pct"]) for r in rows if r["method"] == "caa"]
+    assert min(caa) > 95.0  # seed 004: CAA covers the workspace
 
 
 def test_doubling_rule_matches_the_seed():
     assert sweep_lengths("doubling", 6) == [16, 8, 4, 2, 1, 1]  # seed 004, Section 5
     assert sweep_lengths("equal", 3) == [1, 1, 1]
+
+
+def test_parse_joints():
+    assert parse_joints("2-4") == [2, 3, 4]
+    assert parse_joints("2,5, 3") == [2, 3, 5]
+    assert parse_joints("2-3,8") == [2, 3, 8]
+
+
+def test_help_explains(capsys):
+    for command in ("map", "compare", "sweep"):
+        assert main([command, "--help"]) == 0
+        text = capsys.readouterr().out
+        assert "examples:" in text and "--scheduler" in text
 
 
 @pytest.mark.parametrize(
@@ -54,24 +101,58 @@ def test_doubling_rule_matches_the_seed():
         (["map", *BASE, "--method", "nope"], "method"),
         (["map", *BASE, "--metric", "speed"], "metric"),
         (["map", "--lengths", "1x3", "--size", "0"], "size"),
+        (["map", *BASE, "--tile-rows", "0"], "--tile-rows"),
+        (["map", *BASE, "--opt", "bogus=1"], "bogus"),
+        (["map", *BASE, "-o", "m.xyz"], "--output"),
+        (["map", *BASE, "-o", "/no/such/folder/m.png"], "--output"),
+        (["map", *BASE, "--data", "m.csv"], "--data"),
         (["sweep", "--joints", "9-2"], "--joints"),
+        (["sweep", "--joints", "2-4", "--csv", "/no/such/folder/s.csv"], "--csv"),
         (["compare", *BASE, "--methods", ","], "--methods"),
+        (["compare", *BASE, "--methods", "ccd,nope"], "method"),
     ],
 )
-def test_errors_are_one_line(argv, word, capsys):
+def test_errors_are_one_line(argv, word, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
+    assert err.startswith("geoik: error: ")
     assert "\n" not in err and word in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
     """An interrupted write leaves neither the requested file nor a temporary one."""
-    from geoik import render_maps
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     def boom(self, *a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(render_maps.Figure, "savefig", boom)
+    monkeypatch.setattr(FigureCanvasAgg, "print_figure", boom)
     out = tmp_path / "m.png"
     assert main(["map", *BASE, "-o", str(out)]) == 130
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["map", "--lengths", "1x5", "--method", "dls", "--size", "2500", "-o", "out.png"],
+        ["sweep", "--joints", "2-30", "--method", "dls", "--size", "600", "-o", "out.png",
+         "--csv", "out.csv"],
+    ],
+    ids=["map", "sweep"],
+)  # fmt: skip
+def test_ctrl_c_leaves_nothing(tmp_path, argv):
+    """A real SIGINT in the middle of a long map or sweep: exit 130, no file, no leftovers."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    cmd = [sys.executable, "-m", "geoik", *argv, "--tol", "0.01", "--max-iter", "20"]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    line = proc.stderr.readline()  # the first progress line: the work is under way
+    assert "tiles" in line, line
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
     assert list(tmp_path.iterdir()) == []

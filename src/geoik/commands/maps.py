@@ -1,34 +1,43 @@
-"""``geoik map``, ``geoik compare`` and ``geoik sweep``: seed 004's performance metric maps."""
+"""``geoik map``, ``geoik compare`` and ``geoik sweep``: seed 004's performance metric maps.
+
+Output names are checked before any target is solved (a long map must not fail at the end on a
+typo), and every file is written under a temporary name and renamed, so an interrupted run
+(Ctrl-C, a failed cluster) leaves nothing half-written under the requested name.
+"""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
+import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from geoik.chain import Chain
-from geoik.commands._args import (
-    add_chain_arguments,
-    chain_from_args,
-    parse_options,
-)
+from geoik.commands._args import add_chain_arguments, chain_from_args, parse_options
 from geoik.commands._progress import ProgressBar
-from geoik.errors import GeoIKError, InvalidChainError, InvalidOptionError
+from geoik.errors import InvalidOptionError
 from geoik.maps import METRICS, MetricMap, metric_maps
-from geoik.render_maps import maps_figure, save_atomic, save_figure, sweep_figure
+from geoik.render import save_figure
+from geoik.render_maps import chain_label, figure_dpi, maps_figure, save_atomic, sweep_figure
+from geoik.tiles import DEFAULT_TILE_ROWS, cluster
 
 PROGRESS_MIN_TARGETS = 250_000
 """Maps with at least this many targets show a progress bar on stderr."""
+FIGURE_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "tif", "tiff", "eps", "ps")
 
 MAP_EXAMPLES = """\
 examples:
   geoik map --lengths 1x5 --method ccd --metric iterations --max-iter 20 --tol 0.01 \\
       --size 1000 -o ccd.png
   geoik map --lengths 1x2 --max-iter 10 --tol 0.01 --metric path --contours -o path.png
-  geoik map --lengths 1x5 --max-iter 20 --tol 0.01 --scheduler local -o ccd.png"""
+  geoik map --lengths 1x5 --max-iter 20 --tol 0.01 --data ccd.npz      # the arrays, no figure
+  geoik map --lengths 1x5 --max-iter 20 --tol 0.01 --scheduler local -o ccd.png
+  geoik map --lengths 1x5 --max-iter 20 --tol 0.01 --scheduler tcp://10.0.0.5:8786 -o ccd.png
+
+colours: black = reachable but not reached, blue (least) to red (most; for iterations the last
+allowed one), grey = outside the reach annulus. Coverage = reached / reachable pixels."""
 COMPARE_EXAMPLES = """\
 examples:
   geoik compare --lengths 1x5 --methods ccd,fabrik,caa --max-iter 20 --tol 0.01 -o cmp.png
@@ -37,35 +46,47 @@ SWEEP_EXAMPLES = """\
 examples:
   geoik sweep --lengths-rule equal --joints 2-10 --method ccd --max-iter 5 --tol 0.01 \\
       --size 200 -o sweep.png --csv sweep.csv
-  geoik sweep --lengths-rule doubling --joints 2-10 --max-iter 5 --tol 0.01 -o doubling.png"""
+  geoik sweep --lengths-rule doubling --joints 2-10 --max-iter 5 --tol 0.01 -o doubling.png
+  geoik sweep --joints 2,3,5,8 --method ccd,caa --max-iter 20 --tol 0.01 -o ccd-caa.png
+
+length rules: equal = n unit links; doubling = each link, from the end effector back, as long
+as all the links after it (n = 6: 16,8,4,2,1,1; seed 004 Fig. 10)."""
 
 
 def _common(p: argparse.ArgumentParser, size: int = 300) -> None:
     p.add_argument(
-        "--metric", default="iterations", choices=list(METRICS), help="what each pixel shows"
-    )
+        "--metric", default="iterations", choices=list(METRICS),
+        help="what each pixel shows (default iterations)",
+    )  # fmt: skip
     p.add_argument("--size", type=int, default=size, help=f"pixels per side (default {size})")
     p.add_argument("--tol", type=float, help="distance that counts as reached (default 1e-4 x L)")
     p.add_argument(
         "--max-iter", type=int, metavar="N", help="iteration budget (default per solver)"
     )
-    p.add_argument("--opt", action="append", metavar="KEY=VALUE", help="solver option, repeatable")
     p.add_argument(
-        "--scheduler",
-        metavar="ADDR",
-        help="run the tiles on a Dask cluster: tcp://HOST:PORT, or 'local' for a LocalCluster "
-        "of 2 workers (needs geoik[dask]); default: in this process",
-    )
-    p.add_argument("--tile-rows", type=int, default=50, help="pixel rows per tile (default 50)")
+        "--opt", action="append", metavar="KEY=VALUE",
+        help="solver option, repeatable ('geoik methods' lists them)",
+    )  # fmt: skip
+    p.add_argument(
+        "--scheduler", metavar="ADDR",
+        help="run the tiles on a Dask cluster: tcp://HOST:PORT of a running scheduler, or "
+        "'local' to start a LocalCluster of one worker per core (needs pip install "
+        "'geoik[dask]'); default: in this process. Results are identical either way",
+    )  # fmt: skip
+    p.add_argument(
+        "--tile-rows", type=int, default=DEFAULT_TILE_ROWS, metavar="R",
+        help=f"pixel rows per tile, the unit of work and of progress (default "
+        f"{DEFAULT_TILE_ROWS})",
+    )  # fmt: skip
 
 
 def register(subparsers: Any) -> None:
     fmt = argparse.RawDescriptionHelpFormatter
     p = subparsers.add_parser(
         "map", help="draw a performance metric map (seed 004)", epilog=MAP_EXAMPLES,
-        description="Solve every pixel centre of the square [-L, L]^2 around the base as a "
-        "target and colour it by the metric: black = failure, blue (least) to red (most), grey "
-        "= out of reach. Prints coverage, mean and max over reached pixels, time, targets/s.",
+        description="Solve every pixel centre of the square [-L, L]^2 around the base (L = the "
+        "chain's reach) as a target, from the rest pose, and colour it by the metric. Prints "
+        "coverage, mean and max of the metric over reached pixels, wall time and targets/s.",
         formatter_class=fmt,
     )  # fmt: skip
     add_chain_arguments(p)
@@ -73,33 +94,42 @@ def register(subparsers: Any) -> None:
     _common(p)
     p.add_argument("--contours", action="store_true", help="draw contour lines")
     p.add_argument("-o", "--output", metavar="FILE", help="write the figure (PNG, SVG, PDF)")
+    p.add_argument(
+        "--data", metavar="FILE.npz",
+        help="write the arrays (values, reached, reachable, status, extent) as NumPy .npz",
+    )  # fmt: skip
     p.set_defaults(handler=run_map)
 
     p = subparsers.add_parser(
         "compare", help="metric maps of several solvers side by side", epilog=COMPARE_EXAMPLES,
         description="One metric map per solver, side by side in one figure, and a table of "
-        "coverage, mean and max of the metric.", formatter_class=fmt,
+        "coverage, mean and max of the metric over reached pixels.", formatter_class=fmt,
     )  # fmt: skip
     add_chain_arguments(p)
     p.add_argument("--methods", required=True, help="comma-separated solver names")
     _common(p)
     p.add_argument("--contours", action="store_true", help="draw contour lines")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the figure")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the figure (PNG, SVG, PDF)")
     p.add_argument("--csv", metavar="FILE", help="write the table as CSV")
     p.set_defaults(handler=run_compare)
 
     p = subparsers.add_parser(
         "sweep", help="workspace coverage against the number of joints (seed 004 Figs. 9-10)",
         epilog=SWEEP_EXAMPLES, formatter_class=fmt,
-        description="Coverage of the reachable annulus for chains of 2..N joints: equal unit "
-        "links, or lengths doubling from the tip (n = 6: 16, 8, 4, 2, 1, 1).",
+        description="Coverage of the reachable annulus by metric maps of chains of each number "
+        "of joints, for one or more solvers: a table, a plot and a CSV.",
     )  # fmt: skip
-    p.add_argument("--lengths-rule", choices=("equal", "doubling"), default="equal")
-    p.add_argument("--joints", default="2-10", help="range of joint counts, e.g. 2-10")
-    p.add_argument("--method", default="ccd", help="solver name (default ccd)")
+    p.add_argument(
+        "--lengths-rule", choices=("equal", "doubling"), default="equal",
+        help="link lengths of each chain (default equal)",
+    )  # fmt: skip
+    p.add_argument(
+        "--joints", default="2-10", help="joint counts: a range 2-10, a list 2,3,5 or both"
+    )
+    p.add_argument("--method", default="ccd", help="solver name, or several comma-separated")
     _common(p, size=200)
-    p.add_argument("-o", "--output", metavar="FILE", help="write the plot")
-    p.add_argument("--csv", metavar="FILE", help="write joints,coverage as CSV")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the plot (PNG, SVG, PDF)")
+    p.add_argument("--csv", metavar="FILE", help="write the table as CSV")
     p.set_defaults(handler=run_sweep)
 
 
@@ -113,15 +143,48 @@ def sweep_lengths(rule: str, n: int) -> list[float]:
     return [float(2 ** (n - 2 - i)) for i in range(n - 1)] + [1.0]
 
 
-def parse_joints(text: str) -> list[int]:
-    lo, sep, hi = text.partition("-")
-    try:
-        a, b = int(lo), int(hi if sep else lo)
-    except ValueError:
-        a = b = 0
-    if a < 1 or b < a or b > 64:
-        raise InvalidOptionError(f"--joints: expected a range like 2-10 within 1-64, got {text!r}")
-    return list(range(a, b + 1))
+def parse_joints(text: str, name: str = "--joints") -> list[int]:
+    """Joint counts from ``2-10``, ``2,3,5`` or ``2-4,8``: sorted, each once, within 1-64."""
+    out: set[int] = set()
+    for part in text.split(","):
+        lo, sep, hi = part.strip().partition("-")
+        try:
+            a, b = int(lo), int(hi if sep else lo)
+        except ValueError:
+            a = b = 0
+        if a < 1 or b < a or b > 64:
+            raise InvalidOptionError(
+                f"{name}: expected joint counts within 1-64 as a range (2-10) or a list "
+                f"(2,3,5), got {text!r}"
+            )
+        out.update(range(a, b + 1))
+    return sorted(out)
+
+
+def parse_methods(text: str, name: str) -> list[str]:
+    methods = [s.strip() for s in text.split(",") if s.strip()]
+    if not methods:
+        raise InvalidOptionError(f"{name}: expected solver names, got {text!r}")
+    return methods
+
+
+def check_output(path: str | None, flag: str, formats: Sequence[str] | None = None) -> None:
+    """Refuse, before any work, an output whose folder is missing or read-only, or whose
+    extension names no format that can be written."""
+    if path is None:
+        return
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    if formats is not None and ext not in formats:
+        raise InvalidOptionError(
+            f"{flag}: expected a file name ending in .{', .'.join(formats)}, got {path!r}"
+        )
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidOptionError(f"{flag}: folder {folder!r} does not exist (for {path!r})")
+    if not os.access(folder, os.W_OK):
+        raise InvalidOptionError(f"{flag}: folder {folder!r} is not writable (for {path!r})")
+    if os.path.isdir(path):
+        raise InvalidOptionError(f"{flag}: expected a file name, got the folder {path!r}")
 
 
 def _solve_kw(args: argparse.Namespace) -> dict[str, Any]:
@@ -132,33 +195,10 @@ def _solve_kw(args: argparse.Namespace) -> dict[str, Any]:
         kw["max_iter"] = args.max_iter
     if args.tile_rows < 1:
         raise InvalidOptionError(f"--tile-rows: expected an integer >= 1, got {args.tile_rows}")
-    kw["tile_rows"] = args.tile_rows
     return kw
 
 
-@contextlib.contextmanager
-def _client(address: str | None) -> Iterator[Any]:
-    if address is None:
-        yield None
-        return
-    from geoik import tiles
-
-    try:
-        client = tiles.local_client() if address == "local" else tiles.connect(address)
-    except GeoIKError:
-        raise
-    except (OSError, TimeoutError, ValueError) as e:
-        raise InvalidOptionError(f"--scheduler: cannot connect to {address!r}: {e}") from None
-    try:
-        yield client
-    finally:
-        cluster = client.cluster if address == "local" else None
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def _progress(label: str, total_targets: int) -> Callable[[int, int], None] | None:
+def _progress(label: str, total_targets: int) -> ProgressBar | None:
     if total_targets < PROGRESS_MIN_TARGETS:
         return None
     return ProgressBar(f"geoik {label}", unit="tiles")
@@ -167,19 +207,32 @@ def _progress(label: str, total_targets: int) -> Callable[[int, int], None] | No
 def _compute(
     args: argparse.Namespace, jobs: list[tuple[Chain, str]]
 ) -> tuple[list[MetricMap], float]:
+    """The maps of ``jobs`` (one pool of tiles, here or on the cluster) and the wall time."""
     kw = _solve_kw(args)
-    with _client(args.scheduler) as client:
-        t0 = time.perf_counter()
-        maps = metric_maps(
-            jobs, args.metric, args.size, client=client,
-            progress=_progress(args.command, len(jobs) * args.size**2), **kw,
-        )  # fmt: skip
-        return maps, time.perf_counter() - t0
+    bar = _progress(args.command, len(jobs) * args.size**2)
+    progress: Callable[[int, int], None] | None = bar
+    try:
+        with cluster(args.scheduler) as client:
+            t0 = time.perf_counter()
+            maps = metric_maps(
+                jobs, args.metric, args.size, client=client, progress=progress,
+                tile_rows=args.tile_rows, **kw,
+            )  # fmt: skip
+            return maps, time.perf_counter() - t0
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _row(m: MetricMap) -> list[str]:
     mean, top = m.stats()
     return [m.method, f"{100 * m.coverage:.2f}", f"{mean:.4g}", f"{top:.4g}"]
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in [header, *rows]]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
@@ -192,64 +245,80 @@ def _write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) 
     save_atomic(path, write)
 
 
+def _save_maps(maps: Sequence[MetricMap], path: str | None, contours: bool) -> None:
+    if path is not None:
+        save_figure(maps_figure(maps, contours=contours), path, dpi=figure_dpi(maps[0].size))
+        print(f"wrote {path}")
+
+
 # --------------------------------------------------------------------------- commands
 
 
 def run_map(args: argparse.Namespace) -> int:
+    check_output(args.output, "--output", FIGURE_FORMATS)
+    check_output(args.data, "--data", ("npz",))
     chain = chain_from_args(args, 2)
     (m,), wall = _compute(args, [(chain, args.method)])
     mean, top = m.stats()
     targets = m.size**2
-    print(f"{chain.describe()}, {m.method}, {m.params()}, {m.size}x{m.size} pixels")
-    print(f"coverage: {100 * m.coverage:.2f}% of the reachable workspace")
+    hit = int((m.reached & m.reachable).sum())
+    print(f"{m.method}: {chain_label(chain)}; {m.params()}; {m.size}x{m.size} pixels")
+    print(
+        f"coverage: {100 * m.coverage:.2f}% of the reachable workspace "
+        f"({hit:,} of {int(m.reachable.sum()):,} pixels)"
+    )
     print(f"{m.metric} over reached pixels: mean {mean:.4g}, max {top:.4g}")
     print(f"time: {wall:.3f} s, {targets / wall:,.0f} targets/s")
-    if args.output:
-        save_figure(maps_figure([m], contours=args.contours), args.output)
-        print(f"wrote {args.output}")
+    if args.data:
+        m.save_npz(args.data)
+        print(f"wrote {args.data}")
+    _save_maps([m], args.output, args.contours)
     return 0
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    check_output(args.output, "--output", FIGURE_FORMATS)
+    check_output(args.csv, "--csv")
     chain = chain_from_args(args, 2)
-    methods = [s.strip() for s in args.methods.split(",") if s.strip()]
-    if not methods:
-        raise InvalidOptionError(f"--methods: expected solver names, got {args.methods!r}")
+    methods = parse_methods(args.methods, "--methods")
     maps, wall = _compute(args, [(chain, method) for method in methods])
-    print(f"{chain.describe()}, {maps[0].params()}, metric {args.metric}, {args.size} px")
-    header = ["method", "coverage_pct", f"mean_{args.metric}", f"max_{args.metric}"]
-    rows = [_row(m) for m in maps]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    for line in [header, *rows]:
-        print("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)))
+    print(f"{chain_label(chain)}; metric {args.metric}; {args.size}x{args.size} pixels")
+    header = ["method", "coverage_pct", f"mean_{args.metric}", f"max_{args.metric}", "params"]
+    rows = [[*_row(m), m.params()] for m in maps]
+    print(_table(header, rows))
+    print(f"time: {wall:.3f} s, {len(maps) * args.size**2 / wall:,.0f} targets/s")
+    if args.csv:
+        _write_csv(args.csv, header, rows)
+        print(f"wrote {args.csv}")
+    _save_maps(maps, args.output, args.contours)
+    return 0
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    check_output(args.output, "--output", FIGURE_FORMATS)
+    check_output(args.csv, "--csv")
+    joints = parse_joints(args.joints)
+    methods = parse_methods(args.method, "--method")
+    chains = [Chain.planar(sweep_lengths(args.lengths_rule, n)) for n in joints]
+    jobs = [(c, method) for method in methods for c in chains]
+    maps, wall = _compute(args, jobs)
+    print(f"{args.lengths_rule} links; metric {args.metric}; {args.size}x{args.size} pixels")
+    header = ["joints", "method", "coverage_pct", f"mean_{args.metric}", f"max_{args.metric}",
+              "lengths", "params"]  # fmt: skip
+    rows = [
+        [str(m.chain.n), *_row(m), ",".join(f"{v:g}" for v in m.chain.lengths), m.params()]
+        for m in maps
+    ]
+    print(_table(header[:5], [r[:5] for r in rows]))
     print(f"time: {wall:.3f} s, {len(maps) * args.size**2 / wall:,.0f} targets/s")
     if args.csv:
         _write_csv(args.csv, header, rows)
         print(f"wrote {args.csv}")
     if args.output:
-        save_figure(maps_figure(maps, contours=args.contours), args.output)
-        print(f"wrote {args.output}")
-    return 0
-
-
-def run_sweep(args: argparse.Namespace) -> int:
-    joints = parse_joints(args.joints)
-    try:
-        chains = [Chain.planar(sweep_lengths(args.lengths_rule, n)) for n in joints]
-    except InvalidChainError as e:  # pragma: no cover - lengths are generated
-        raise InvalidOptionError(str(e)) from None
-    maps, wall = _compute(args, [(c, args.method) for c in chains])
-    print(f"{args.method}, {maps[0].params()}, {args.lengths_rule} links, {args.size} px")
-    print("joints  coverage_pct")
-    for n, m in zip(joints, maps, strict=True):
-        print(f"{n:>6}  {100 * m.coverage:.2f}")
-    print(f"time: {wall:.3f} s")
-    if args.csv:
-        table = [[n, m.coverage] for n, m in zip(joints, maps, strict=True)]
-        _write_csv(args.csv, ["joints", "coverage"], table)
-        print(f"wrote {args.csv}")
-    if args.output:
-        title = f"{args.method} coverage, {args.lengths_rule} links ({maps[0].params()})"
-        save_figure(sweep_figure(joints, [m.coverage for m in maps], title), args.output)
+        k = len(joints)
+        series = {meth: [m.coverage for m in maps[i * k : (i + 1) * k]]
+                  for i, meth in enumerate(methods)}  # fmt: skip
+        title = f"Coverage, {args.lengths_rule} links ({maps[0].params()}, {args.size} px)"
+        save_figure(sweep_figure(joints, series, title), args.output)
         print(f"wrote {args.output}")
     return 0
