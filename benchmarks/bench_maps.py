@@ -1,12 +1,22 @@
 """Metric-map speed: geoik's batch engine against C and NumPy yardsticks, in the same run.
 
-Builds ``ccd_reference.c`` (``--perf-dir``, default ``../shared/perf`` next to the repository)
-into a temporary directory with gcc, as its ``build.sh`` does, runs the scalar C (-O3, OpenMP)
-and the SIMD-lane C (``block``, ``notrig``) on the CCD map (n = 5 unit links, I = 20,
-eps = 0.01), then times geoik's CCD map of the same size, checks the checksums of the perf
-README, times a NumPy CCD vectorised over targets, and every registered planar solver.
+The map of the issue: planar CCD, n = 5 unit links from the straight pose, I = 20 sweeps,
+eps = 0.01, a 1000 x 1000 grid of pixel centres on [-5, 5]^2.
 
-    python benchmarks/bench_maps.py [--size 1000] [--solvers ccd,fabrik] [--reps 3]
+1. Builds ``ccd_reference.c`` (``--perf-dir``, default ``../shared/perf`` next to the repository)
+   into a temporary directory with gcc, as its ``build.sh`` does, and runs its scalar C (-O3,
+   OpenMP) and its SIMD-lane C (``block``, ``notrig``) on both cores.
+2. Times geoik's CCD map (:func:`geoik.maps.metric_map`, in-process tiles, both cores), checks the
+   checksums of the perf README, and compares its iteration map pixel by pixel with the scalar
+   C's (which turns joints by atan2/cos/sin where geoik uses (dot, cross)/norm).
+3. Times a NumPy CCD written here, vectorised over targets: chunks of targets, the end effector
+   updated incrementally per joint as CCD does (O(n) per sweep, one forward pass per sweep to
+   place the joints), converged targets dropped from the arrays; on one thread and on two
+   (NumPy's ufuncs release the GIL). Its iteration map is compared with geoik's.
+4. Prints the ratios and the issue's goals, then times the iterations map of every registered
+   planar solver (goal: at most 5 s each), and with ``--costs`` their path maps too.
+
+    python benchmarks/bench_maps.py [--size 1000] [--solvers ccd,fabrik] [--reps 3] [--costs]
 """
 
 from __future__ import annotations
@@ -18,18 +28,25 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 import geoik as ik
-from geoik.maps import metric_map
+from geoik.maps import MetricMap, metric_map
 from geoik.solvers import REGISTRY
 from geoik.tiles import pixel_centres
 
 N_LINKS, ITERS, EPS = 5, 20, 0.01
 CHECKSUMS = {"converged_frac": 0.55666, "mean_iters_conv": 5.7427}  # n=5, N=1000 (perf README)
 DEFAULT_PERF = Path(__file__).resolve().parents[2] / "shared" / "perf"
+GOAL_RATE, GOAL_VS_SCALAR, GOAL_VS_BLOCK, GOAL_SECONDS = 5e6, 6.0, 1 / 1.5, 5.0
+
+
+# --------------------------------------------------------------------------- the C yardsticks
 
 
 def build_c(perf: Path, tmp: Path) -> dict[str, Path]:
@@ -47,42 +64,94 @@ def build_c(perf: Path, tmp: Path) -> dict[str, Path]:
     return {"scalar": tmp / "ccd_O3", "block": tmp / "ccd_fast", "notrig": tmp / "ccd_fast"}
 
 
-def run_c(exe: Path, mode: str, size: int, reps: int) -> dict[str, float]:
+def run_c(exe: Path, mode: str, size: int, reps: int, prefix: Path | None) -> dict[str, float]:
+    """One C mode's printed figures (median over ``reps``); its maps under ``prefix`` if given."""
     args = [str(exe), mode, str(N_LINKS), str(size), str(ITERS), str(EPS), str(reps), "2"]
+    if prefix is not None:
+        args.append(str(prefix))
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     return {k: float(v) for k, v in re.findall(r"(\w+)=([-\d.e+]+)", out)}
 
 
-def numpy_ccd(targets: np.ndarray, chunk: int = 65536) -> np.ndarray:
-    """Iterations per target (-1: failure) of planar CCD, vectorised over targets with NumPy."""
-    out = np.empty(len(targets), np.int64)
-    for s in range(0, len(targets), chunk):
-        t = targets[s : s + chunk]
-        m = len(t)
-        ang = np.zeros((m, N_LINKS))
-        it = np.full(m, -1)
-        active = np.ones(m, bool)
-        for k in range(1, ITERS + 1):
-            for j in range(N_LINKS - 1, -1, -1):
-                cum = np.cumsum(ang, axis=1)
-                px = np.concatenate([np.zeros((m, 1)), np.cumsum(np.cos(cum), axis=1)], axis=1)
-                py = np.concatenate([np.zeros((m, 1)), np.cumsum(np.sin(cum), axis=1)], axis=1)
-                ax, ay = px[:, -1] - px[:, j], py[:, -1] - py[:, j]
-                bx, by = t[:, 0] - px[:, j], t[:, 1] - py[:, j]
-                th = np.arctan2(ax * by - ay * bx, ax * bx + ay * by)
-                ang[:, j] += np.where(active, th, 0.0)
-            cum = np.cumsum(ang, axis=1)
-            ex, ey = np.cos(cum).sum(axis=1), np.sin(cum).sum(axis=1)
-            done = active & (np.hypot(ex - t[:, 0], ey - t[:, 1]) < EPS)
-            it[done] = k
-            active &= ~done
-            if not active.any():
-                break
-        out[s : s + chunk] = it
+# --------------------------------------------------------------------------- the NumPy yardstick
+
+
+def _sweep(px, py, dx, dy, rc, rs, tx, ty) -> None:
+    """One CCD sweep over the lanes of a chunk: joints n-1..0 turn the end effector onto the
+    line to the target, by the unit complex (dot, cross)/|(dot, cross)|; then one forward pass
+    turns every link by the product of the rotations before it and places the joints."""
+    n = dx.shape[0]
+    ex, ey = px[n].copy(), py[n].copy()
+    ax, ay, bx, by, t1, t2 = (np.empty_like(ex) for _ in range(6))
+    for j in range(n - 1, -1, -1):
+        np.subtract(ex, px[j], out=ax)
+        np.subtract(ey, py[j], out=ay)
+        np.subtract(tx, px[j], out=bx)
+        np.subtract(ty, py[j], out=by)
+        c, s = rc[j], rs[j]
+        np.multiply(ax, bx, out=c)
+        c += np.multiply(ay, by, out=t1)  # dot
+        np.multiply(ax, by, out=s)
+        s -= np.multiply(ay, bx, out=t1)  # cross
+        np.hypot(c, s, out=t1)
+        still = t1 == 0.0  # e or t on the joint: no turn
+        t1[still] = 1.0
+        c /= t1
+        s /= t1
+        c[still] = 1.0
+        np.add(px[j], np.multiply(c, ax, out=t1) - np.multiply(s, ay, out=t2), out=ex)
+        np.add(py[j], np.multiply(s, ax, out=t1) + np.multiply(c, ay, out=t2), out=ey)
+    cc, cs = np.ones_like(ex), np.zeros_like(ex)
+    for k in range(n):
+        cc, cs = cc * rc[k] - cs * rs[k], cc * rs[k] + cs * rc[k]
+        dx[k], dy[k] = cc * dx[k] - cs * dy[k], cs * dx[k] + cc * dy[k]
+        np.add(px[k], dx[k], out=px[k + 1])
+        np.add(py[k], dy[k], out=py[k + 1])
+
+
+def numpy_ccd_chunk(targets: np.ndarray, n: int, iters: int, eps: float) -> np.ndarray:
+    """Sweeps to convergence per target (0: the start pose; -1: not within ``eps`` after
+    ``iters`` sweeps) of planar CCD with n unit links from the straight pose along +x.
+    Convergence ``|e - t| <= eps`` is checked before the first sweep and after each one."""
+    m = targets.shape[0]
+    out = np.full(m, -1, np.int8)
+    idx = np.arange(m)
+    tx, ty = targets[:, 0].copy(), targets[:, 1].copy()
+    px, py = np.repeat(np.arange(n + 1.0)[:, None], m, axis=1), np.zeros((n + 1, m))
+    dx, dy = np.ones((n, m)), np.zeros((n, m))
+    rc, rs = np.empty((n, m)), np.empty((n, m))
+    for it in range(iters + 1):
+        if it > 0:
+            _sweep(px, py, dx, dy, rc, rs, tx, ty)
+        done = (px[n] - tx) ** 2 + (py[n] - ty) ** 2 <= eps * eps
+        if done.any():  # settled lanes leave the arrays: later sweeps cost what is left
+            out[idx[done]] = it
+            keep = ~done
+            idx, tx, ty = idx[keep], tx[keep], ty[keep]
+            px, py, dx, dy = px[:, keep], py[:, keep], dx[:, keep], dy[:, keep]
+            rc, rs = rc[:, keep], rs[:, keep]
+        if idx.size == 0:
+            break
     return out
 
 
-def timed(fn, reps: int) -> tuple[float, object]:
+def numpy_ccd(targets: np.ndarray, threads: int = 1, chunk: int = 8192) -> np.ndarray:
+    """:func:`numpy_ccd_chunk` over chunks of ``chunk`` targets, on ``threads`` threads."""
+    out = np.empty(len(targets), np.int8)
+
+    def job(s: int) -> None:
+        out[s : s + chunk] = numpy_ccd_chunk(targets[s : s + chunk], N_LINKS, ITERS, EPS)
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(job, range(0, len(targets), chunk)))
+    return out
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+def timed(fn: Callable[[], Any], reps: int) -> tuple[float, Any]:
+    """Median wall time of ``reps`` calls, and the last result."""
     times, result = [], None
     for _ in range(reps):
         t0 = time.perf_counter()
@@ -91,61 +160,120 @@ def timed(fn, reps: int) -> tuple[float, object]:
     return float(np.median(times)), result
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--size", type=int, default=1000)
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--perf-dir", type=Path, default=DEFAULT_PERF)
-    ap.add_argument("--solvers", default=",".join(n for n, s in REGISTRY.items() if s.kernel_2d))
-    ap.add_argument("--numpy-size", type=int, default=300)
-    a = ap.parse_args()
-    size, targets = a.size, a.size**2
+def iteration_map(m: MetricMap) -> np.ndarray:
+    """(N*N,) int8 as the yardsticks write it: iterations where reached, -1 elsewhere."""
+    return np.where(m.reached, m.values, -1).astype(np.int8).ravel()
+
+
+def differences(ours: np.ndarray, theirs: np.ndarray, label: str) -> str:
+    """How two iteration maps (-1 = failure) differ, pixel by pixel."""
+    diff = ours != theirs
+    if not diff.any():
+        return f"iteration map identical to {label}'s on all {ours.size:,} pixels"
+    both = diff & (ours >= 0) & (theirs >= 0)
+    most = int(np.abs(ours[both].astype(int) - theirs[both]).max(initial=0))
+    return (
+        f"iteration map differs from {label}'s on {int(diff.sum()):,} of {ours.size:,} pixels: "
+        f"{int((diff & ~both).sum()):,} reached by one only, {int(both.sum()):,} reached by "
+        f"both in sweep counts at most {most} apart"
+    )
+
+
+def c_section(a: argparse.Namespace, rates: dict[str, float]) -> np.ndarray | None:
+    """Run the C yardsticks; the scalar C's iteration map (or None without gcc)."""
+    c_map = None
+    with tempfile.TemporaryDirectory() as tmp:
+        exes = build_c(a.perf_dir, Path(tmp))
+        if not exes:
+            print("C yardsticks skipped: gcc or ccd_reference.c not found")
+        for mode, exe in exes.items():
+            prefix = Path(tmp) / "scalar" if mode == "scalar" else None
+            r = run_c(exe, mode, a.size, a.reps, prefix)
+            rates[f"C {mode}"] = r["targets_per_s"]
+            print(f"{'C ' + mode:<20} {r['targets_per_s'] / 1e6:8.3f} M targets/s  "
+                  f"converged_frac={r['converged_frac']:.5f} "
+                  f"mean_iters={r['mean_iters_conv']:.4f}")  # fmt: skip
+            if prefix is not None:
+                c_map = np.fromfile(f"{prefix}_iters.i8", dtype=np.int8)
+    return c_map
+
+
+def geoik_section(a: argparse.Namespace, rates: dict[str, float]) -> np.ndarray:
+    """Time geoik's CCD map; its iteration map."""
     chain = ik.Chain.planar([1.0] * N_LINKS)
     kw = {"tol": EPS, "max_iter": ITERS}
     metric_map(chain, "ccd", "iterations", size=20, **kw)  # compile / load caches
-
-    rates: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for mode, exe in build_c(a.perf_dir, Path(tmp)).items():
-            r = run_c(exe, mode, size, a.reps)
-            rates[f"C {mode}"] = r["targets_per_s"]
-            frac, mean = r["converged_frac"], r["mean_iters_conv"]
-            print(f"C {mode:<7} {r['targets_per_s'] / 1e6:8.3f} M targets/s  "
-                  f"converged_frac={frac:.5f} mean_iters={mean:.4f}")  # fmt: skip
-
-    wall, m = timed(lambda: metric_map(chain, "ccd", "iterations", size=size, **kw), a.reps)
-    rates["geoik ccd"] = targets / wall
-    frac = m.reached.mean()
-    mean = m.values[m.reached].mean()
-    print(f"geoik ccd {targets / wall / 1e6:8.3f} M targets/s  converged_frac={frac:.5f} "
-          f"mean_iters={mean:.4f}  ({wall:.2f} s)")  # fmt: skip
-    if size == 1000:
+    wall, m = timed(lambda: metric_map(chain, "ccd", "iterations", size=a.size, **kw), a.reps)
+    rates["geoik ccd"] = a.size**2 / wall
+    frac, mean = m.reached.mean(), m.values[m.reached].mean()
+    print(f"{'geoik ccd':<20} {a.size**2 / wall / 1e6:8.3f} M targets/s  converged_frac={frac:.5f} "
+          f"mean_iters={mean:.4f}  ({wall:.3f} s)")  # fmt: skip
+    if a.size == 1000:
         ok = math.isclose(frac, CHECKSUMS["converged_frac"], abs_tol=5e-6) and math.isclose(
             mean, CHECKSUMS["mean_iters_conv"], abs_tol=5e-5
         )
-        print(f"checksums of the perf README: {'reproduced' if ok else 'NOT reproduced'}")
+        print(f"  checksums of the perf README: {'reproduced' if ok else 'NOT reproduced'}")
+    return iteration_map(m)
 
-    half = float(N_LINKS)
-    pts = pixel_centres(np.zeros(2), half, a.numpy_size, 0, a.numpy_size)
-    wall_np, its = timed(lambda: numpy_ccd(pts), 1)
-    rates["numpy ccd"] = len(pts) / wall_np
-    print(f"numpy ccd {rates['numpy ccd'] / 1e6:8.3f} M targets/s  ({a.numpy_size} px map)")
 
+def numpy_section(a: argparse.Namespace, rates: dict[str, float], ours: np.ndarray) -> None:
+    pts = pixel_centres(np.zeros(2), float(N_LINKS), a.size, 0, a.size)
+    its = None
+    for threads in (1, 2):
+        wall, its = timed(lambda t=threads: numpy_ccd(pts, threads=t), 1)
+        label = f"numpy ccd {threads} thread{'s' if threads > 1 else ''}"
+        rates[label] = len(pts) / wall
+        print(f"{label:<20} {len(pts) / wall / 1e6:8.3f} M targets/s  ({wall:.2f} s)")
+    print(f"  numpy: {differences(ours, its, 'geoik')}")
+
+
+def ratios(rates: dict[str, float]) -> None:
     ours = rates["geoik ccd"]
-    for ref in ("C scalar", "C block", "C notrig", "numpy ccd"):
-        if ref in rates:
-            print(f"geoik ccd / {ref:<9} = {ours / rates[ref]:6.2f}x")
+    for ref in rates:
+        if ref != "geoik ccd":
+            print(f"geoik ccd / {ref:<20} = {ours / rates[ref]:6.2f}x")
+    goals = [(f"geoik ccd >= {GOAL_RATE / 1e6:g} M targets/s", ours >= GOAL_RATE)]
+    if "C scalar" in rates:
+        scalar = rates["C scalar"]
+        goals.append((f">= {GOAL_VS_SCALAR:g}x C scalar", ours >= GOAL_VS_SCALAR * scalar))
+    if "C block" in rates:
+        goals.append(("within 1.5x of C block", ours >= GOAL_VS_BLOCK * rates["C block"]))
+    verdicts = [f"{goal}: {'met' if ok else 'NOT met'}" for goal, ok in goals]
+    print("goals of the issue: " + "; ".join(verdicts))
 
-    print(f"\nevery planar solver, {size}x{size} iterations map (goal <= 5 s each):")
+
+def solvers_section(a: argparse.Namespace) -> None:
+    metrics = ["iterations", "path"] if a.costs else ["iterations"]
+    kw = {"tol": EPS, "max_iter": ITERS}
+    print(f"\nevery planar solver, {a.size}x{a.size} map, I = {ITERS}, eps = {EPS} "
+          f"(goal <= {GOAL_SECONDS:g} s each):")  # fmt: skip
     for name in [s for s in a.solvers.split(",") if s]:
-        solver = REGISTRY[name]
-        lo, hi = solver.links
+        lo, hi = REGISTRY[name].links
         n = max(lo, N_LINKS if hi is None else min(N_LINKS, hi))
-        c = ik.Chain.planar([1.0] * n)
-        metric_map(c, name, "iterations", size=10, **kw)
-        t, _ = timed(lambda c=c, name=name: metric_map(c, name, "iterations", size=size, **kw), 1)
-        print(f"  {name:<14} n={n}  {targets / t / 1e6:8.3f} M targets/s  {t:7.2f} s "
-              f"{'ok' if t <= 5 else 'SLOW'}  ({ours / (targets / t):.2f}x ccd time)")  # fmt: skip
+        chain = ik.Chain.planar([1.0] * n)
+        for metric in metrics:
+            metric_map(chain, name, metric, size=10, **kw)
+            t, _ = timed(lambda c=chain, s=name, m=metric: metric_map(c, s, m, a.size, **kw), 1)
+            print(f"  {name:<14} n={n} {metric:<10} {a.size**2 / t / 1e6:8.3f} M targets/s "
+                  f"{t:7.2f} s  {'ok' if t <= GOAL_SECONDS else 'SLOW'}")  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--size", type=int, default=1000, help="pixels per side (default 1000)")
+    ap.add_argument("--reps", type=int, default=3, help="timed runs of geoik and C (median)")
+    ap.add_argument("--perf-dir", type=Path, default=DEFAULT_PERF)
+    ap.add_argument("--solvers", default=",".join(n for n, s in REGISTRY.items() if s.kernel_2d))
+    ap.add_argument("--costs", action="store_true", help="also time every solver's path map")
+    a = ap.parse_args()
+    rates: dict[str, float] = {}
+    c_map = c_section(a, rates)
+    ours = geoik_section(a, rates)
+    if c_map is not None:
+        print(f"  {differences(ours, c_map, 'the scalar C')}")
+    numpy_section(a, rates, ours)
+    ratios(rates)
+    solvers_section(a)
 
 
 if __name__ == "__main__":
