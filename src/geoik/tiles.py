@@ -16,6 +16,7 @@ tile that raised is tried again up to ``retries`` times. Whatever still fails is
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -223,9 +224,11 @@ def local_client(workers: int | None = None, threads: int = 1) -> Any:
     """
     distributed = _distributed()
     n = workers if workers is not None else max(1, os.cpu_count() or 1)
+    # silence_logs: a worker's heartbeat racing the shutdown logs a traceback; failures that
+    # matter reach the caller as a ClusterError
     local = distributed.LocalCluster(
         n_workers=n, threads_per_worker=threads, processes=True, dashboard_address=None,
-        env={"NUMBA_NUM_THREADS": str(threads)},
+        env={"NUMBA_NUM_THREADS": str(threads)}, silence_logs=logging.CRITICAL,
     )  # fmt: skip
     return distributed.Client(local)
 
