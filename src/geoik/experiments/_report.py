@@ -1,4 +1,10 @@
-"""Tables for the reproductions: Markdown and CSV, written atomically."""
+"""Tables, figures and files of the reproductions: Markdown and CSV, written all at once.
+
+An experiment collects its tables and matplotlib figures in an :class:`ExperimentResult`;
+:meth:`ExperimentResult.write` renders them into a hidden staging directory inside the output
+directory and only then moves each finished file into place, so an interrupted run leaves the
+previous results as they were, never a half-written table or image.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +14,26 @@ import io
 import math
 import os
 import secrets
-from collections.abc import Callable, Sequence
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["ExperimentResult", "Progress", "Table", "fmt", "write_text"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "ExperimentResult",
+    "Progress",
+    "Table",
+    "diff",
+    "fmt",
+    "mean",
+    "staged",
+    "write_text",
+]
 
 Progress = Callable[[str, int, int], None]
 """progress(stage, done, total): called as work advances; the CLI draws it, the library never
@@ -35,6 +55,22 @@ def fmt(value: Any, digits: int = 2) -> str:
     return str(value)
 
 
+def diff(value: float, published: float, digits: int = 2) -> str:
+    """``value - published`` with its relative size, e.g. ``+0.39 (+0.4 %)``."""
+    if math.isnan(value):
+        return "no value"
+    d = value - published
+    if published == 0:
+        return f"{d:+.{digits}f}"
+    return f"{d:+.{digits}f} ({100 * d / abs(published):+.0f} %)"
+
+
+def mean(values: Any) -> float:
+    """The mean of a sequence or array, NaN when it is empty."""
+    n = len(values)
+    return float(sum(values) / n) if n else float("nan")
+
+
 @dataclass(frozen=True)
 class Table:
     """A table with a title, column names, rows and notes (one per difference worth noting)."""
@@ -47,6 +83,7 @@ class Table:
     digits: int = 2
 
     def markdown(self) -> str:
+        """The table as GitHub Markdown, its title a level-3 heading, its notes a list."""
         head = "| " + " | ".join(self.columns) + " |"
         rule = "|" + "|".join("---" for _ in self.columns) + "|"
         body = ["| " + " | ".join(fmt(v, self.digits) for v in row) + " |" for row in self.rows]
@@ -56,6 +93,7 @@ class Table:
         return "\n".join(text) + "\n"
 
     def csv(self) -> str:
+        """The table as CSV with a header row; numbers at full precision, empty for None."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(self.columns)
@@ -66,37 +104,73 @@ class Table:
 
 @dataclass
 class ExperimentResult:
-    """What an experiment produced: its tables (the first is the main one) and files written."""
+    """What an experiment produced: tables (the first is the main one), figures, files written.
+
+    ``figures`` maps a figure's name to the figure until :meth:`write` saves it as
+    ``{name}_{figure}.png``; ``files`` then lists every file written.
+    """
 
     name: str
     title: str
     tables: list[Table] = field(default_factory=list)
+    figures: dict[str, Figure] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def markdown(self) -> str:
+        """The whole report: title, notes, every table, then the figures as images."""
         parts = [f"## {self.title}", ""]
         parts += [f"{n}" for n in self.notes]
         if self.notes:
             parts.append("")
         parts += [t.markdown() for t in self.tables]
-        figs = [f for f in self.files if f.suffix == ".png"]
-        parts += [f"![{f.stem}]({f.name})" for f in figs]
+        parts += [f"![{self.name} {k}]({self.name}_{k}.png)" for k in self.figures]
         return "\n".join(parts) + "\n"
 
     def write(self, out: Path) -> None:
-        """Write every table as CSV and the whole report as Markdown into ``out``."""
-        out.mkdir(parents=True, exist_ok=True)
-        for t in self.tables:
-            self.files.append(write_text(out / f"{self.name}_{t.name}.csv", t.csv()))
-        self.files.append(write_text(out / f"{self.name}.md", self.markdown()))
+        """Write every table as CSV, every figure as PNG and the report as Markdown into ``out``.
+
+        All files are rendered in a staging directory first and moved into ``out`` together
+        when every one is complete.
+        """
+        from geoik.render import save_figure
+
+        with staged(out) as stage:
+            names = [f"{self.name}_{t.name}.csv" for t in self.tables]
+            for t, fname in zip(self.tables, names, strict=True):
+                write_text(stage / fname, t.csv())
+            for k, fig in self.figures.items():
+                fname = f"{self.name}_{k}.png"
+                save_figure(fig, stage / fname)
+                names.append(fname)
+            write_text(stage / f"{self.name}.md", self.markdown())
+            names.append(f"{self.name}.md")
+        self.files = [out / n for n in names]
+
+
+@contextlib.contextmanager
+def staged(out: Path) -> Iterator[Path]:
+    """A hidden directory inside ``out`` whose files replace those of ``out`` on success.
+
+    On any exception (an interruption included) the staging directory is removed and ``out``
+    keeps what it had.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".geoik-staging-", dir=out))
+    try:
+        yield stage
+        for f in sorted(stage.iterdir()):
+            os.replace(f, out / f.name)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
 
 
 def write_text(path: Path, text: str) -> Path:
     """Write ``text`` to ``path`` atomically: a temporary file beside it, then a rename."""
+    # a random name opened exclusively, with the umask's permissions (mkstemp would give 0600)
     tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     try:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
+        with open(tmp, "x", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
     except BaseException:
@@ -106,5 +180,11 @@ def write_text(path: Path, text: str) -> Path:
     return path
 
 
-def mean(values: Sequence[float]) -> float:
-    return float(sum(values) / len(values)) if values else float("nan")
+def band_label(lo: float, hi: float) -> str:
+    """A half-open interval as a row label: ``10-20``, ``70+``."""
+    return f"{lo:g}+" if math.isinf(hi) else f"{lo:g}-{hi:g}"
+
+
+def join(values: Sequence[str], sep: str = "; ") -> str:
+    """Non-empty parts joined into one note."""
+    return sep.join(v for v in values if v)
