@@ -8,24 +8,26 @@ iterations. Chain A: links 9, 9, 9, 9, 4, free joints. Chain B: 18, 18, 4 with t
 Two readings are left open by the paper and both are run, labelled:
 
 - start: every target from the rest pose ("rest"), or from the pose the previous target left
-  ("previous"), as an interactive application would;
+  ("previous"), as the paper's application moving one target through 10,000 positions may have;
 - cost C (its eq. 3, a sum over the joints): the sum of every rotation performed
   ("performed"), or the sum of each joint's net change from start to end ("net").
 
-Means of iterations and costs are taken over the targets within reach, as the paper's are.
+Means of iterations are taken over the reached targets within reach, as the paper's are ("the
+mean also does not include those targets that were unreachable"); means of costs over every
+target within reach. The tables are built by :mod:`geoik.experiments._triangulation_tables`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 import geoik as ik
 from geoik import geometry as g
-from geoik.experiments._report import ExperimentResult, Progress, Table
+from geoik.experiments._report import ExperimentResult, Progress
 from geoik.solvers import REGISTRY
 
 NAME = "triangulation-2007"
@@ -38,6 +40,7 @@ QUICK_TARGETS = 400
 PUBLISHED_METHODS = ("ccd", "triangulation")
 EXTRA = ("fabrik", "single-pass", "circles", "dls")
 MODES = ("rest", "previous")
+CHAINS = ("A", "B")
 PUBLISHED = {
     "out_of_reach_pct": 8.27,
     "more_unreachable_B_pct": 2.23,
@@ -49,10 +52,23 @@ PUBLISHED = {
     "cost_ccd_B": 173.9,
     "cost_triangulation_A": 159.9,
     "cost_triangulation_B": 141.5,
+    # §6: "Every target that could theoretically be reached was reached by both algorithms"
+    "ccd_reached_pct": 100.0,
+    "triangulation_reached_pct": 100.0,
+    # §5: "Triangulation reached each target on the first iteration"
+    "triangulation_iterations": 1.0,
 }
+FIELDS = ("status", "iterations", "performed", "net", "net_last", "start_dist", "start_angle")
+"""Per-target arrays of a run: the status code (``geoik.geometry``), iterations, cost C in both
+readings (degrees), the last joint's net change (degrees), and the start end effector's distance
+to the target and angle at the base between it and the target (degrees), which the paper's
+Fig. 6 plots iterations against."""
+
+Run = dict[str, np.ndarray]
 
 
 def chains() -> dict[str, ik.Chain]:
+    """The paper's two chains of length 40: A free, B an approximate human arm."""
     return {
         "A": ik.Chain.spatial([9, 9, 9, 9, 4]),
         "B": ik.Chain.spatial([18, 18, 4], max_bend_deg=[None, 126, 90]),
@@ -82,51 +98,91 @@ def cube_outside_ball_fraction(half: float, radius: float, steps: int = 20001) -
     return 1.0 - inside / (2 * half) ** 3
 
 
+def ball_radius_inside(fraction: float, half: float) -> float:
+    """Radius of the ball about the centre holding ``fraction`` of the cube [-half, half]^3."""
+    lo, hi = 0.0, half * math.sqrt(3.0)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if 1.0 - cube_outside_ball_fraction(half, mid, 2001) < fraction:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
 def targets(n: int, seed: int) -> np.ndarray:
+    """``n`` targets uniform in the cube of side ``BOX`` about the base, (n, 3)."""
     rng = np.random.default_rng(seed)
     return rng.uniform(-BOX / 2, BOX / 2, size=(n, 3))
 
 
-def net_change_deg(sol: ik.Solution) -> float:
-    """Sum over joints of the angle between each joint's start and final rotation, degrees."""
+def net_changes_deg(sol: ik.Solution) -> np.ndarray:
+    """Per joint, the angle between its start and final rotation (degrees), (n,)."""
     keys = sol.motion.keys
     a, b = keys[0], keys[-1]
-    total = 0.0
+    out = np.empty(a.shape[0])
     for j in range(a.shape[0]):
         d = g.qmul(*b[j], a[j, 0], -a[j, 1], -a[j, 2], -a[j, 3])
-        total += g.q_angle(*d)
-    return math.degrees(total)
+        out[j] = math.degrees(g.q_angle(*d))
+    return out
+
+
+def net_change_deg(sol: ik.Solution) -> float:
+    """Sum over joints of the angle between each joint's start and final rotation, degrees."""
+    return float(net_changes_deg(sol).sum())
 
 
 def methods() -> list[str]:
+    """The published methods, then the extra columns, as far as they solve 3-D chains."""
     return [m for m in (*PUBLISHED_METHODS, *EXTRA) if m in REGISTRY and 3 in REGISTRY[m].dims]
 
 
-def run_method(chain: ik.Chain, method: str, pts: np.ndarray, mode: str, tick=None):
-    """Per-target arrays: reached, iterations, performed and net cost (degrees)."""
-    n = len(pts)
-    out = {k: np.zeros(n) for k in ("reached", "iterations", "performed", "net")}
+def _angle_deg(u: np.ndarray, v: np.ndarray) -> float:
+    nu, nv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    if nu < 1e-12 or nv < 1e-12:
+        return float("nan")
+    return math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
+
+
+def run_method(
+    chain: ik.Chain,
+    method: str,
+    pts: np.ndarray,
+    mode: str,
+    tick: Callable[[], None] | None = None,
+) -> Run:
+    """Solve every target in turn; per-target arrays named by :data:`FIELDS`."""
+    out = {k: np.zeros(len(pts)) for k in FIELDS}
+    pose = chain.rest_pose()
     start = None
     for i, t in enumerate(pts):
+        ee = pose.positions[-1]
+        out["start_dist"][i] = float(np.linalg.norm(t - ee))
+        out["start_angle"][i] = _angle_deg(ee - chain.base, t - chain.base)
         sol = ik.solve(chain, t, method=method, tol=TOL, max_iter=MAX_ITER, start=start)
-        out["reached"][i] = sol.status is ik.Status.REACHED
+        out["status"][i] = {
+            ik.Status.REACHED: g.REACHED,
+            ik.Status.CLOSEST: g.CLOSEST,
+            ik.Status.MAX_ITERATIONS: g.MAX_ITERATIONS,
+            ik.Status.STALLED: g.STALLED,
+        }[sol.status]
         out["iterations"][i] = sol.iterations
         out["performed"][i] = ik.costs(sol).rotation_sum_deg
-        out["net"][i] = net_change_deg(sol)
+        net = net_changes_deg(sol)
+        out["net"][i], out["net_last"][i] = net.sum(), net[-1]
         if mode == "previous":
-            start = sol.pose
+            start = pose = sol.pose
         if tick:
             tick()
     return out
 
 
-def run(out: Path, seed: int = 0, quick: bool = False, progress: Progress | None = None):
-    """Run the experiment, write its tables into ``out``, return the result."""
-    n = QUICK_TARGETS if quick else TARGETS
-    pts = targets(n, seed)
-    ms = methods()
+def collect(
+    pts: np.ndarray, ms: list[str], progress: Progress | None = None
+) -> dict[tuple[str, str, str], Run]:
+    """Every (chain, method, start) run over the targets."""
     cs = chains()
-    total = n * len(ms) * len(cs) * len(MODES)
+    total = len(pts) * len(ms) * len(cs) * len(MODES)
     done = [0]
 
     def tick() -> None:
@@ -134,109 +190,36 @@ def run(out: Path, seed: int = 0, quick: bool = False, progress: Progress | None
         if progress and (done[0] % 50 == 0 or done[0] == total):
             progress("solves", done[0], total)
 
-    dist = np.linalg.norm(pts, axis=1)
-    reach = {k: c.reach() for k, c in cs.items()}
-    within = {k: (dist >= reach[k][0]) & (dist <= reach[k][1]) for k in cs}
-    data: dict[tuple[str, str, str], dict[str, np.ndarray]] = {}
-    for ck, chain in cs.items():
-        for m in ms:
-            for mode in MODES:
-                data[ck, m, mode] = run_method(chain, m, pts, mode, tick)
+    return {
+        (ck, m, mode): run_method(chain, m, pts, mode, tick)
+        for ck, chain in cs.items()
+        for m in ms
+        for mode in MODES
+    }
+
+
+def run(
+    out: Path, seed: int = 0, quick: bool = False, progress: Progress | None = None
+) -> ExperimentResult:
+    """Run the experiment, write its tables and figure into ``out``, return the result."""
+    from geoik.experiments import _triangulation_fig6 as fig6
+    from geoik.experiments import _triangulation_tables as tables
+
+    n = QUICK_TARGETS if quick else TARGETS
+    pts = targets(n, seed)
+    ms = methods()
+    data = collect(pts, ms, progress)
+    reach = {k: c.reach() for k, c in chains().items()}
     res = ExperimentResult(NAME, TITLE)
     res.notes.append(
         f"{n} targets uniform in a cube of side {BOX:g} (seed {seed}); reached = within {TOL}; "
         f"at most {MAX_ITER} iterations. Reach of chain A {reach['A'][0]:.3f}-{reach['A'][1]:g},"
-        f" chain B {reach['B'][0]:.3f}-{reach['B'][1]:g}."
+        f" chain B {reach['B'][0]:.3f}-{reach['B'][1]:g}. geoik columns: every target from the "
+        "rest pose (straight along +x) / from the pose the previous target left."
     )
-    res.tables.append(_main_table(pts, dist, reach, within, data, n))
-    res.tables.append(_methods_table(ms, cs, within, data))
+    ctx = tables.Context(pts, reach, ms, data)
+    res.tables += [tables.main_table(ctx), tables.cost_table(ctx), tables.solver_table(ctx)]
+    res.tables.append(fig6.fig6_table(ctx))
+    res.figures["fig6"] = fig6.fig6_figure(ctx)
     res.write(out)
     return res
-
-
-def _pct(mask: np.ndarray) -> float:
-    return 100.0 * float(mask.mean()) if mask.size else float("nan")
-
-
-def _main_table(pts, dist, reach, within, data, n) -> Table:
-    expected = 100 * cube_outside_ball_fraction(BOX / 2, 40.0)
-    sigma = 100 * math.sqrt(expected / 100 * (1 - expected / 100) / n)
-    rows: list[tuple[Any, ...]] = [
-        ("targets out of reach (%)", PUBLISHED["out_of_reach_pct"], _pct(dist > 40.0),
-         _pct(dist > 40.0), f"cube geometry predicts {expected:.2f} ± {sigma:.2f}"),
-        ("further unreachable by chain B (%)", PUBLISHED["more_unreachable_B_pct"],
-         _pct((dist <= 40.0) & (dist < reach["B"][0])),
-         _pct((dist <= 40.0) & (dist < reach["B"][0])),
-         f"targets nearer than chain B's minimum reach {reach['B'][0]:.3f}"),
-    ]  # fmt: skip
-    for ck in ("A", "B"):
-        w = within[ck]
-        vals, its = [], []
-        for mode in MODES:
-            d = data[ck, "ccd", mode]
-            ok = (d["reached"] > 0) & (d["iterations"] <= 20) & w
-            vals.append(100 * ok.sum() / max(w.sum(), 1))
-            reached = (d["reached"] > 0) & w
-            its.append(float(d["iterations"][reached].mean()) if reached.any() else math.nan)
-        rows.append(
-            (
-                f"CCD reached within 20 iterations, chain {ck} (%)",
-                PUBLISHED[f"ccd_within20_{ck}_pct"],
-                *vals,
-                "of targets within reach",
-            )
-        )
-        rows.append(
-            (
-                f"CCD mean iterations, chain {ck}",
-                PUBLISHED[f"ccd_mean_iter_{ck}"],
-                *its,
-                "over reached targets within reach",
-            )
-        )
-    for m in PUBLISHED_METHODS:
-        for ck in ("A", "B"):
-            if (ck, m, "rest") not in data:
-                continue
-            w = within[ck]
-            for reading in ("performed", "net"):
-                vals = [float(data[ck, m, mode][reading][w].mean()) for mode in MODES]
-                rows.append(
-                    (
-                        f"mean cost C, {m}, chain {ck}, {reading} (°)",
-                        PUBLISHED[f"cost_{m}_{ck}"],
-                        *vals,
-                        "over targets within reach",
-                    )
-                )
-    notes = (
-        "geoik columns: every target from the rest pose / from the previous target's pose.",
-        "'performed' sums every rotation made; 'net' sums each joint's change from start to "
-        "end. The paper's C is one of these; which one it does not say.",
-    )
-    return Table("main", "Published against geoik", ("quantity", "published", "geoik (rest)",
-                 "geoik (previous)", "note"), tuple(rows), notes)  # fmt: skip
-
-
-def _methods_table(ms, cs, within, data) -> Table:
-    rows = []
-    for ck in cs:
-        w = within[ck]
-        for m in ms:
-            for mode in MODES:
-                d = data[ck, m, mode]
-                reached = (d["reached"] > 0) & w
-                rows.append(
-                    (
-                        ck,
-                        m,
-                        mode,
-                        100 * reached.sum() / max(w.sum(), 1),
-                        float(d["iterations"][reached].mean()) if reached.any() else None,
-                        float(d["performed"][w].mean()),
-                        float(d["net"][w].mean()),
-                    )
-                )
-    return Table("methods", "Every solver on both chains (targets within reach)",
-                 ("chain", "method", "start", "reached %", "mean iterations",
-                  "mean cost performed (°)", "mean cost net (°)"), tuple(rows))  # fmt: skip
