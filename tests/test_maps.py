@@ -218,3 +218,11 @@ def test_save_atomic_is_all_or_nothing(tmp_path):
     with pytest.raises(OSError) as err:
         save_atomic(tmp_path / "missing" / "x.csv", lambda tmp: None)
     assert err.value.filename.endswith("x.csv")
+
+
+def test_many_maps_wrap_into_rows():
+    m = metric_map(CHAIN, "ccd", "iterations", size=10, tol=0.01, max_iter=5)
+    fig = maps_figure([m] * 5)
+    titled = [ax for ax in fig.axes if ax.get_title()]
+    assert len(titled) == 5
+    assert fig.get_size_inches()[1] > 2 * 5.0  # two rows of at most four

@@ -61,6 +61,8 @@ LABELS = {
 INTEGER_METRICS = frozenset({"iterations", "rotations"})
 MAX_BANDS = 64
 """Integer metrics with at most this many distinct values get one colour band per value."""
+MAX_COLUMNS = 4
+"""Maps per row of a figure with several."""
 MAP_INCHES = 3.8
 """Width of one map's axes in a figure, inches (the figure adds the colour bar and margins)."""
 
@@ -172,13 +174,17 @@ def figure_dpi(size: int) -> int:
 
 
 def maps_figure(maps: Sequence[MetricMap], contours: bool = False) -> Figure:
-    """One figure with the maps side by side."""
+    """One figure with the maps side by side, at most :data:`MAX_COLUMNS` to a row."""
     k = len(maps)
-    fig = Figure(figsize=(5.2 * k, 5.1), layout="constrained")
+    cols = min(k, MAX_COLUMNS)
+    rows = -(-k // cols)
+    fig = Figure(figsize=(5.2 * cols, 5.1 * rows), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(1, k, squeeze=False)[0]
-    for ax, m in zip(axes, maps, strict=True):
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax, m in zip(axes, maps, strict=False):
         draw_map(ax, m, contours=contours)
+    for ax in axes[k:]:
+        ax.set_axis_off()
     return fig
 
 
