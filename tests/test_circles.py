@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import geoik as ik
-from geoik.solvers import circles
 from tests.conftest import chains, check_invariants
 
 
@@ -97,14 +96,77 @@ def test_continuity_from_a_nearby_pose(dim):
         prev = sol
 
 
-def test_already_placed_pose_does_not_move():
-    chain = ik.Chain.planar([1.0, 1.5, 0.7, 1.2])
-    start = np.radians([30.0, -40.0, 25.0, 60.0])
-    pose = chain.pose_from_angles(start)
-    target = pose.positions[-1] + 1e-3  # reachable, close to the current end effector
-    sol = ik.solve(chain, target, method="circles", start=start)
+def _turns(positions: np.ndarray) -> np.ndarray:
+    """Signed turn (radians) at each interior joint of a planar pose."""
+    d = np.diff(positions, axis=0)
+    heading = np.arctan2(d[:, 1], d[:, 0])
+    return np.angle(np.exp(1j * np.diff(heading)))
+
+
+def _crosses(p: np.ndarray) -> bool:
+    """True if two non-adjacent links of a planar pose intersect."""
+
+    def side(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    n = len(p) - 1
+    for i in range(n):
+        for j in range(i + 2, n):
+            a, b, c, d = p[i], p[i + 1], p[j], p[j + 1]
+            if side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0:
+                return True
+    return False
+
+
+def test_even_curl_where_the_seed_figure_folds():
+    """Ten unit links reaching 2 from the base: R = s_k (seed 003 Fig. 4B) from the straight
+    start would keep the chain straight to joint 6 and fold it there by 180 degrees; the arc
+    rule turns every joint the same way by nearly the same angle."""
+    chain = ik.Chain.planar([1.0] * 10)
+    sol = ik.solve(chain, (2.0, 0.0), method="circles")
+    assert sol.status is ik.Status.REACHED and sol.iterations == 9
+    turns = np.degrees(_turns(sol.positions))
+    assert np.all(np.sign(turns) == np.sign(turns[0]))
+    assert np.abs(turns).min() >= 25.0 and np.abs(turns).max() <= 35.0
+    assert not _crosses(sol.positions)
+
+
+def test_dominant_link_is_not_folded_flat():
+    """A sub-chain with one dominant link shares the curl over its own safe-zone range instead of
+    being driven to its fully folded minimum: links 5, 1, 1 reaching 3.5 turn by less than 130
+    degrees at every joint (the plain arc distance would fold joint 1 by 180 degrees)."""
+    chain = ik.Chain.planar([5.0, 1.0, 1.0])
+    sol = ik.solve(chain, (3.5, 0.0), method="circles")
     assert sol.status is ik.Status.REACHED
-    assert np.linalg.norm(sol.positions - pose.positions, axis=1).max() < 0.05
+    assert np.abs(np.degrees(_turns(sol.positions))).max() < 130.0
+
+
+@pytest.mark.parametrize("n", range(3, 11))
+def test_equal_links_curl_without_crossing(n):
+    """Seed 003 Section 6: no overlapping links. Equal links, targets from a tenth of the length
+    to full reach in every direction: one-signed turns, no two links crossing."""
+    chain = ik.Chain.planar([1.0] * n)
+    rng = np.random.default_rng(n)
+    for _ in range(60):
+        r, a = rng.uniform(0.1 * n, 0.999 * n), rng.uniform(-math.pi, math.pi)
+        sol = ik.solve(chain, (r * math.cos(a), r * math.sin(a)), method="circles")
+        assert sol.status is ik.Status.REACHED
+        turns = _turns(sol.positions)
+        assert np.all(turns >= -1e-9) or np.all(turns <= 1e-9)
+        assert not _crosses(sol.positions)
+
+
+def test_curl_half_angle_and_arc_distance():
+    """sin(x) / x = ratio on [0, pi]; the arc's end lies at the chord length from its start."""
+    from geoik.solvers._circle_place import arc_distance, curl_half_angle
+
+    assert curl_half_angle(1.0) == 0.0 and curl_half_angle(0.0) == math.pi
+    for ratio in (1e-9, 0.01, 0.3, 0.5, 0.9, 0.999999, 1.0 - 1e-15):
+        x = curl_half_angle(ratio)
+        assert 0.0 < x <= math.pi
+        assert math.sin(x) / x == pytest.approx(ratio, abs=1e-12)
+        assert arc_distance(7.0, 7.0, x) == pytest.approx(7.0 * ratio, abs=1e-11)
+    assert arc_distance(3.0, 7.0, 0.0) == 3.0
 
 
 def test_3d_plane_keeps_a_planar_chain_in_its_plane():
@@ -136,8 +198,21 @@ def test_limited_chain_is_judged_honestly():
     assert np.all(np.abs(sol.angles) <= math.radians(10) + 1e-12)
 
 
-def test_circle_point_picks_the_nearer_intersection():
-    x, y = circles.circle_point(2.0, 0.0, math.sqrt(2.0), math.sqrt(2.0), 1.0, 3.0, 1e-12)
+def test_circle_point_takes_the_given_side():
+    from geoik.solvers._circle_place import circle_point
+
+    x, y = circle_point(2.0, 0.0, math.sqrt(2.0), math.sqrt(2.0), 1.0)
     np.testing.assert_allclose((x, y), (1.0, 1.0), atol=1e-12)
-    x, y = circles.circle_point(2.0, 0.0, math.sqrt(2.0), math.sqrt(2.0), 1.0, -3.0, 1e-12)
+    x, y = circle_point(2.0, 0.0, math.sqrt(2.0), math.sqrt(2.0), -1.0)
     np.testing.assert_allclose((x, y), (1.0, -1.0), atol=1e-12)
+
+
+def test_side_follows_the_current_pose():
+    """The chain curls to the side of the base-to-target line its joints are on (continuity);
+    from the straight start (a tie) counter-clockwise."""
+    chain = ik.Chain.planar([1.0] * 5)
+    up = ik.solve(chain, (3.0, 0.0), method="circles")
+    assert np.all(up.positions[1:-1, 1] > 0.0)
+    down_start = chain.pose_from_angles([-0.3, 0.1, 0.1, 0.1, 0.0])
+    down = ik.solve(chain, (3.0, 0.0), method="circles", start=down_start)
+    np.testing.assert_allclose(down.positions, up.positions * [1.0, -1.0], atol=1e-12)

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import MAX_ITERATIONS, REACHED, STALLED, clamp, dist2
-from geoik.solvers.circles import place_chain, reach_of
+from geoik.solvers._circle_place import place_chain, reach_of
 
 TINY = 1e-300
 MOVED = 1e-12

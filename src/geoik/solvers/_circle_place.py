@@ -1,0 +1,219 @@
+"""Placement of a chain's joints by intersection of circles: the geometry of
+:mod:`geoik.solvers.circles` (seed 003), shared by the chain kernels and the tree solver
+(:mod:`geoik._tree_kernels`). The choices (the radius ``R`` from an even curl, one side for the
+whole chain, the working plane in 3-D) are explained in :mod:`geoik.solvers.circles`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from geoik.geometry import PI, clamp, dist2
+
+IN_REACH = 0
+BEYOND = 1
+INSIDE = 2
+TINY = 1e-300
+TIE = 1e-12
+
+
+@njit(cache=True)
+def reach_of(lengths, k):  # pragma: no cover - compiled
+    """(minimum, maximum) reach of the unconstrained sub-chain of links ``0..k-1``."""
+    total = 0.0
+    longest = 0.0
+    for i in range(k):
+        total += lengths[i]
+        longest = max(longest, lengths[i])
+    return max(0.0, 2.0 * longest - total), total
+
+
+@njit(cache=True)
+def circle_point(x1, y1, link, radius, side):  # pragma: no cover - compiled
+    """Intersection of the circle of ``radius`` about the origin and the circle of radius
+    ``link`` about ``(x1, y1)``, on the given ``side`` of the line from the origin to
+    ``(x1, y1)`` (+1 counter-clockwise of it, -1 clockwise). Radii that miss are met halfway
+    (the nearest points), which the callers' clamping of ``radius`` rules out up to rounding."""
+    d = math.sqrt(x1 * x1 + y1 * y1)
+    if d <= TINY:
+        return radius, 0.0
+    ex, ey = x1 / d, y1 / d
+    a = clamp((radius * radius - link * link + d * d) / (2.0 * d), -radius, radius)
+    h = math.sqrt(max(0.0, radius * radius - a * a))
+    return a * ex - side * h * ey, a * ey + side * h * ex
+
+
+@njit(cache=True)
+def curl_half_angle(ratio):  # pragma: no cover - compiled
+    """Half the central angle, ``x`` in ``[0, pi]``, of a circular arc whose chord is ``ratio``
+    (in ``[0, 1]``) times its length: ``sin(x) / x = ratio``.
+
+    ``sin(x) / x`` falls from 1 to 0 on ``[0, pi]``; Newton steps on it are kept inside the
+    bracket of the root, and replaced by bisection when they leave it (``sin(x) - ratio x``
+    would also vanish at ``x = 0``, so the ratio form is the one solved).
+    """
+    if ratio >= 1.0:
+        return 0.0
+    if ratio <= 0.0:
+        return PI
+    lo, hi = 0.0, PI
+    x = min(math.sqrt(6.0 * (1.0 - ratio)), 0.5 * PI)
+    for _ in range(100):
+        s, c = math.sin(x), math.cos(x)
+        f = s / x - ratio
+        if f > 0.0:
+            lo = x
+        else:
+            hi = x
+        fp = (x * c - s) / (x * x)
+        nxt = x - f / fp if fp < 0.0 else 0.5 * (lo + hi)
+        if not (lo < nxt < hi):
+            nxt = 0.5 * (lo + hi)
+        if abs(nxt - x) <= 1e-15 * PI or hi - lo <= 1e-15 * PI:
+            return nxt
+        x = nxt
+    return x
+
+
+@njit(cache=True)
+def arc_distance(s, total, half):  # pragma: no cover - compiled
+    """Distance from the base of the point at arc length ``s`` along the circular arc of length
+    ``total`` and central angle ``2 half`` that starts at the base: ``(total / half) sin(half s /
+    total)`` (``s`` itself on a straight arc)."""
+    if half <= 1e-9:
+        return s
+    return total / half * math.sin(half * s / total)
+
+
+@njit(cache=True)
+def plane_basis(cur, base, u, v):  # pragma: no cover - compiled
+    """In-plane unit ``v`` perpendicular to unit ``u``: the best fit of the current joints'
+    offsets (3-D), or ``u`` turned by +90 degrees (2-D)."""
+    if base.shape[0] == 2:
+        v[0], v[1] = -u[1], u[0]
+        return
+    # fallback normal: +z (else +y) made perpendicular to u
+    mx, my, mz = 0.0, 0.0, 1.0
+    if abs(u[2]) > 0.9:
+        mx, my, mz = 0.0, 1.0, 0.0
+    k = mx * u[0] + my * u[1] + mz * u[2]
+    mx, my, mz = mx - k * u[0], my - k * u[1], mz - k * u[2]
+    mn = math.sqrt(mx * mx + my * my + mz * mz)
+    mx, my, mz = mx / mn, my / mn, mz / mn
+    # e1 = m x u, so that (u, e1, m) is right-handed
+    e1x, e1y, e1z = my * u[2] - mz * u[1], mz * u[0] - mx * u[2], mx * u[1] - my * u[0]
+    sxx, sxy, syy = 0.0, 0.0, 0.0
+    for i in range(1, cur.shape[0]):
+        wx, wy, wz = cur[i, 0] - base[0], cur[i, 1] - base[1], cur[i, 2] - base[2]
+        a = wx * e1x + wy * e1y + wz * e1z
+        b = wx * mx + wy * my + wz * mz
+        sxx += a * a
+        sxy += a * b
+        syy += b * b
+    phi = 0.0
+    if sxx + syy > 1e-24 * (1.0 + sxx + syy) and (abs(sxy) > 0.0 or sxx != syy):
+        phi = 0.5 * math.atan2(2.0 * sxy, sxx - syy)
+    c, s = math.cos(phi), math.sin(phi)
+    v[0], v[1], v[2] = c * e1x + s * mx, c * e1y + s * my, c * e1z + s * mz
+
+
+@njit(cache=True)
+def goal_direction(cur, goal, u):  # pragma: no cover - compiled
+    """Unit direction from the base ``cur[0]`` to ``goal`` into ``u``; returns the distance.
+
+    A goal at the base takes the current end effector's direction, else the first link's."""
+    dim = cur.shape[1]
+    last = cur.shape[0] - 1
+    dist = math.sqrt(dist2(goal, cur[0]))
+    for src in (0, 1, 2):
+        n2 = 0.0
+        for c in range(dim):
+            if src == 0:
+                u[c] = goal[c] - cur[0, c]
+            elif src == 1:
+                u[c] = cur[last, c] - cur[0, c]
+            else:
+                u[c] = cur[1, c] - cur[0, c]
+            n2 += u[c] * u[c]
+        norm = math.sqrt(n2)
+        if norm > TINY:
+            for c in range(dim):
+                u[c] /= norm
+            return dist
+    for c in range(dim):
+        u[c] = 0.0
+    u[0] = 1.0
+    return dist
+
+
+@njit(cache=True)
+def bulge_side(cur, v, tie):  # pragma: no cover - compiled
+    """Side of the base-to-goal line (along ``u``, with ``v`` its in-plane normal) where the
+    current joints lie, summed over joints ``1..n``: +1 (towards ``+v``, also on a tie within
+    ``tie``) or -1."""
+    total = 0.0
+    for k in range(1, cur.shape[0]):
+        for c in range(cur.shape[1]):
+            total += (cur[k, c] - cur[0, c]) * v[c]
+    return -1.0 if total < -tie else 1.0
+
+
+@njit(cache=True)
+def place_chain(lengths, cur, goal, out):  # pragma: no cover - compiled
+    """Place a chain's joints by intersection of circles (seed 003 Section 4).
+
+    Parameters
+    ----------
+    lengths : (n,) link lengths.
+    cur : (n + 1, d) current joint positions, ``cur[0]`` the base (kept).
+    goal : (d,) where the end effector should go.
+    out : (n + 1, d) placed positions (output).
+
+    Returns
+    -------
+    IN_REACH, BEYOND (straightened towards the goal) or INSIDE (goal inside the minimum reach,
+    end effector put at the nearest point of it).
+    """
+    n = lengths.shape[0]
+    dim = cur.shape[1]
+    base = cur[0]
+    u = np.empty(dim)
+    v = np.empty(dim)
+    dist = goal_direction(cur, goal, u)
+    rmin, rmax = reach_of(lengths, n)
+    out[0, :] = base
+    if dist > rmax:
+        s = 0.0
+        for i in range(n):
+            s += lengths[i]
+            for c in range(dim):
+                out[i + 1, c] = base[c] + s * u[c]
+        return BEYOND
+    code = IN_REACH
+    g = dist
+    if dist < rmin:
+        code = INSIDE
+        g = rmin
+    plane_basis(cur, base, u, v)
+    ox = np.zeros(n + 1)
+    oy = np.zeros(n + 1)
+    ox[n] = g
+    half = curl_half_angle(g / rmax)
+    side = bulge_side(cur, v, TIE * rmax)
+    for k in range(n - 1, 0, -1):
+        lo, hi = reach_of(lengths, k)
+        d = math.sqrt(ox[k + 1] ** 2 + oy[k + 1] ** 2)
+        lk = lengths[k]
+        # the arc's shortening of this sub-chain, as a share of its own safe-zone range
+        guide = hi - (hi - arc_distance(hi, rmax, half)) / hi * (hi - lo)
+        radius = clamp(guide, max(lo, abs(d - lk)), min(hi, d + lk))
+        ox[k], oy[k] = circle_point(ox[k + 1], oy[k + 1], lk, radius, side)
+    for i in range(1, n + 1):
+        for c in range(dim):
+            out[i, c] = base[c] + ox[i] * u[c] + oy[i] * v[c]
+    if code == IN_REACH:
+        out[n, :] = goal
+    return code
