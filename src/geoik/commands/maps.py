@@ -80,14 +80,29 @@ def _common(p: argparse.ArgumentParser, size: int = 300) -> None:
     )  # fmt: skip
 
 
+MAP_DESCRIPTION = """\
+Solve every pixel centre of the square [-L, L]^2 around the base (L = the chain's reach) as a
+target, from the rest pose, and colour the pixel by the metric. Prints the coverage, the mean and
+max of the metric over reached pixels, the wall time and targets/s."""
+COMPARE_DESCRIPTION = """\
+One metric map per solver, side by side in one figure, and a table of coverage, mean and max of
+the metric over reached pixels."""
+SWEEP_DESCRIPTION = """\
+Coverage of the reachable annulus against the number of joints (seed 004 Figs. 9-10), from one
+metric map per chain and solver: a table, a plot and a CSV."""
+_FMT = argparse.RawDescriptionHelpFormatter
+
+
 def register(subparsers: Any) -> None:
-    fmt = argparse.RawDescriptionHelpFormatter
+    _register_map(subparsers)
+    _register_compare(subparsers)
+    _register_sweep(subparsers)
+
+
+def _register_map(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "map", help="draw a performance metric map (seed 004)", epilog=MAP_EXAMPLES,
-        description="Solve every pixel centre of the square [-L, L]^2 around the base (L = the "
-        "chain's reach) as a target, from the rest pose, and colour it by the metric. Prints "
-        "coverage, mean and max of the metric over reached pixels, wall time and targets/s.",
-        formatter_class=fmt,
+        description=MAP_DESCRIPTION, formatter_class=_FMT,
     )  # fmt: skip
     add_chain_arguments(p)
     p.add_argument("--method", default="ccd", help="solver name (default ccd)")
@@ -100,10 +115,11 @@ def register(subparsers: Any) -> None:
     )  # fmt: skip
     p.set_defaults(handler=run_map)
 
+
+def _register_compare(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "compare", help="metric maps of several solvers side by side", epilog=COMPARE_EXAMPLES,
-        description="One metric map per solver, side by side in one figure, and a table of "
-        "coverage, mean and max of the metric over reached pixels.", formatter_class=fmt,
+        description=COMPARE_DESCRIPTION, formatter_class=_FMT,
     )  # fmt: skip
     add_chain_arguments(p)
     p.add_argument("--methods", required=True, help="comma-separated solver names")
@@ -113,11 +129,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--csv", metavar="FILE", help="write the table as CSV")
     p.set_defaults(handler=run_compare)
 
+
+def _register_sweep(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "sweep", help="workspace coverage against the number of joints (seed 004 Figs. 9-10)",
-        epilog=SWEEP_EXAMPLES, formatter_class=fmt,
-        description="Coverage of the reachable annulus by metric maps of chains of each number "
-        "of joints, for one or more solvers: a table, a plot and a CSV.",
+        epilog=SWEEP_EXAMPLES, description=SWEEP_DESCRIPTION, formatter_class=_FMT,
     )  # fmt: skip
     p.add_argument(
         "--lengths-rule", choices=("equal", "doubling"), default="equal",
