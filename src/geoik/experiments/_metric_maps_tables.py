@@ -215,6 +215,11 @@ def _fig11_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
     ]
 
 
+def _span(values: list[float]) -> str:
+    lo, hi = f"{min(values):.1f}", f"{max(values):.1f}"
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
 def _fig12_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
     ccd = {(n, i): 100 * maps.ccd(n, i).coverage for n in mm.CAA_JOINTS for i in mm.CAA_ITERS}
     caa = [100 * m.coverage for m in maps.caa.values()]
@@ -243,8 +248,7 @@ def _fig12_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
             "Fig. 12",
             "CCD against CAA, coverage",
             "CCD 67 %, CAA 100 %",
-            f"CCD {min(ccd.values()):.1f}-{max(ccd.values()):.1f} % (n = 3-6, i = 10 and 20); "
-            f"CAA {min(caa):.1f}-{max(caa):.1f} %",
+            f"CCD {_span(list(ccd.values()))} % (n = 3-6, i = 10 and 20); CAA {_span(caa)} %",
             f"chain not named: nearest to 67 % is n = {n}, i = {i} ({near:.1f} %); CAA "
             + _agree(min(caa) >= 99.95, "differs"),
         ),

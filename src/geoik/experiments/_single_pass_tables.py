@@ -66,10 +66,11 @@ def _why(col: sp.Column, key: str, rows: list[tuple[int, float, float]], ctx: Co
         return "the same CCD (one sweep per iteration, at most 100); the paper states no tolerance"
     if col.published == "triangulation":
         turned = max(r["rotations"] for r in ctx.results[col.label])
+        most = max(p[1] for p in sp.TABLE_I)
         why = (
-            f"geoik's pass turns at most {turned} joints here (links carried by their parent do "
-            "not turn), the published column up to 8: the paper's implementation, not given, "
-            "turned more links, and its sums and paths grow with them"
+            f"geoik's pass makes at most {turned} turns over 5° here (links carried by their "
+            f"parent do not turn), the published column up to {most}: the paper's "
+            "implementation, not given, turned more links, and its sums and paths grow with them"
         )
         if key == "sum" and any(n == 6 for n, _, _ in rows):
             bearing = math.degrees(math.atan2(sp.TARGETS[5][1], sp.TARGETS[5][0]))
