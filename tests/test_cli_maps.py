@@ -156,3 +156,14 @@ def test_ctrl_c_leaves_nothing(tmp_path, argv):
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_arguments_refused_before_a_cluster_starts(monkeypatch, capsys):
+    from geoik import tiles
+
+    def no_cluster(*a, **k):
+        raise AssertionError("a cluster was started for a request that was bound to fail")
+
+    monkeypatch.setattr(tiles, "local_client", no_cluster)
+    assert main(["map", *BASE, "--method", "nope", "--scheduler", "local"]) == 2
+    assert "method" in capsys.readouterr().err

@@ -39,7 +39,7 @@ from geoik.tiles import (
     split_rows,
 )
 
-__all__ = ["METRICS", "MetricMap", "metric_map", "metric_maps", "reachable_mask"]
+__all__ = ["METRICS", "MetricMap", "check_jobs", "metric_map", "metric_maps", "reachable_mask"]
 
 MAX_SIZE = 20000
 
@@ -186,6 +186,20 @@ def _client(client: Any) -> Iterator[Any]:
         yield client
 
 
+def check_jobs(
+    jobs: list[tuple[Chain, str]],
+    metric: str,
+    size: int,
+    tile_rows: int = DEFAULT_TILE_ROWS,
+    **solver_options: Any,
+) -> None:
+    """Raise the GeoIKError :func:`metric_maps` would raise for these arguments, at once and
+    without solving anything (before a cluster is started, for instance)."""
+    for chain, method in jobs:
+        _check(chain, metric, size, tile_rows)
+        evaluate(chain, np.empty((0, 2)), method, **solver_options)  # validates, raises here
+
+
 def metric_maps(
     jobs: list[tuple[Chain, str]],
     metric: str,
@@ -200,9 +214,7 @@ def metric_maps(
     Parameters are those of :func:`metric_map`; ``progress(done, total)`` counts the tiles of
     all the maps. Every job is validated before any tile runs.
     """
-    for chain, method in jobs:
-        _check(chain, metric, size, tile_rows)
-        evaluate(chain, np.empty((0, 2)), method, **solver_options)  # validates, raises here
+    check_jobs(jobs, metric, size, tile_rows, **solver_options)
     per_job = [
         _tiles(chain, method, metric, int(size), int(tile_rows), solver_options)
         for chain, method in jobs

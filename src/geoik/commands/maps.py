@@ -18,7 +18,7 @@ from geoik.chain import Chain
 from geoik.commands._args import add_chain_arguments, chain_from_args, parse_options
 from geoik.commands._progress import ProgressBar
 from geoik.errors import InvalidOptionError
-from geoik.maps import METRICS, MetricMap, metric_maps
+from geoik.maps import METRICS, MetricMap, check_jobs, metric_maps
 from geoik.render import save_figure
 from geoik.render_maps import chain_label, figure_dpi, maps_figure, save_atomic, sweep_figure
 from geoik.tiles import DEFAULT_TILE_ROWS, cluster
@@ -225,6 +225,7 @@ def _compute(
 ) -> tuple[list[MetricMap], float]:
     """The maps of ``jobs`` (one pool of tiles, here or on the cluster) and the wall time."""
     kw = _solve_kw(args)
+    check_jobs(jobs, args.metric, args.size, args.tile_rows, **kw)  # before a cluster starts
     bar = _progress(args.command, len(jobs) * args.size**2)
     progress: Callable[[int, int], None] | None = bar
     try:
