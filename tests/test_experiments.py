@@ -286,6 +286,7 @@ def test_band_means():
 
 def test_diff_states_size_and_sign():
     assert diff(8.0, 10.0) == "-2.00 (-20 %)"
+    assert diff(8.35, 8.3) == "+0.05 (+0.6 %)"
     assert diff(float("nan"), 1.0) == "no value"
 
 

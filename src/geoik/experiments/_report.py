@@ -56,13 +56,14 @@ def fmt(value: Any, digits: int = 2) -> str:
 
 
 def diff(value: float, published: float, digits: int = 2) -> str:
-    """``value - published`` with its relative size, e.g. ``+0.39 (+0.4 %)``."""
+    """``value - published`` with its relative size, e.g. ``+0.39 (+0.4 %)``, ``-3 (-50 %)``."""
     if math.isnan(value):
         return "no value"
     d = value - published
     if published == 0:
         return f"{d:+.{digits}f}"
-    return f"{d:+.{digits}f} ({100 * d / abs(published):+.0f} %)"
+    rel = 100 * d / abs(published)
+    return f"{d:+.{digits}f} ({rel:+.{1 if abs(rel) < 10 else 0}f} %)"
 
 
 def mean(values: Any) -> float:
