@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -74,12 +75,22 @@ def _quick_help(experiments: dict[str, Any]) -> str:
     )
 
 
+def _check_out(out: Path) -> None:
+    """Fail before the work, not after it, when ``out`` cannot take the results."""
+    if out.exists() and not out.is_dir():
+        raise InvalidOptionError(f"--out: expected a directory, got the file {out}")
+    out.mkdir(parents=True, exist_ok=True)
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise InvalidOptionError(f"--out: expected a writable directory, got {out}")
+
+
 def run(args: argparse.Namespace) -> int:
     from geoik.experiments import EXPERIMENTS, get
 
     if args.seed < 0:
         raise InvalidOptionError(f"--seed: expected a non-negative integer, got {args.seed}")
     names = list(EXPERIMENTS) if args.name == "all" else [get(args.name).NAME]
+    _check_out(args.out)
     start = time.perf_counter()
     for name in names:
         mod = EXPERIMENTS[name]

@@ -139,22 +139,27 @@ def compute(size: int, progress: Progress | None = None) -> Maps:
     return maps
 
 
-def run(
-    out: Path, seed: int = 0, quick: bool = False, progress: Progress | None = None
-) -> ExperimentResult:
-    """Run the experiment, write its tables and figures into ``out``, return the result."""
+def report(maps: Maps) -> ExperimentResult:
+    """The tables and figures of the computed maps (nothing written yet)."""
     from geoik.experiments import _metric_maps_tables as tables
 
-    del seed  # deterministic: every pixel centre is a target
-    size = QUICK_SIZE if quick else SIZE
-    maps = compute(size, progress)
     res = ExperimentResult(NAME, TITLE)
     res.notes.append(
-        f"{size} x {size} pixel centres per map; eps = {EPS}; unit links unless stated; every "
-        "target from the straight pose. Coverage = reached share of the reachable pixels."
+        f"{maps.size} x {maps.size} pixel centres per map; eps = {EPS}; unit links unless "
+        "stated; every target from the straight pose. Coverage = reached share of the reachable "
+        "pixels."
     )
     res.tables += [tables.figures_table(maps), tables.caa_table(maps), tables.sweeps_table(maps)]
     res.tables.append(tables.timing_table(maps))
     res.figures.update(tables.figures(maps))
+    return res
+
+
+def run(
+    out: Path, seed: int = 0, quick: bool = False, progress: Progress | None = None
+) -> ExperimentResult:
+    """Run the experiment, write its tables and figures into ``out``, return the result."""
+    del seed  # deterministic: every pixel centre is a target
+    res = report(compute(QUICK_SIZE if quick else SIZE, progress))
     res.write(out)
     return res
