@@ -40,7 +40,8 @@ __all__ = ["Motion"]
 FIVE_DEG = math.radians(5.0)
 # A joint whose rotation in a step is at most this (radians) did not move in that step.
 STILL = 1e-12
-# Largest joint rotation (radians) between two samples when a multi-joint step is integrated.
+# Largest joint rotation (radians) between two samples when a multi-joint step is integrated
+# (see :func:`richardson`; the relative error of the path length is then below about 1e-9).
 SAMPLE_STEP = math.radians(0.25)
 
 
@@ -144,6 +145,28 @@ def _rotations_3d(keys, out):  # pragma: no cover - compiled
             out[k, j] = q_angle(d0, d1, d2, d3)
 
 
+# --------------------------------------------------------------------------- path length
+
+
+@njit(cache=True)
+def samples(biggest):  # pragma: no cover - compiled
+    """Even number of samples of a multi-joint step whose largest joint rotation is ``biggest``
+    (radians), so that no joint turns more than ``SAMPLE_STEP`` between two samples."""
+    return 2 * max(1, int(math.ceil(biggest / (2.0 * SAMPLE_STEP))))
+
+
+@njit(cache=True)
+def richardson(fine, coarse):  # pragma: no cover - compiled
+    """Length of a smooth curve from two inscribed polylines, one through every sample
+    (``fine``) and one through every other sample (``coarse``).
+
+    A polyline with parameter step h falls short of the arc length by ``c h^2 + O(h^4)``
+    (each chord is shorter than its arc by a term in the cube of its length), so
+    ``fine + (fine - coarse) / 3`` cancels the ``h^2`` term (Richardson extrapolation).
+    """
+    return fine + (fine - coarse) / 3.0
+
+
 # --------------------------------------------------------------------------- 2-D replay
 
 
@@ -182,16 +205,21 @@ def costs_2d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
             ey = pos[n, 1] - pos[j_moved, 1]
             path += biggest * math.sqrt(ex * ex + ey * ey)
             continue
-        m = max(1, int(math.ceil(biggest / SAMPLE_STEP)))
+        m = samples(biggest)
         px, py = pos[n, 0], pos[n, 1]
+        qx, qy = px, py
+        fine, coarse = 0.0, 0.0
         for s in range(1, m + 1):
             t = s / m
             for j in range(n):
                 cur[j] = keys[k - 1, j] + t * (keys[k, j] - keys[k - 1, j])
             fk_2d(lengths, base, cur, pos)
-            dx, dy = pos[n, 0] - px, pos[n, 1] - py
-            path += math.sqrt(dx * dx + dy * dy)
+            fine += math.sqrt((pos[n, 0] - px) ** 2 + (pos[n, 1] - py) ** 2)
             px, py = pos[n, 0], pos[n, 1]
+            if s % 2 == 0:
+                coarse += math.sqrt((px - qx) ** 2 + (py - qy) ** 2)
+                qx, qy = px, py
+        path += richardson(fine, coarse)
     return count, total, path
 
 
@@ -286,14 +314,19 @@ def costs_3d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
             rx, ry, rz = ex - along * ax, ey - along * ay, ez - along * az
             path += biggest * math.sqrt(rx * rx + ry * ry + rz * rz)
             continue
-        m = max(1, int(math.ceil(biggest / SAMPLE_STEP)))
+        m = samples(biggest)
         px, py, pz = pos[n, 0], pos[n, 1], pos[n, 2]
+        qx, qy, qz = px, py, pz
+        fine, coarse = 0.0, 0.0
         for s in range(1, m + 1):
             _slerp_keys(keys[k - 1], keys[k], s / m, cur)
             fk_3d(lengths, base, cur, pos, world)
-            dx, dy, dz = pos[n, 0] - px, pos[n, 1] - py, pos[n, 2] - pz
-            path += math.sqrt(dx * dx + dy * dy + dz * dz)
+            fine += math.sqrt((pos[n, 0] - px) ** 2 + (pos[n, 1] - py) ** 2 + (pos[n, 2] - pz) ** 2)
             px, py, pz = pos[n, 0], pos[n, 1], pos[n, 2]
+            if s % 2 == 0:
+                coarse += math.sqrt((px - qx) ** 2 + (py - qy) ** 2 + (pz - qz) ** 2)
+                qx, qy, qz = px, py, pz
+        path += richardson(fine, coarse)
     return count, total, path
 
 
