@@ -67,6 +67,26 @@ def clamp(x, lo, hi):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def fit_angle(a, cur, lo, hi):  # pragma: no cover - compiled
+    """(angle, allowed): the relative angle ``a`` as a joint with limits ``[lo, hi]`` may hold it.
+
+    A free joint (infinite limits) takes the representative of ``a`` nearest its current angle
+    ``cur``, so that its angle moves continuously. A limited joint (``-pi <= lo <= hi <= pi``)
+    takes ``a`` (wrapped into (-pi, pi], or the representative 2 pi away that lies in
+    ``[lo, hi]``) when it can, else the limit nearer to ``a`` in angle, with ``allowed`` False.
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return cur + wrap(a - cur), True
+    a = wrap(a)
+    for k in (0.0, -2.0 * PI, 2.0 * PI):
+        if lo <= a + k <= hi:
+            return a + k, True
+    if abs(wrap(a - hi)) <= abs(wrap(a - lo)):
+        return hi, False
+    return lo, False
+
+
+@njit(cache=True)
 def wrap_free_joints(angles, lo, hi, out):  # pragma: no cover - compiled
     """Copy ``angles`` into ``out``, wrapping free joints (no limits) into (-pi, pi]."""
     for i in range(angles.shape[0]):

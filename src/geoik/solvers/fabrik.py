@@ -30,9 +30,17 @@ link ``i`` is turned so that joint ``i + 1``'s angle to the link placed before i
 ``i + 1``'s limits. In 3-D this pass carries a frame per link from the tip down (the tip link's
 current frame turned by the minimal rotation onto its new direction; ball joints without twist,
 as ``joint_quat_toward`` sets them), so hinge axes are taken in the right frame. Without that
-guide a limited chain drifts to points its joints cannot follow and stalls far more often. What
-remains hard is a 3-D chain of non-parallel hinges: positions carry no twist, and such chains
-often end MAX_ITERATIONS or STALLED where a rotation-based solver (``ccd``) gets there.
+guide a limited chain drifts to points its joints cannot follow and stalls far more often.
+
+Twist. Positions carry no twist, but a ball joint's twist decides the plane in which a hinge
+after it can bend. In the base-to-tip pass a ball joint followed by a hinge therefore takes the
+twist that puts the hinge's axis normal to the plane of its own link and the direction from the
+hinge to the next point the tip-to-base pass produced (the sign whose hinge angle fits the
+hinge's limits), as ``two_bone`` does for a shoulder and an elbow. On reachable targets of random
+3-D chains mixing cones and hinges (2-8 links, 200 iterations) this raised FABRIK's success from
+about 40 % to about 70 %. What remains hard is a chain of hinges only, with non-parallel axes:
+FABRIK then reaches about one target in ten and ends STALLED or MAX_ITERATIONS where a
+rotation-based solver (``ccd``, ``dls``) gets there.
 
 Out of reach. As in Algorithm 1, a target farther from the base than the chain's total length is
 met by straightening the chain towards it in one pass (each joint points at the target), counted
@@ -69,6 +77,7 @@ from geoik.geometry import (
     beyond_reach,
     clamp,
     dist2,
+    fit_angle,
     fk_3d,
     joint_quat_toward,
     q_axis_angle,
@@ -76,6 +85,7 @@ from geoik.geometry import (
     qmul,
     qnormalize,
     qrot,
+    wrap,
 )
 from geoik.solvers.base import Solver
 
@@ -87,35 +97,6 @@ TINY = 1e-300
 
 
 # ----------------------------------------------------------------------------------------- 2-D
-
-
-@njit(cache=True)
-def wrap_angle(a):  # pragma: no cover - compiled
-    """Wrap an angle into (-pi, pi] (``geometry.wrap`` uses ``math.fmod``, which numba lacks)."""
-    a = (a + PI) % (2.0 * PI)
-    if a <= 0.0:
-        a += 2.0 * PI
-    return a - PI
-
-
-@njit(cache=True)
-def limit_angle(rel, cur, lo, hi):  # pragma: no cover - compiled
-    """The allowed relative angle nearest to ``rel`` (in (-pi, pi]).
-
-    A free joint (infinite limits) takes the representative of ``rel`` nearest its current angle
-    ``cur``, so that its angle moves continuously. A limited joint (``-pi <= lo <= hi <= pi``)
-    takes ``rel`` if one of its representatives lies in ``[lo, hi]``, else the limit nearer
-    to it in angle.
-    """
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return cur + wrap_angle(rel - cur)
-    for k in (0.0, -2.0 * PI, 2.0 * PI):
-        a = rel + k
-        if lo <= a <= hi:
-            return a
-    if abs(wrap_angle(rel - hi)) <= abs(wrap_angle(rel - lo)):
-        return hi
-    return lo
 
 
 @njit(cache=True)
@@ -139,8 +120,8 @@ def backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy):  # pragma: no cover - 
         if k < n and math.isfinite(lo[k]) and math.isfinite(hi[k]):
             au = math.atan2(-dy, -dx)
             av = math.atan2(qy[k + 1] - qy[k], qx[k + 1] - qx[k])
-            rel = wrap_angle(av - au)
-            ok = limit_angle(rel, rel, lo[k], hi[k])
+            rel = wrap(av - au)
+            ok = fit_angle(rel, rel, lo[k], hi[k])[0]
             if ok != rel:
                 dx, dy = -math.cos(av - ok), -math.sin(av - ok)
         qx[i] = qx[i + 1] + lengths[i] * dx
@@ -157,8 +138,8 @@ def forward_2d(lengths, lo, hi, qx, qy, angles, px, py):  # pragma: no cover - c
     for i in range(lengths.shape[0]):
         dx, dy = qx[i + 1] - px[i], qy[i + 1] - py[i]
         if dx * dx + dy * dy > 0.0:
-            rel = wrap_angle(math.atan2(dy, dx) - a)
-            angles[i] = limit_angle(rel, angles[i], lo[i], hi[i])
+            rel = wrap(math.atan2(dy, dx) - a)
+            angles[i] = fit_angle(rel, angles[i], lo[i], hi[i])[0]
         a += angles[i]
         px[i + 1] = px[i] + lengths[i] * math.cos(a)
         py[i + 1] = py[i] + lengths[i] * math.sin(a)
@@ -269,15 +250,55 @@ def backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q):  # pragma:
 
 
 @njit(cache=True)
+def is_hinge(hinge, j):  # pragma: no cover - compiled
+    return hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0
+
+
+@njit(cache=True)
+def twist_for_hinge(f0, f1, f2, f3, r0, r1, r2, r3, length, p, nxt, h, lo, hi):  # noqa: E501  # pragma: no cover
+    """A ball joint's rotation ``r`` (parent frame ``f``) twisted about its own link so that the
+    child hinge's axis ``h`` (in this link's frame) is normal to the plane of the link and the
+    direction from the link's end to ``nxt``: the one plane in which the child can turn towards
+    ``nxt``. Of the two axis signs, the one whose hinge angle fits ``[lo, hi]`` (else the nearer).
+    The twist leaves the link's direction, hence the cone, unchanged."""
+    g0, g1, g2, g3 = qmul(f0, f1, f2, f3, r0, r1, r2, r3)
+    ux, uy, uz = qrot(g0, g1, g2, g3, 1.0, 0.0, 0.0)
+    vx = nxt[0] - (p[0] + length * ux)
+    vy = nxt[1] - (p[1] + length * uy)
+    vz = nxt[2] - (p[2] + length * uz)
+    # the next direction in this link's frame; its y-z part is the normal the hinge must take
+    lx, ly, lz = qrot(g0, -g1, -g2, -g3, vx, vy, vz)
+    m = math.sqrt(ly * ly + lz * lz)
+    if m <= 1e-12 * math.sqrt(lx * lx + ly * ly + lz * lz) or m < TINY:
+        return r0, r1, r2, r3
+    # hinge angle from +x to the next direction with the axis x cross l (positive) or its negative
+    phi = math.atan2(m, lx)
+    ky, kz = -lz / m, ly / m
+    if not (lo <= phi <= hi) and (lo <= -phi <= hi or abs(-phi - clamp(-phi, lo, hi)) < abs(
+            phi - clamp(phi, lo, hi))):  # fmt: skip
+        ky, kz = -ky, -kz
+    tau = math.atan2(h[1] * kz - h[2] * ky, h[1] * ky + h[2] * kz)
+    t0, t1 = math.cos(0.5 * tau), math.sin(0.5 * tau)
+    return qnormalize(*qmul(r0, r1, r2, r3, t0, t1, 0.0, 0.0))
+
+
+@njit(cache=True)
 def forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world):  # pragma: no cover - compiled
     """Base-to-tip pass in 3-D: each joint's rotation points its link at ``q[i + 1]`` as nearly
-    as its hinge or cone allows; ``world`` and ``pos[1:]`` follow by forward kinematics."""
+    as its hinge or cone allows; ``world`` and ``pos[1:]`` follow by forward kinematics. A ball
+    joint followed by a hinge also takes the twist that lets the hinge turn towards ``q[i + 2]``
+    (:func:`twist_for_hinge`)."""
+    n = lengths.shape[0]
     f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0
-    for i in range(lengths.shape[0]):
+    for i in range(n):
         dx, dy, dz = q[i + 1, 0] - pos[i, 0], q[i + 1, 1] - pos[i, 1], q[i + 1, 2] - pos[i, 2]
         if math.sqrt(dx * dx + dy * dy + dz * dz) >= TINY:
             r0, r1, r2, r3 = joint_quat_toward(i, dx, dy, dz, world, cone, hinge, lo, hi)
             r0, r1, r2, r3 = qnormalize(r0, r1, r2, r3)
+            if i + 1 < n and not is_hinge(hinge, i) and is_hinge(hinge, i + 1):
+                r0, r1, r2, r3 = twist_for_hinge(f0, f1, f2, f3, r0, r1, r2, r3, lengths[i],
+                                                 pos[i], q[i + 2], hinge[i + 1], lo[i + 1],
+                                                 hi[i + 1])  # fmt: skip
             quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3] = r0, r1, r2, r3
         f0, f1, f2, f3 = qmul(f0, f1, f2, f3, quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3])
         f0, f1, f2, f3 = qnormalize(f0, f1, f2, f3)
