@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -250,11 +251,16 @@ SOLVE = ("solve", "--lengths", "2x3", "--target", "1,1")
         (("solve", "--target", "1,1"), "--lengths"),
         ((*SOLVE, "--opt", "nosuchoption=1"), "nosuchoption"),
         ((*SOLVE, "--opt", "broken"), "--opt"),
-        ((*SOLVE, "--max-bend-deg", "200"), "max_bend_deg"),
-        ((*SOLVE, "--max-bend-deg", "90,90"), "max_bend_deg"),
+        ((*SOLVE, "--max-bend-deg", "200"), "--max-bend-deg[0]: expected a maximum bend"),
+        ((*SOLVE, "--max-bend-deg", "90,90"), "--max-bend-deg: expected None, one value"),
+        ((*SOLVE, "--max-bend-deg", "50:10"), "--max-bend-deg[0]: expected min <= max"),
         ((*SOLVE, "--tol", "abc"), "--tol"),
-        ((*SOLVE, "--tol", "-1"), "tol"),
-        ((*SOLVE, "--max-iter", "0"), "max_iter"),
+        ((*SOLVE, "--tol", "-1"), "--tol: expected a finite distance > 0, got -1.0"),
+        ((*SOLVE, "--max-iter", "0"), "--max-iter: expected an integer >= 1, got 0"),
+        ((*SOLVE, "--method", "dls", "--opt", "damping=-1"), "--opt damping: expected"),
+        ((*SOLVE, "--start-deg", "0,0,120", "--max-bend-deg", "90"), "--start-deg: joint 2"),
+        (("solve", "--lengths", "2x3", "--target", "1,1,0", "--start-deg", "0,0,0,0,0,0,0,100,0",
+          "--max-bend-deg", "30"), "--start-deg: joint 2 bends 100 degrees"),
         ((*SOLVE, "--start-deg", "1,2"), "--start-deg"),
         ((*SOLVE, "--chain", "x.toml"), "--chain"),
         (("solve", "--chain", "/no/such/file.toml", "--target", "1,1"), "/no/such/file.toml"),
@@ -313,13 +319,23 @@ def test_chain_file_errors_name_the_field(capsys, tmp_path, content, suffix, nee
 
 
 def test_methods_lists_the_registry(capsys):
+    """One line per solver with its summary and source, then every option with its default."""
     code, out, _ = run(capsys, "methods")
     assert code == 0
+    lines = out.splitlines()
     for name, solver in REGISTRY.items():
-        assert f"{name}  {solver.summary}" in out
-        assert solver.source in out
+        (line,) = [x for x in lines if x.split()[:1] == [name] and solver.summary in x]
+        assert line.endswith(f"[{solver.source}]")
         for o in solver.options:
-            assert f"--opt {o.name}=" in out
+            default = o.default if isinstance(o.default, tuple) else (o.default,)
+            assert any(f"{o.name}={','.join(f'{v:g}' for v in default)}" in x for x in lines)
+    for name, solver in REGISTRY.items():
+        code, out, _ = run(capsys, "methods", name)
+        assert code == 0
+        assert out.startswith(f"{name}  {solver.summary}") and solver.source in out
+        assert all(f"--opt {o.name}=" in out for o in solver.options)
+    line = one_line_error(*run(capsys, "methods", "nosuch"))
+    assert "nosuch" in line and all(name in line for name in REGISTRY)
     code, out, _ = run(capsys, "methods", "--json")
     rec = json.loads(out)
     assert set(rec) == set(REGISTRY)
@@ -383,3 +399,17 @@ def test_real_process(prefix):
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr.startswith("geoik: error: --target") and bad.stderr.count("\n") == 1
+
+
+def test_closed_pipe_ends_quietly():
+    """A reader that goes away (``geoik methods | head -1``) ends the command without a
+    traceback or an error line."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "geoik", "methods"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    proc.stdout.close()  # type: ignore[union-attr]
+    err = proc.stderr.read()  # type: ignore[union-attr]
+    assert proc.wait(timeout=120) in (0, 1)
+    assert err == b""

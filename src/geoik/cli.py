@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -98,11 +99,18 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(args_list)
         if args.command is None:
             return _fail(f"expected a command ({', '.join(COMMANDS)}); see 'geoik --help'")
-        return int(args.handler(args))
+        status = int(args.handler(args))
+        sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
+        return status
     except SystemExit as e:  # --help and --version
         return e.code if isinstance(e.code, int) else 0
     except (UsageError, GeoIKError) as e:
         return _fail(str(e))
+    except BrokenPipeError:
+        # the reader went away (``geoik solve ... | head``): stop quietly, and keep Python from
+        # reporting the failed flush of stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as e:
         where = f" {e.filename}" if e.filename else ""
         return _fail(f"cannot access{where}: {e.strerror or e}")

@@ -10,11 +10,13 @@ import argparse
 import json
 import math
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from geoik.chain import Chain
 from geoik.errors import (
+    GeoIKError,
     InvalidChainError,
     InvalidOptionError,
     InvalidPoseError,
@@ -24,6 +26,7 @@ from geoik.errors import (
 __all__ = [
     "add_chain_arguments",
     "add_solver_arguments",
+    "as_typed",
     "chain_from_args",
     "load_chain_file",
     "parse_lengths",
@@ -34,6 +37,16 @@ __all__ = [
 ]
 
 MAX_LINKS = 10_000
+FLAGS = {
+    "target": "--target",
+    "tol": "--tol",
+    "max_iter": "--max-iter",
+    "method": "--method",
+    "start": "--start-deg",
+    "lengths": "--lengths",
+    "max_bend_deg": "--max-bend-deg",
+}
+"""The command-line flag of each argument name the library's error messages start with."""
 CHAIN_FIELDS = ("lengths", "max_bend_deg", "hinge_axes", "base", "dim")
 _FREE = ("none", "free", "null", "")
 
@@ -149,6 +162,19 @@ def parse_start_deg(text: str, chain: Chain, name: str = "--start-deg") -> Any:
     return rad if per == 1 else [rad[3 * i : 3 * i + 3] for i in range(chain.n)]
 
 
+def as_typed(error: GeoIKError, options: Iterable[str] = ()) -> GeoIKError:
+    """``error`` (same type) with the argument its message names spelled as the user typed it:
+    ``max_bend_deg[2]: ...`` becomes ``--max-bend-deg[2]: ...``, ``tol: ...`` ``--tol: ...``, and
+    a solver option ``elbow: ...`` (one of ``options``) ``--opt elbow: ...``."""
+    message = str(error)
+    head, sep, rest = message.partition(":")
+    name, bracket, index = head.partition("[")
+    flag = FLAGS.get(name) or (f"--opt {name}" if name in options else None)
+    if not sep or flag is None:
+        return error
+    return type(error)(f"{flag}{bracket}{index}{sep}{rest}")
+
+
 # --------------------------------------------------------------------------- chain files
 
 
@@ -249,14 +275,22 @@ def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_solver_arguments(parser: argparse.ArgumentParser, default_method: str) -> None:
     """``--method``, ``--tol``, ``--max-iter`` and repeatable ``--opt KEY=VALUE``."""
+    from geoik.solvers import REGISTRY
+
     parser.add_argument(
-        "--method", default=default_method, help=f"solver name (default {default_method})"
+        "--method",
+        default=default_method,
+        help=f"solver: {', '.join(REGISTRY)} (default {default_method}; 'geoik methods' "
+        "describes them)",
     )
     parser.add_argument(
         "--tol", type=float, help="distance that counts as reached (default 1e-4 x chain length)"
     )
     parser.add_argument(
-        "--max-iter", type=int, metavar="N", help="iteration budget (default: per solver)"
+        "--max-iter",
+        type=int,
+        metavar="N",
+        help="iteration budget (default: the solver's, 'geoik methods' shows it)",
     )
     parser.add_argument(
         "--opt",
@@ -283,6 +317,9 @@ def chain_from_args(args: argparse.Namespace, dim: int) -> Chain:
         lengths = parse_lengths(args.lengths)
     if isinstance(bend, tuple):
         bend = [bend] * len(lengths)
-    if dim == 2:
-        return Chain.planar(lengths, bend, base if base is not None else (0.0, 0.0))
-    return Chain.spatial(lengths, bend, hinges, base if base is not None else (0.0, 0.0, 0.0))
+    try:
+        if dim == 2:
+            return Chain.planar(lengths, bend, base if base is not None else (0.0, 0.0))
+        return Chain.spatial(lengths, bend, hinges, base if base is not None else (0.0, 0.0, 0.0))
+    except GeoIKError as e:
+        raise as_typed(e) from None

@@ -1,4 +1,4 @@
-"""``geoik methods``: list the registered solvers, their sources and their options."""
+"""``geoik methods``: list the registered solvers, their sources and options."""
 
 from __future__ import annotations
 
@@ -6,16 +6,18 @@ import argparse
 import json
 from typing import Any
 
-from geoik.solvers import REGISTRY, Solver
+from geoik.solvers import REGISTRY, Solver, get
 
 HELP = "list the solvers, their sources and options"
 DESCRIPTION = """\
-List every registered solver: its name (as --method takes it), a one-line summary, the paper it
-follows, the chains it solves, its default iteration budget and its options with their defaults
-(pass them to 'geoik solve' as --opt KEY=VALUE)."""
+List every registered solver, one line each: its name (as --method takes it), what it does and
+the paper it follows; then the solvers' options with their defaults (pass them to 'geoik solve'
+as --opt KEY=VALUE). With a solver's name, show that solver in full: the chains it solves, its
+iteration budget and its options."""
 EXAMPLES = """\
 examples:
   geoik methods
+  geoik methods two-bone
   geoik methods --json"""
 
 
@@ -27,17 +29,43 @@ def register(subparsers: Any) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("name", nargs="?", metavar="NAME", help="one solver to show in full")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        solvers = list(REGISTRY.values()) if args.name is None else [get(args.name)]
+    except ValueError as e:
+        raise type(e)(f"NAME: {str(e).partition(': ')[2]}") from None
     if args.json:
-        print(json.dumps({name: solver_record(s) for name, s in REGISTRY.items()}))
-        return 0
-    blocks = [solver_text(s) for s in REGISTRY.values()]
-    print("\n\n".join(blocks))
+        print(json.dumps({s.name: solver_record(s) for s in solvers}))
+    elif args.name is not None:
+        print(solver_text(solvers[0]))
+    else:
+        print(listing(solvers))
     return 0
+
+
+def listing(solvers: list[Solver]) -> str:
+    """One line per solver (name, summary, source), then the options of those that take some."""
+    width = max(len(s.name) for s in solvers) + 2
+    lines = ["solvers (geoik solve --method NAME; 'geoik methods NAME' shows one in full):"]
+    lines += [f"  {s.name:<{width}}{s.summary}  [{s.source}]" for s in solvers]
+    with_options = [s for s in solvers if s.options]
+    if with_options:
+        lines += ["", "options (geoik solve --opt KEY=VALUE; defaults shown):"]
+        for s in with_options:
+            for k, o in enumerate(s.options):
+                name = s.name if k == 0 else ""
+                lines.append(f"  {name:<{width}}{_option(o.name, o.default):<22}{o.help}")
+    return "\n".join(lines)
+
+
+def _option(name: str, default: float | tuple[float, ...]) -> str:
+    values = default if isinstance(default, tuple) else (default,)
+    return f"{name}={','.join(f'{v:g}' for v in values)}"
 
 
 def _links(solver: Solver) -> str:
@@ -72,7 +100,5 @@ def solver_text(solver: Solver) -> str:
     if not solver.options:
         lines.append("    options: none")
     for o in solver.options:
-        values = o.default if isinstance(o.default, tuple) else (o.default,)
-        default = ",".join(f"{v:g}" for v in values)
-        lines.append(f"    --opt {o.name}={default}  {o.help}")
+        lines.append(f"    --opt {_option(o.name, o.default)}  {o.help}")
     return "\n".join(lines)

@@ -14,12 +14,14 @@ from geoik.chain import Chain
 from geoik.commands._args import (
     add_chain_arguments,
     add_solver_arguments,
+    as_typed,
     chain_from_args,
     parse_options,
     parse_point,
     parse_start_deg,
 )
 from geoik.costs import Costs, costs
+from geoik.errors import GeoIKError
 from geoik.solution import Solution
 
 HELP = "solve inverse kinematics for one target"
@@ -37,7 +39,7 @@ examples:
   geoik solve --lengths 2x10 --target 8.33,2.83 --max-bend-deg=-30:120 --plot ccd.png
   geoik solve --lengths 5,4 --target 6,3 --method two-bone --opt elbow=-1
   geoik solve --lengths 3x4 --target 4,5,3 --method fabrik --plot arm3d.png
-  geoik solve --chain arm.toml --target 4,5,3 --start-deg 0,0,10,0,0,20,0,0,0"""
+  geoik solve --chain arm.toml --target 2,3,1 --start-deg 0,0,10,0,0,20"""
 
 
 def register(subparsers: Any) -> None:
@@ -71,10 +73,13 @@ def run(args: argparse.Namespace) -> int:
     chain = chain_from_args(args, len(target))
     options = parse_options(args.opt)
     start = None if args.start_deg is None else parse_start_deg(args.start_deg, chain)
-    sol = solve(
-        chain, target, method=args.method, tol=args.tol, max_iter=args.max_iter, start=start,
-        **options,
-    )  # fmt: skip
+    try:
+        sol = solve(
+            chain, target, method=args.method, tol=args.tol, max_iter=args.max_iter, start=start,
+            **options,
+        )  # fmt: skip
+    except GeoIKError as e:
+        raise as_typed(e, options) from None
     c = costs(sol)
     if args.plot is not None:
         from geoik.render import plot_solution
