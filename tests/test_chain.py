@@ -134,5 +134,5 @@ def test_pose_from_angles_checks_shape():
 
 
 def test_describe():
-    assert ik.Chain.planar([2] * 10).describe() == "planar chain 10x2, free joints"
+    assert ik.Chain.planar([2] * 10).describe() == "planar chain 2x10, free joints"
     assert "9,9,4" in ik.Chain.spatial([9, 9, 4], max_bend_deg=90).describe()

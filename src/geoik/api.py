@@ -112,8 +112,26 @@ def _start_3d(chain: Chain, angles: np.ndarray) -> np.ndarray:
         c = g.constrain_joint_3d(*q[i], i, chain.cone, chain.hinge, chain.lo, chain.hi)
         d = g.qmul(*c, q[i, 0], -q[i, 1], -q[i, 2], -q[i, 3])
         if g.q_angle(*d) > 1e-7:
-            raise InvalidPoseError(f"start: joint {i} breaks its limits (cone or hinge axis)")
+            raise InvalidPoseError(f"start: joint {i} {_breach_3d(chain, i, q[i])}")
     return q
+
+
+def _breach_3d(chain: Chain, i: int, q: np.ndarray) -> str:
+    """How the local rotation ``q`` breaks joint ``i``'s limits, in words (degrees)."""
+    hinge = chain.hinge[i]
+    if not np.any(hinge):
+        x = g.qrot(*q, 1.0, 0.0, 0.0)
+        bend = math.degrees(math.atan2(math.hypot(x[1], x[2]), x[0]))
+        cone = math.degrees(chain.cone[i])
+        return f"bends {bend:.6g} degrees from its parent link, beyond its {cone:.6g} degree cone"
+    rv = g.q_to_rotvec(*q)
+    along = float(np.dot(rv, hinge))
+    if math.dist(rv, along * hinge) > 1e-7:
+        return f"turns about an axis other than its hinge axis {hinge.tolist()}"
+    return (
+        f"at {math.degrees(along):.6g} degrees about its hinge axis is outside its limits "
+        f"[{math.degrees(chain.lo[i]):.6g}, {math.degrees(chain.hi[i]):.6g}]"
+    )
 
 
 def rest_state(chain: Chain) -> np.ndarray:

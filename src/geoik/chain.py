@@ -276,10 +276,11 @@ class Chain:
         return out
 
     def describe(self) -> str:
-        """One line for titles and reports, e.g. ``planar chain 2x10, free joints``."""
+        """One line for titles and reports, e.g. ``planar chain 2x10, free joints`` (ten links
+        of length 2: the ``LENGTHxCOUNT`` form ``geoik solve --lengths`` takes)."""
         ls = self.lengths
         same = bool(np.all(ls == ls[0]))
-        lens = f"{self.n}x{ls[0]:g}" if same else ",".join(f"{v:g}" for v in ls)
+        lens = f"{ls[0]:g}x{self.n}" if same else ",".join(f"{v:g}" for v in ls)
         kind = "planar" if self.dim == 2 else "3-D"
         lim = "limited joints" if self.is_limited else "free joints"
         return f"{kind} chain {lens}, {lim}"
