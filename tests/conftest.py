@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import geoik as ik
 from geoik import geometry as g
+from geoik.reach import closest_reachable_point
 
 settings.register_profile(
     "default",
@@ -112,13 +113,29 @@ def check_invariants(sol: ik.Solution, chain: ik.Chain, target) -> None:
     assert abs(sol.error - expected) <= 1e-12 * max(1.0, expected)
     assert (sol.status is ik.Status.REACHED) == (sol.error <= sol.tol)
     assert sol.iterations >= 0
-    # the motion ends at the returned pose, and every keyframe respects the limits
-    last = ik.Motion(chain, sol.motion.keys[-1:]).poses()[0]
-    np.testing.assert_allclose(last, sol.positions, atol=1e-9 * max(L, 1.0))
-    for key in sol.motion.angles[:: max(1, sol.motion.steps // 8)]:
-        assert joint_violation(chain, key) <= 1e-9
+    # CLOSEST only at the provably closest reachable point
+    if sol.status is ik.Status.CLOSEST:
+        closest = closest_reachable_point(chain, np.asarray(target, float))
+        assert closest is not None
+        if np.array_equal(target, chain.base):
+            assert sol.error <= np.linalg.norm(closest - chain.base) + sol.tol
+        else:
+            assert np.linalg.norm(sol.positions[-1] - closest) <= sol.tol
+    # the motion starts at the start pose, ends at the returned pose; every keyframe respects
+    # the limits (2-D: all of them; 3-D: a sample, the check being slow)
+    poses = sol.motion.poses()
+    np.testing.assert_allclose(poses[-1], sol.positions, atol=1e-9 * max(L, 1.0))
+    if d == 2:
+        keys = sol.motion.keys
+        assert np.all(keys >= chain.lo - 1e-9) and np.all(keys <= chain.hi + 1e-9)
+    else:
+        for key in sol.motion.angles[:: max(1, sol.motion.steps // 8)]:
+            assert joint_violation(chain, key) <= 1e-9
     c = ik.costs(sol)
-    assert c.rotations_over_5deg >= 0
+    moves = int(np.count_nonzero(sol.motion.rotations() > 1e-12))
+    assert 0 <= c.rotations_over_5deg <= moves
     assert math.isfinite(c.rotation_sum_deg) and c.rotation_sum_deg >= 0
-    assert math.isfinite(c.path_length) and c.path_length >= 0
+    # the end effector travels at least the straight distance from where it started
+    moved = float(np.linalg.norm(poses[-1, -1] - poses[0, -1]))
+    assert math.isfinite(c.path_length) and c.path_length >= moved * (1 - 1e-9) - 1e-12 * L
     assert c.iterations == sol.iterations

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -123,67 +128,94 @@ def test_continue_from_previous_frame(method):
     np.testing.assert_allclose(again.positions, second.positions, atol=1e-12)
 
 
-@pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("dim", [2, 3])
-def test_kernel_matches_py_func(method, dim):
-    """Each jitted kernel equals its pure-Python ``.py_func`` on the same input."""
-    s = REGISTRY[method]
-    kernel = s.kernel(dim)
-    if kernel is None:
-        pytest.skip(f"{method} has no {dim}-D kernel")
+def kernel_cases() -> list[tuple[str, int, ik.Chain, np.ndarray]]:
+    """(method, dim, chain, target) for every registered kernel: free and limited chains (3-D:
+    hinges and cones), reachable targets, a target beyond reach and one at the base."""
     rng = np.random.default_rng(7)
-    n = 2 if s.links == (2, 2) else 6
-    for trial in range(4):
-        lengths = rng.uniform(0.5, 2.0, n)
-        limits = 60.0 if trial % 2 else None
-        if dim == 2:
-            chain = ik.Chain.planar(lengths, max_bend_deg=limits)
-        else:
-            hinges = [(0, 0, 1) if (i + trial) % 3 == 0 else None for i in range(n)]
-            chain = ik.Chain.spatial(lengths, max_bend_deg=limits, hinge_axes=hinges)
-        target = rng.uniform(-1, 1, dim) * chain.total_length * 0.8
-        opts = s.kernel_opts(chain, {})
-        results = []
-        for fn in (kernel, kernel.py_func):
-            from geoik.api import rest_state
+    out = []
+    for method in METHODS:
+        s = REGISTRY[method]
+        lo, hi = s.links
+        n = max(lo, 6 if hi is None else min(6, hi))
+        for dim in s.dims:
+            for trial in range(4):
+                lengths = rng.uniform(0.5, 2.0, n)
+                limits = 60.0 if trial % 2 else None
+                if dim == 2:
+                    chain = ik.Chain.planar(lengths, max_bend_deg=limits)
+                else:
+                    hinges = [(0, 0, 1) if (i + trial) % 3 == 0 else None for i in range(n)]
+                    chain = ik.Chain.spatial(lengths, max_bend_deg=limits, hinge_axes=hinges)
+                scale = (0.8, 0.8, 1.5, 0.0)[trial]
+                target = chain.base + rng.uniform(-1, 1, dim) * chain.total_length * scale
+                out.append((method, dim, chain, target))
+    return out
 
+
+def run_kernels(cases) -> list[tuple]:
+    """Each case's kernel output, final state, keyframes and motion costs (what ``solve`` and
+    ``costs`` read), plus the CCD lane kernel on blocks of targets."""
+    from geoik.api import rest_state
+    from geoik.motion import motion_costs
+    from geoik.solvers._ccd_lanes import ccd_2d_lanes
+
+    results = []
+    for method, dim, chain, target in cases:
+        s = REGISTRY[method]
+        try:
+            opts = s.kernel_opts(chain, {})
             state = rest_state(chain)
-            cap = s.capacity(n, 30)
-            rec = np.zeros((cap,) + state.shape)
-            rec[0] = state
-            if dim == 2:
-                out = fn(
-                    chain.lengths,
-                    chain.base,
-                    chain.lo,
-                    chain.hi,
-                    target,
-                    state,
-                    1e-6,
-                    30,
-                    opts,
-                    rec,
-                )
-            else:
-                out = fn(
-                    chain.lengths,
-                    chain.base,
-                    chain.cone,
-                    chain.hinge,
-                    chain.lo,
-                    chain.hi,
-                    target,
-                    state,
-                    1e-6,
-                    30,
-                    opts,
-                    rec,
-                )
-            results.append((out, state, rec[: out[2]]))
-        (o1, s1, r1), (o2, s2, r2) = results
-        assert tuple(o1) == tuple(o2)
-        np.testing.assert_allclose(s1, s2, rtol=1e-9, atol=1e-12)
-        np.testing.assert_allclose(r1, r2, rtol=1e-9, atol=1e-12)
+            if s.check is not None:
+                s.check(chain, target, state, 1e-6, 30, opts)
+        except ik.GeoIKError:
+            continue
+        rec = np.zeros((s.capacity(chain.n, 30),) + state.shape)
+        rec[0] = state
+        args = [chain.lengths, chain.base, chain.lo, chain.hi, target, state, 1e-6, 30, opts, rec]
+        if dim == 3:
+            args[2:4] = [chain.cone, chain.hinge, chain.lo, chain.hi]
+        out = tuple(int(v) for v in s.kernel(dim)(*args))
+        results.append((method, out, state, rec[: out[2]], motion_costs(chain, rec[: out[2]])))
+    for limits in (None, 60.0):
+        chain = ik.Chain.planar([1.0, 0.7, 1.3, 0.5, 1.1], max_bend_deg=limits)
+        targets = np.array([[1.5, 2.0], [-3.0, 0.5], [0.0, 0.0], [6.0, 2.0], [2.0, 0.0]])
+        for cap in (1, 1 + chain.n * 30):
+            k = len(targets)
+            angles = np.tile(rest_state(chain), (k, 1))
+            rec = np.zeros((k, cap, chain.n))
+            rec[:, 0] = angles
+            ints = np.zeros((3, k), np.int64)
+            end = np.zeros((k, 2))
+            ccd_2d_lanes(chain.lengths, chain.base, chain.lo, chain.hi, targets, angles, 1e-6, 30,
+                         np.zeros(0), rec, ints[0], ints[1], ints[2], end, True)  # fmt: skip
+            results.append(("ccd lanes", tuple(ints.ravel()), angles, rec, end))
+    return results
+
+
+PURE_PYTHON = """
+import pickle, sys
+from tests.test_invariants import kernel_cases, run_kernels
+sys.stdout.buffer.write(pickle.dumps(run_kernels(kernel_cases())))
+"""
+
+
+def test_kernels_equal_their_python_source():
+    """Every registered kernel, the CCD lane kernel and the motion costs, compiled, give what
+    their Python source gives: a subprocess runs them with NUMBA_DISABLE_JIT=1, so that every
+    compiled helper they call runs as Python too (``.py_func`` alone would still call them
+    compiled)."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", PURE_PYTHON], capture_output=True, env=env,
+                          cwd=root, timeout=600, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    pure = pickle.loads(done.stdout)
+    compiled = run_kernels(kernel_cases())
+    assert len(pure) == len(compiled) >= 2 * len(METHODS)
+    for a, b in zip(compiled, pure, strict=True):
+        assert a[:2] == b[:2]  # method, (status, iterations, keyframes)
+        for x, y in zip(a[2:], b[2:], strict=True):
+            np.testing.assert_allclose(x, y, rtol=1e-9, atol=1e-12, err_msg=a[0])
 
 
 def test_registry_names_are_cli_names():
