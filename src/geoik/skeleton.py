@@ -233,8 +233,10 @@ class Skeleton:
     def hand(cls, dim: int = 3, scale: float = 1.0, root: Any = None) -> Skeleton:
         """A hand: the wrist (root), the palm (one link to the knuckles) and five fingers of
         three links each, ``thumb``, ``index``, ``middle``, ``ring``, ``little`` (the tips, the
-        end effectors). Proportions of an adult hand in units of ``scale`` decimetres; the
-        fingers spread in the xy-plane (the thumb rising out of it in 3-D), the palm along +x.
+        end effectors). Proportions of an adult hand in units of ``scale`` decimetres; the palm
+        along +x, the fingers straight and spread in the xy-plane. In 3-D the palm faces -z: the
+        thumb leaves the knuckles below the palm's plane, on the side the fingers flex towards
+        to close on an object (seed 003 Fig. 7's ball).
         """
         palm = 0.9 * scale
         fingers = (  # name, lengths (proximal, middle, distal), spread in degrees
@@ -247,7 +249,7 @@ class Skeleton:
         branches: list[Branch] = [Branch("palm", [palm], direction=np.eye(dim)[0])]
         for name, ls, spread in fingers:
             a = math.radians(spread)
-            d = [math.cos(a), math.sin(a)] + ([0.4 if name == "thumb" else 0.0] * (dim - 2))
+            d = [math.cos(a), math.sin(a)] + ([-0.4 if name == "thumb" else 0.0] * (dim - 2))
             branches.append(Branch(name, [v * scale for v in ls], "palm", d))
         return cls.from_chains(branches, dim=dim, root=root, root_name="wrist")
 
