@@ -36,8 +36,11 @@ MAX_LINKS = 64
 """Most links a chain sent by the page may have."""
 MAX_MAP_SIZE = 512
 """Largest metric-map side, in pixels."""
-MAX_ITER = 10_000
-"""Largest iteration budget a page may ask for."""
+MAX_ITER = 1000
+"""Largest iteration budget a page may ask for (CCD on 64 links records some 40 keyframes per
+iteration: a thousand iterations are already 20 MB of motion)."""
+MAX_COORDINATE = 1e6
+"""Largest length or coordinate accepted, so that squares and sums stay far from overflow."""
 TYPES = ("solve", "methods", "reach", "map", "scene")
 _ID_CHARS = 64
 
@@ -142,6 +145,10 @@ def point(msg: dict[str, Any], key: str, dim: int, where: str = "") -> tuple[flo
         ok = isinstance(v, int | float) and not isinstance(v, bool)
         if not ok or not math.isfinite(v):
             raise ProtocolError(name, f"expected {dim} finite numbers, got {describe(value)}")
+        if abs(v) > MAX_COORDINATE:
+            raise ProtocolError(
+                name, f"expected coordinates within +-{MAX_COORDINATE:g}, got {describe(value)}"
+            )
     return tuple(float(v) for v in value)
 
 
@@ -165,6 +172,15 @@ def chain_from(msg: dict[str, Any], key: str = "chain") -> Chain:
     if isinstance(lengths, list) and len(lengths) > MAX_LINKS:
         raise ProtocolError(f"{key}.lengths", f"expected at most {MAX_LINKS} links, got "
                             f"{len(lengths)}")  # fmt: skip
+    if isinstance(lengths, list):
+        for i, v in enumerate(lengths):
+            if isinstance(v, int | float) and not isinstance(v, bool) and abs(v) > MAX_COORDINATE:
+                raise ProtocolError(
+                    f"{key}.lengths[{i}]", f"expected a length of at most {MAX_COORDINATE:g}, "
+                    f"got {describe(v)}"
+                )  # fmt: skip
+    if "base" in spec:
+        point(spec, "base", 2, f"{key}.")
     bend = spec.get("max_bend_deg")
     if isinstance(bend, list) and len(bend) > MAX_LINKS:
         raise ProtocolError(f"{key}.max_bend_deg", f"expected at most {MAX_LINKS} entries, got "

@@ -1,10 +1,12 @@
 """The viewer's ASGI app: the static page and one WebSocket at ``/ws``.
 
-Built on Starlette (the ``viewer`` extra). Messages on one connection are served in order,
-except metric maps, which run in a worker thread and reply when done so that scene frames keep
-flowing meanwhile. Any error a message causes becomes an ``error`` reply naming the field; the
-connection and the server stay up. Every asset is a file of :mod:`geoik.viewer`'s ``static``
-folder: nothing is fetched from elsewhere.
+Built on Starlette (the ``viewer`` extra). Messages on one connection are served in order, in a
+worker thread so that the event loop stays free for other connections. Metric maps are the
+exception: they run beside the rest, one per connection at a time (a newer map request stops
+the older one, which gets an error reply), sending ``progress`` messages with the request's id,
+so that scene frames keep flowing meanwhile. Any error a message causes becomes an ``error``
+reply naming the field; the connection and the server stay up. Every asset is a file of
+:mod:`geoik.viewer`'s ``static`` folder: nothing is fetched from elsewhere.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from geoik.errors import GeoIKError
 from geoik.viewer import handlers
+from geoik.viewer.overlay import MapCache, MapCancelledError
 from geoik.viewer.protocol import ProtocolError, error_reply, parse_message, safe_id
 from geoik.viewer.scenes import SceneState, scene_reply
 
@@ -33,12 +37,14 @@ __all__ = ["STATIC", "create_app"]
 
 STATIC = Path(__file__).with_name("static")
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+_PROGRESS_EVERY = 0.1
+"""Seconds between two progress messages of one map."""
 
 
 def create_app(warm: bool = True) -> Starlette:
     """The viewer app. ``warm`` compiles (or loads from numba's cache) every solver's kernel in
     a background thread at startup, so the first drag does not wait for it."""
-    cache = handlers.MapCache()
+    cache = MapCache()
 
     async def index(_request: Any) -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html", headers=_HEADERS)
@@ -63,29 +69,31 @@ def create_app(warm: bool = True) -> Starlette:
 
 
 def warm_up() -> None:
-    """Run every registered solver once on a small planar chain (and the scenes once)."""
-    from geoik.viewer.handlers import solve_reply
-
-    chain = {"lengths": [1.0, 1.0, 1.0]}
-    for name in handlers.REGISTRY:
-        with contextlib.suppress(Exception):
-            solve_reply({"chain": chain, "target": [1.5, 1.0], "method": name})
+    """Run every registered solver once on a small planar chain, and each scene once, so that
+    numba compiles (or loads from its cache) every kernel before the page needs it."""
+    for name, solver in handlers.REGISTRY.items():
+        lo, hi = solver.links
+        chain = {"lengths": [1.0] * (3 if hi is None else min(max(lo, 3), hi))}
+        with contextlib.suppress(GeoIKError):
+            handlers.solve_reply({"chain": chain, "target": [1.5, 1.0], "method": name})
     state = SceneState()
     for msg in ({"scene": "arm", "target": [1.0, 1.0]}, {"scene": "cyclist", "t": 0.1},
-                {"scene": "hand", "ball": [1.4, 0.0, -0.4]}):  # fmt: skip
-        with contextlib.suppress(Exception):
-            scene_reply(msg, state)
+                {"scene": "hand", "ball": [1.05, 0.0, -0.65]}):  # fmt: skip
+        for method in ("fabrik", "circles"):
+            with contextlib.suppress(GeoIKError):
+                scene_reply(dict(msg, method=method), state)
 
 
 class Session:
-    """One WebSocket connection: its scene state and the order of its replies."""
+    """One WebSocket connection: its scene state, its map in progress, the order of replies."""
 
-    def __init__(self, ws: WebSocket, cache: handlers.MapCache) -> None:
+    def __init__(self, ws: WebSocket, cache: MapCache) -> None:
         self.ws = ws
         self.cache = cache
         self.scenes = SceneState()
         self.lock = asyncio.Lock()
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.map_task: asyncio.Task[None] | None = None
+        self.map_cancel = threading.Event()
 
     async def run(self) -> None:
         await self.ws.accept()
@@ -98,8 +106,7 @@ class Session:
         except WebSocketDisconnect:
             pass
         finally:
-            for task in self.tasks:
-                task.cancel()
+            self.map_cancel.set()
 
     async def handle(self, text: str | None) -> None:
         """Serve one frame; a binary frame (``text`` None) gets an error reply."""
@@ -109,11 +116,9 @@ class Session:
             await self.send(error_reply(e.msg_id, e.request, e))
             return
         if msg["type"] == "map":
-            task = asyncio.create_task(self.serve_map(msg))
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            await self.start_map(msg)
             return
-        await self.send(self.serve(msg))
+        await self.send(await run_in_threadpool(self.serve, msg))
 
     def serve(self, msg: dict[str, Any]) -> dict[str, Any]:
         kind = msg["type"]
@@ -129,10 +134,31 @@ class Session:
             return error_reply(safe_id(msg), kind, ProtocolError("message", f"cannot serve: {e}"))
         return dict(body, type=kind, id=msg.get("id"))
 
-    async def serve_map(self, msg: dict[str, Any]) -> None:
+    async def start_map(self, msg: dict[str, Any]) -> None:
+        """Stop the map in progress (it replies with an error) and start this one."""
+        self.map_cancel.set()
+        if self.map_task is not None:
+            await asyncio.wait([self.map_task])
+        self.map_cancel = threading.Event()
+        self.map_task = asyncio.create_task(self.serve_map(msg, self.map_cancel))
+
+    async def serve_map(self, msg: dict[str, Any], cancel: threading.Event) -> None:
+        loop = asyncio.get_running_loop()
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:  # in the worker thread
+            now = time.monotonic()
+            if now - last[0] >= _PROGRESS_EVERY and done < total:
+                last[0] = now
+                note = {"type": "progress", "id": safe_id(msg), "done": done, "total": total}
+                asyncio.run_coroutine_threadsafe(self.send(note), loop)
+
         try:
-            body = await run_in_threadpool(self.cache.reply, msg)
+            body = await run_in_threadpool(self.cache.reply, msg, progress, cancel)
             reply = dict(body, type="map", id=msg.get("id"))
+        except MapCancelledError:
+            reply = error_reply(safe_id(msg), "map", ProtocolError("map", "superseded by a "
+                                "newer map request"))  # fmt: skip
         except GeoIKError as e:
             reply = error_reply(safe_id(msg), "map", e)
         except (TypeError, ValueError, OverflowError, MemoryError) as e:

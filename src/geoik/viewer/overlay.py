@@ -1,0 +1,144 @@
+"""The 2-D panel's metric-map overlay: :func:`geoik.maps.metric_map` of the current chain, solver
+and metric (seed 004), as an RGBA image with the seed's colours, cached.
+
+A map of a long chain with a large iteration budget can take a minute, so :meth:`MapCache.reply`
+reports progress after each band of rows and stops when told to (a newer map was asked for).
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from geoik.maps import metric_map
+from geoik.solvers import get
+from geoik.viewer.handlers import MAP_METRICS, options_of, tol_of
+from geoik.viewer.protocol import MAX_ITER, MAX_MAP_SIZE, chain_from, chain_key, choice, integer
+
+__all__ = ["MapCache", "MapCancelledError", "map_image"]
+
+DEFAULT_SIZE = 128
+_BANDS = 16
+"""A map is computed in about this many bands of rows, each reported as progress."""
+
+
+class MapCancelledError(Exception):
+    """A map computation stopped because a newer one was asked for."""
+
+
+class MapCache:
+    """Metric-map replies cached per (chain, method, metric, size, tol, max_iter, options);
+    safe to share between connections (maps run in worker threads)."""
+
+    def __init__(self, capacity: int = 16) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[Any, dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def reply(
+        self,
+        msg: dict[str, Any],
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: threading.Event | None = None,
+    ) -> dict[str, Any]:
+        """The map the message asks for; ``progress(done, total)`` after each band of rows;
+        raises :class:`MapCancelledError` soon after ``cancelled`` is set."""
+        chain = chain_from(msg)
+        method = msg.get("method", "fabrik")
+        get(method)
+        metric = choice(msg, "metric", MAP_METRICS, "iterations")
+        size = integer(msg, "size", DEFAULT_SIZE, 8, MAX_MAP_SIZE)
+        assert size is not None
+        max_iter = integer(msg, "max_iter", None, 1, MAX_ITER)
+        tol = tol_of(msg)
+        opts = options_of(msg)
+        key = (chain_key(chain), method, metric, size, tol, max_iter, repr(sorted(opts.items())))
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                return dict(hit, cached=True)
+        extra: dict[str, Any] = dict(opts)
+        if tol is not None:
+            extra["tol"] = tol
+        if max_iter is not None:
+            extra["max_iter"] = max_iter
+
+        def step(done: int, total: int) -> None:
+            if cancelled is not None and cancelled.is_set():
+                raise MapCancelledError
+            if progress is not None:
+                progress(done, total)
+
+        t0 = time.perf_counter()
+        rows = max(1, math.ceil(size / _BANDS))
+        mm = metric_map(chain, method, metric, size=size, progress=step, tile_rows=rows, **extra)
+        ms = (time.perf_counter() - t0) * 1e3
+        out = dict(map_image(mm, chain), metric=metric, method=method, size=size, compute_ms=ms)
+        with self._lock:
+            self._items[key] = out
+            while len(self._items) > self.capacity:
+                self._items.popitem(last=False)
+        return dict(out, cached=False)
+
+
+def map_image(mm: Any, chain: Any) -> dict[str, Any]:
+    """Seed 004's colours as base64 RGBA rows, top row first: black where a reachable target
+    failed, blue (least) to red (most) where reached, grey outside the reachable annulus.
+
+    The map's arrays are read as ``values[i, j]`` at ``x = x_j``, ``y = y_i`` with i and j
+    increasing with the coordinate over the square ``[-L, L]^2`` around the base."""
+    values = np.asarray(mm.values, dtype=np.float64)
+    reached = np.asarray(mm.reached, dtype=bool)
+    reachable = np.asarray(mm.reachable, dtype=bool)
+    ok = reached & np.isfinite(values)
+    vmin = float(values[ok].min()) if ok.any() else 0.0
+    vmax = float(values[ok].max()) if ok.any() else 1.0
+    span = vmax - vmin if vmax > vmin else 1.0
+    hue = np.clip((values - vmin) / span, 0.0, 1.0)
+    hue = np.where(ok, hue, 0.0)
+    rgba = np.empty(values.shape + (4,), dtype=np.uint8)
+    rgba[..., :3] = (_hue_rgb(hue) * 255.0).round().astype(np.uint8)
+    rgba[..., 3] = 255
+    rgba[reachable & ~ok] = (0, 0, 0, 255)
+    rgba[~reachable & ~ok] = (205, 205, 205, 255)
+    return {
+        "width": int(values.shape[1]),
+        "height": int(values.shape[0]),
+        "rgba": base64.b64encode(rgba[::-1].tobytes()).decode("ascii"),
+        "vmin": vmin,
+        "vmax": vmax,
+        "half": float(mm.half),
+        "center": chain.base.tolist(),
+        "coverage": _finite_or_none(mm.coverage),
+        "params": mm.params(),
+    }
+
+
+def _finite_or_none(value: Any) -> float | None:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _hue_rgb(t: np.ndarray) -> np.ndarray:
+    """Fully saturated colours from blue (t = 0, hue 240 degrees) to red (t = 1, hue 0)."""
+    h = (1.0 - t) * 4.0  # hue / 60 degrees, 4 = blue, 0 = red
+    x = 1.0 - np.abs(np.mod(h, 2.0) - 1.0)
+    z = np.zeros_like(t)
+    one = np.ones_like(t)
+    sector = np.clip(np.floor(h).astype(np.int64), 0, 3)
+    rgb = np.select(
+        [sector[..., None] == k for k in range(4)],
+        [np.stack(c, axis=-1) for c in ((one, x, z), (x, one, z), (z, one, x), (z, x, one))],
+    )
+    return rgb
