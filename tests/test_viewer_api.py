@@ -1,10 +1,12 @@
-"""The viewer's HTTP and WebSocket API, through Starlette's test client (no browser)."""
+"""The viewer's HTTP and WebSocket API through Starlette's test client (no browser), and the
+scenes' replies checked for what an animator relies on."""
 
 from __future__ import annotations
 
 import json
 import math
 import re
+import threading
 import warnings
 
 import numpy as np
@@ -21,7 +23,9 @@ with warnings.catch_warnings():  # starlette >= 1 prefers httpx2 but still works
 
 import geoik as ik  # noqa: E402
 from geoik.solvers import REGISTRY  # noqa: E402
-from geoik.viewer import protocol, scenes  # noqa: E402
+from geoik.tree import METHODS as TREE_METHODS  # noqa: E402
+from geoik.viewer import cyclist, hand, protocol, scenes  # noqa: E402
+from geoik.viewer.overlay import MapCache, MapCancelledError  # noqa: E402
 from geoik.viewer.server import STATIC, create_app  # noqa: E402
 
 CHAIN = {"lengths": [2.0] * 10}
@@ -41,27 +45,51 @@ def ws(client):
 
 def ask(sock, msg):
     sock.send_text(json.dumps(msg))
-    return sock.receive_json()
+    while True:
+        reply = sock.receive_json()
+        if reply["type"] != "progress":
+            return reply
 
 
 # ---------------------------------------------------------------------------- HTTP
 
 
-def test_page_and_assets_are_served_with_their_types(client):
+def test_page_and_every_asset_are_served_with_their_types(client):
     page = client.get("/")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
-    for path, kind in (("app.js", "javascript"), ("style.css", "text/css")):
-        r = client.get(f"/static/{path}")
-        assert r.status_code == 200, path
-        assert kind in r.headers["content-type"], (path, r.headers["content-type"])
-        assert r.text == (STATIC / path).read_text()
-        assert f"/static/{path}" in page.text
+    kinds = {".js": "javascript", ".css": "text/css", ".html": "text/html"}
+    files = sorted(p for p in STATIC.iterdir() if p.is_file())
+    assert {p.name for p in files} >= {"index.html", "app.js", "style.css"}
+    for path in files:
+        r = client.get(f"/static/{path.name}")
+        assert r.status_code == 200, path.name
+        assert kinds[path.suffix] in r.headers["content-type"], (path.name, r.headers)
+        assert r.text == path.read_text()
+
+
+def test_every_script_import_is_a_served_file(client):
+    """The page loads app.js as a module; every module it imports (transitively) is served."""
+    page = client.get("/").text
+    todo = re.findall(r'<script type="module" src="/static/([\w.]+)"', page)
+    assert todo == ["app.js"]
+    seen = set()
+    while todo:
+        name = todo.pop()
+        seen.add(name)
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200, name
+        for dep in re.findall(r'from "\./([\w.]+)"', r.text):
+            if dep not in seen:
+                todo.append(dep)
+    assert {"common.js", "panel.js", "scenes.js", "draw3d.js"} <= seen
 
 
 def test_page_fetches_nothing_from_elsewhere(client):
-    """Every src/href in the page and every URL in the script is local (no CDN)."""
-    texts = [client.get(p).text for p in ("/", "/static/app.js", "/static/style.css")]
+    """Every src/href in the page and every URL in the scripts is local (no CDN)."""
+    texts = [client.get("/").text] + [
+        client.get(f"/static/{p.name}").text for p in STATIC.iterdir() if p.is_file()
+    ]
     for text in texts:
         for url in re.findall(r"""(?:src|href)\s*=\s*["']([^"']+)""", text):
             assert url.startswith(("/", "data:")), url
@@ -76,18 +104,22 @@ def test_unknown_paths_are_404(client):
 # ---------------------------------------------------------------------------- solve
 
 
-def test_methods_lists_the_registry(ws):
+def test_methods_lists_the_registry_the_tree_methods_and_the_map_metrics(ws):
     r = ask(ws, {"type": "methods", "id": "m"})
     assert r["type"] == "methods" and r["id"] == "m"
     assert [m["name"] for m in r["methods"]] == list(REGISTRY)
+    assert r["tree_methods"] == list(TREE_METHODS)
+    assert "iterations" in r["map_metrics"]
 
 
-@pytest.mark.parametrize("method", ["ccd", "fabrik"])
+@pytest.mark.parametrize("method", list(REGISTRY))
 def test_solve_round_trip_is_consistent(ws, method):
-    target = [8.33, 2.83]
-    r = ask(ws, {"type": "solve", "id": 7, "chain": CHAIN, "target": target, "method": method})
+    lengths = [2.0, 1.5] if method == "two-bone" else CHAIN["lengths"]
+    target = [1.5, 2.0] if method == "two-bone" else [8.33, 2.83]
+    msg = {"type": "solve", "id": 7, "chain": {"lengths": lengths}, "target": target}
+    r = ask(ws, dict(msg, method=method))
     assert r["type"] == "solve" and r["id"] == 7 and r["method"] == method
-    chain = ik.Chain.planar(CHAIN["lengths"])
+    chain = ik.Chain.planar(lengths)
     pos = np.array(r["positions"])
     # forward kinematics of the returned angles gives the returned positions ...
     np.testing.assert_allclose(chain.pose_from_angles(r["angles"]).positions, pos, atol=1e-9)
@@ -113,32 +145,67 @@ def test_solve_without_motion_and_from_a_start_pose(ws):
     np.testing.assert_allclose(again["motion"]["poses"][0], first["positions"], atol=1e-8)
 
 
-def test_reach_gives_the_safe_zones(ws):
-    r = ask(ws, {"type": "reach", "id": 3, "chain": {"lengths": [1, 1, 3]}})
-    assert (r["min"], r["max"]) == pytest.approx((1.0, 5.0))
+def test_solve_respects_limits_typed_as_on_the_command_line(ws):
+    spec = {"lengths": [2.0] * 4, "max_bend_deg": [None, 90, [-30, 120], 45]}
+    r = ask(ws, {"type": "solve", "id": 1, "chain": spec, "target": [-3, 2], "method": "ccd"})
+    angles = np.degrees(r["angles"])
+    lo = np.array([-np.inf, -90, -30, -45])
+    hi = np.array([np.inf, 90, 120, 45])
+    assert np.all(angles >= lo - 1e-9) and np.all(angles <= hi + 1e-9)
 
 
-def test_map_replies_with_an_image_or_says_what_is_missing(ws):
-    r = ask(ws, {"type": "map", "id": 4, "chain": {"lengths": [1, 1, 1]}, "method": "ccd",
-                 "metric": "iterations", "size": 16, "max_iter": 10})  # fmt: skip
-    assert r["id"] == 4
-    if r["type"] == "error":
-        assert "map overlay needs geoik.maps" in r["message"]
-    else:
-        assert r["type"] == "map" and r["width"] == r["height"] == 16
-        again = ask(
-            ws,
-            {
-                "type": "map",
-                "id": 5,
-                "chain": {"lengths": [1, 1, 1]},
-                "method": "ccd",
-                "metric": "iterations",
-                "size": 16,
-                "max_iter": 10,
-            },
-        )
-        assert again["cached"] and again["rgba"] == r["rgba"]
+def test_reach_gives_the_safe_zones_and_the_limits_in_degrees(ws):
+    spec = {"lengths": [1, 1, 3], "max_bend_deg": [None, 90, [-30, 120]]}
+    r = ask(ws, {"type": "reach", "id": 3, "chain": spec})
+    assert r["max"] == pytest.approx(5.0)
+    assert r["limits_deg"][0] is None
+    assert r["limits_deg"][1] == pytest.approx([-90, 90])
+    assert r["limits_deg"][2] == pytest.approx([-30, 120])
+    free = ask(ws, {"type": "reach", "id": 4, "chain": {"lengths": [1, 1, 3]}})
+    assert (free["min"], free["max"]) == pytest.approx((1.0, 5.0))
+
+
+# ---------------------------------------------------------------------------- maps
+
+
+def test_map_replies_with_an_image_then_from_the_cache(ws):
+    msg = {"type": "map", "id": 4, "chain": {"lengths": [1, 1, 1]}, "method": "ccd",
+           "metric": "iterations", "size": 16, "max_iter": 10}  # fmt: skip
+    r = ask(ws, msg)
+    assert r["type"] == "map" and r["id"] == 4 and r["width"] == r["height"] == 16
+    assert len(r["rgba"]) == math.ceil(16 * 16 * 4 / 3) * 4  # base64 of RGBA pixels
+    assert r["half"] == pytest.approx(3.0) and 0 < r["coverage"] <= 1
+    assert 1 <= r["vmin"] <= r["vmax"] <= 10 and not r["cached"]
+    again = ask(ws, dict(msg, id=5))
+    assert again["cached"] and again["rgba"] == r["rgba"]
+
+
+def test_map_reports_progress_and_stops_when_cancelled():
+    cache = MapCache()
+    msg = {"chain": {"lengths": [1.0] * 5}, "method": "fabrik", "size": 32}
+    seen = []
+    cache.reply(msg, progress=lambda done, total: seen.append((done, total)))
+    assert len(seen) >= 8 and seen[-1][0] == seen[-1][1]
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(MapCancelledError):
+        cache.reply(dict(msg, size=24), cancelled=stop)
+
+
+def test_a_newer_map_stops_the_older_one(ws):
+    big = {"type": "map", "id": "old", "chain": {"lengths": [1.0] * 40}, "method": "ccd",
+           "size": 256, "max_iter": 1000}  # fmt: skip
+    ws.send_text(json.dumps(big))
+    small = {"type": "map", "id": "new", "chain": {"lengths": [1.0] * 3}, "size": 16}
+    ws.send_text(json.dumps(small))
+    replies = {}
+    while len(replies) < 2:
+        r = ws.receive_json()
+        if r["type"] != "progress":
+            replies[r["id"]] = r
+    assert replies["old"]["type"] == "error" and "superseded" in replies["old"]["message"]
+    assert replies["new"]["type"] == "map"
 
 
 # ---------------------------------------------------------------------------- bad input
@@ -147,6 +214,7 @@ def test_map_replies_with_an_image_or_says_what_is_missing(ws):
 BAD = [
     ("{not json", "message"),
     ("[1, 2]", "message"),
+    ("[" * 100_000 + "]" * 100_000, "message"),
     (json.dumps({"type": "fly", "id": 1}), "type"),
     (json.dumps({"type": "solve", "id": [1]}), "id"),
     (
@@ -154,15 +222,31 @@ BAD = [
         "method",
     ),
     ('{"type": "solve", "id": 1, "chain": {"lengths": [2, 2]}, "target": [NaN, 1]}', "target"),
+    ('{"type": "solve", "id": 1, "chain": {"lengths": [2, 2]}, "target": [1e999, 1]}', "target"),
     (
         '{"type": "solve", "id": 1, "chain": {"lengths": [2, NaN]}, "target": [1, 1]}',
         "chain.lengths[1]",
     ),
     (
+        json.dumps({"type": "solve", "id": 1, "chain": {"lengths": [1e300, 1]}, "target": [1, 1]}),
+        "chain.lengths[0]",
+    ),
+    (
+        json.dumps(
+            {
+                "type": "solve",
+                "id": 1,
+                "chain": {"lengths": [1, 1], "base": [1e9, 0]},
+                "target": [1, 1],
+            }
+        ),
+        "chain.base",
+    ),
+    (json.dumps({"type": "solve", "id": 1, "chain": CHAIN, "target": [1e300, 0]}), "target"),
+    (
         json.dumps(
             {"type": "solve", "id": 1, "chain": {"lengths": [1.0] * 1_000_000}, "target": [1, 1]}
-        )[:100]
-        + "]}",
+        ),
         "message",
     ),
     (
@@ -170,14 +254,33 @@ BAD = [
         "chain.lengths",
     ),
     (
+        json.dumps(
+            {
+                "type": "solve",
+                "id": 1,
+                "chain": {"lengths": [1, 1], "max_bend_deg": 200},
+                "target": [1, 1],
+            }
+        ),
+        "chain.max_bend_deg[0]",
+    ),
+    (
         json.dumps({"type": "solve", "id": 1, "chain": CHAIN, "target": [1, 1], "max_iter": 10**9}),
         "max_iter",
+    ),
+    (
+        json.dumps({"type": "solve", "id": 1, "chain": CHAIN, "target": [1, 1], "tol": -1}),
+        "tol",
     ),
     (
         json.dumps(
             {"type": "solve", "id": 1, "chain": CHAIN, "target": [1, 1], "options": {"bogus": 1}}
         ),
         "bogus",
+    ),
+    (
+        json.dumps({"type": "solve", "id": 1, "chain": CHAIN, "target": [1, 1], "options": [1]}),
+        "options",
     ),
     (
         json.dumps({"type": "solve", "id": 1, "chain": CHAIN, "target": [1, 1], "start": [0.1]}),
@@ -187,7 +290,14 @@ BAD = [
     (json.dumps({"type": "map", "id": 1, "chain": CHAIN, "metric": "speed"}), "metric"),
     (json.dumps({"type": "scene", "id": 1, "scene": "dance"}), "scene"),
     (json.dumps({"type": "scene", "id": 1, "scene": "hand", "ball": [1, 2]}), "ball"),
+    (
+        json.dumps(
+            {"type": "scene", "id": 1, "scene": "hand", "ball": [1, 0, -1], "method": "ccd"}
+        ),
+        "method",
+    ),
     (json.dumps({"type": "scene", "id": 1, "scene": "cyclist", "t": "soon"}), "t"),
+    (json.dumps({"type": "scene", "id": 1, "scene": "cyclist", "cadence": 1e6}), "cadence"),
     (
         json.dumps({"type": "scene", "id": 1, "scene": "arm", "target": [1, 1], "method": "x"}),
         "method",
@@ -204,8 +314,19 @@ def test_bad_input_gets_an_error_naming_the_field_and_the_connection_stays_up(ws
     assert r["type"] == "error"
     assert r["field"] == field, r["message"]
     assert r["message"].startswith(field)
+    assert "Traceback" not in r["message"] and len(r["message"]) < 400
     ok = ask(ws, {"type": "solve", "id": 99, "chain": CHAIN, "target": [3, 4], "motion": False})
     assert ok["type"] == "solve" and ok["id"] == 99
+
+
+def test_size_caps_say_what_they_allow(ws):
+    r = ask(ws, {"type": "solve", "id": 1, "chain": {"lengths": [1.0] * 65}, "target": [1, 1]})
+    assert f"at most {protocol.MAX_LINKS} links, got 65" in r["message"]
+    r = ask(ws, {"type": "solve", "id": 1, "chain": CHAIN, "target": [1, 1], "max_iter": 10**9})
+    assert f"[1, {protocol.MAX_ITER}]" in r["message"]
+    ws.send_text(json.dumps({"type": "solve", "id": 1, "pad": "x" * 1_000_000}))
+    r = ws.receive_json()
+    assert f"at most {protocol.MAX_MESSAGE_BYTES} bytes" in r["message"]
 
 
 def test_binary_frames_get_an_error(ws):
@@ -222,44 +343,115 @@ def test_an_error_echoes_the_id(ws):
 # ---------------------------------------------------------------------------- scenes
 
 
-def test_arm_scene_keeps_the_target_in_the_safe_zones(ws):
+def test_arm_scene_keeps_the_target_in_the_safe_zones_and_above_the_floor(ws):
     r = ask(ws, {"type": "scene", "id": 1, "scene": "arm", "target": [9.0, 0.0], "yaw_deg": 90})
     lo, hi = r["reach"]
     assert math.hypot(*r["target"]) == pytest.approx(hi)
     assert r["status"] in ("REACHED", "CLOSEST")
     tip = np.array(r["points"][-1])
     np.testing.assert_allclose(tip, r["target3"], atol=max(1e-3, r["error"] * 1.01))
-    # yaw 90 degrees: the arm lies in the y-z plane
-    assert abs(tip[0]) < 1e-9 and tip[1] > 0
+    assert abs(tip[0]) < 1e-9 and tip[1] > 0  # yaw 90 degrees: the arm lies in the y-z plane
+    low = ask(ws, {"type": "scene", "id": 2, "scene": "arm", "target": [1.0, -5.0]})
+    assert low["target3"][2] >= scenes.ARM_FLOOR_GAP - 1e-12
+    links = np.linalg.norm(np.diff(np.array(low["points"][1:]), axis=0), axis=1)
+    np.testing.assert_allclose(links, scenes.ARM_LENGTHS, rtol=1e-9)
 
 
-def test_cyclist_feet_stay_on_the_pedals_frame_after_frame(ws):
-    lengths = scenes.LEG_LENGTHS
-    for k in range(24):
-        r = ask(ws, {"type": "scene", "id": k, "scene": "cyclist", "t": k / 24})
-        for leg in r["legs"].values():
-            pts = np.array(leg["points"])
-            ankle, pedal = pts[-1], np.array(leg["pedal"])
-            assert leg["status"] == "REACHED"
-            assert math.dist(ankle[[0, 2]], pedal[[0, 2]]) <= 1e-3
-            links = np.linalg.norm(np.diff(pts, axis=0), axis=1)
-            np.testing.assert_allclose(links, lengths, rtol=1e-9)
+LEG_METHODS = [m for m, s in REGISTRY.items() if s.links[0] <= 2 <= (s.links[1] or 2)]
 
 
-@pytest.mark.parametrize("per_finger", [False, True])
-def test_hand_fingertips_close_on_the_ball(ws, per_finger):
-    ball = [1.45, 0.05, -0.45]
-    msg = {"type": "scene", "scene": "hand", "ball": ball, "radius": 0.3, "per_finger": per_finger}
-    for k in range(5):  # a few frames, each from the previous one
-        r = ask(ws, dict(msg, id=k))
-    pts = np.array(r["points"])
-    names = r["names"]
-    assert ("per finger" in r["solver"]) == per_finger
-    for f, info in r["fingers"].items():
-        tip = pts[names.index(f)]
-        assert math.dist(tip, ball) == pytest.approx(0.3, abs=0.01) or info["status"] != "REACHED"
-    reached = sum(info["status"] == "REACHED" for info in r["fingers"].values())
-    assert reached >= 4
+@pytest.mark.parametrize("method", LEG_METHODS)
+def test_cyclist_feet_stay_on_the_pedals_and_knees_bend_forwards(ws, method):
+    for k in range(48):  # two turns of the cranks, every frame from the previous one
+        msg = {"type": "scene", "id": k, "scene": "cyclist", "t": k / 24, "method": method}
+        r = ask(ws, msg)
+        assert r["type"] == "scene", r.get("message")
+        for side, leg in r["legs"].items():
+            assert leg["status"] == "REACHED", (side, k, leg)
+            hip, knee, ankle = (np.array(p) for p in leg["points"])
+            heel, ankle2, ball, toe = (np.array(p) for p in leg["foot"])
+            # the ball of the foot is on the pedal spindle, in all three coordinates
+            assert math.dist(ball, leg["pedal"]) <= 1e-3
+            np.testing.assert_allclose(ankle2, ankle)
+            assert math.dist(ankle, ball) == pytest.approx(cyclist.FOOT)
+            np.testing.assert_allclose(
+                [math.dist(hip, knee), math.dist(knee, ankle)], cyclist.LEG_LENGTHS, rtol=1e-9
+            )
+            # the knee lies in front of the line from the hip to the ankle, bent 0-160 degrees
+            a, kk = ankle - hip, knee - hip
+            assert a[0] * kk[2] - a[2] * kk[0] > 0, (side, k)
+            assert 0 < leg["knee_deg"] <= 160
+            # the whole leg is in the plane of its pedal
+            assert {p[1] for p in leg["points"]} == {leg["pedal"][1]}
+
+
+def hand_reply(ws, ball, method="circles"):
+    msg = {"type": "scene", "id": 1, "scene": "hand", "ball": ball, "radius": 0.35}
+    r = ask(ws, dict(msg, method=method))
+    assert r["type"] == "scene", r.get("message")
+    return r
+
+
+def test_hand_closes_all_five_fingertips_on_a_ball_under_the_fingers(ws):
+    r = hand_reply(ws, [1.05, 0.0, -0.65])
+    assert r["on_ball"] == 5
+    assert "solve_tree" in r["solver"]
+    pos, ball = np.array(r["points"]), np.array(r["ball"])
+    for f in hand.FINGERS:
+        assert abs(math.dist(pos[r["names"].index(f)], ball) - 0.35) <= hand.TOUCH_TOL
+
+
+def test_hand_reaches_for_a_ball_out_of_reach_and_says_so(ws):
+    r = hand_reply(ws, [2.9, 1.4, -1.9])
+    assert r["on_ball"] == 0
+    assert all(v["touch"] == "none" for v in r["fingers"].values())
+
+
+@pytest.mark.parametrize("method", list(TREE_METHODS))
+def test_hand_keeps_its_bones_and_reports_honestly(ws, method):
+    rng = np.random.default_rng(6)
+    sk, _ = hand.hand_skeleton()
+    for ball in rng.uniform([0.5, -0.8, -1.3], [2.1, 0.8, -0.4], size=(25, 3)):
+        r = hand_reply(ws, ball.tolist(), method)
+        pos = np.array(r["points"])
+        assert np.all(np.isfinite(pos))
+        links = np.linalg.norm(pos[1:] - pos[sk.parents[1:]], axis=1)
+        np.testing.assert_allclose(links, sk.lengths[1:], rtol=1e-6)
+        assert r["on_ball"] == sum(v["touch"] == "tip" for v in r["fingers"].values())
+        for f, v in r["fingers"].items():
+            tip = pos[r["names"].index(f)]
+            if v["status"] == "REACHED":
+                assert math.dist(tip, v["target"]) <= r["tol"]
+            if v["touch"] == "tip":
+                assert abs(math.dist(tip, ball) - 0.35) <= hand.TOUCH_TOL
+
+
+def test_hand_by_circles_keeps_the_palm_flat_and_bends_fingers_the_natural_way(ws):
+    rng = np.random.default_rng(7)
+    palm = [n for n, _ in hand.PALM] + ["wrist"]
+    rest = hand.open_hand()
+    sk, fingers = hand.hand_skeleton()
+    for ball in rng.uniform([0.5, -0.8, -1.3], [2.1, 0.8, -0.4], size=(60, 3)):
+        r = hand_reply(ws, ball.tolist())
+        pos = np.array(r["points"])
+        for name in palm:
+            np.testing.assert_allclose(pos[sk.index(name)], rest[sk.index(name)], atol=1e-9)
+        for f in fingers:
+            v = r["fingers"][f.name]
+            assert v["status"] == "REACHED"
+            # bends within a finger's range: none backwards by more than a few degrees, none
+            # past a clenched fist, and the finger in one plane
+            assert all(-12.0 <= b <= 100.0 for b in v["bends_deg"]), (f.name, v["bends_deg"])
+            assert v["out_of_plane_deg"] <= 1e-6
+            assert abs(v["spread_deg"]) <= 25.0 + 1e-9
+            # no part of the finger inside the ball (it closed onto the surface), unless the
+            # ball is in the way of the finger however open or closed
+            at = np.array(r["ball"])
+            gap = hand._clearance_of(pos[f.joints][None], at, 0.35)[0]
+            if gap < -hand.TOUCH_TOL:
+                curls = np.linspace(*f.s_range, 200)
+                assert hand._clearance(f.toward(at), curls, at, 0.35).max() <= 0.0, f.name
+                assert v["touch"] == "finger"
 
 
 def test_view_without_the_extra_says_how_to_install_it(monkeypatch, capsys):
@@ -279,3 +471,120 @@ def test_importing_geoik_does_not_need_the_viewer_extra():
     code = "import sys, geoik, geoik.viewer, geoik.commands.view; print('starlette' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------------------- a real server
+
+
+@pytest.fixture(scope="module")
+def live_server():
+    """uvicorn serving the app on a free loopback port, as ``geoik view`` does."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from geoik.commands.view import WS_MAX_SIZE, listen
+
+    sock = listen("127.0.0.1", 0)
+    config = uvicorn.Config(create_app(warm=False), log_level="warning", ws_max_size=WS_MAX_SIZE)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        assert thread.is_alive(), "uvicorn did not start"
+        thread.join(0.05)
+    yield f"127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_a_real_websocket_survives_bad_and_huge_messages(live_server):
+    sync = pytest.importorskip("websockets.sync.client")
+    with sync.connect(f"ws://{live_server}/ws", max_size=None) as sock:
+
+        def call(text):
+            sock.send(text)
+            return json.loads(sock.recv(timeout=30))
+
+        good = json.dumps({"type": "solve", "id": 1, "chain": CHAIN, "target": [3, 4]})
+        assert call(good)["status"] == "REACHED"
+        assert call("{nope")["field"] == "message"
+        megabyte = json.dumps({"type": "solve", "id": 2, "pad": "x" * 2_000_000})
+        r = call(megabyte)
+        assert r["type"] == "error" and f"at most {protocol.MAX_MESSAGE_BYTES}" in r["message"]
+        million = json.dumps({"type": "solve", "id": 3, "chain": {"lengths": [1] * 10**6}})
+        assert call(million)["type"] == "error"
+        assert call(good)["type"] == "solve"  # the same connection still works
+
+
+def test_a_message_beyond_the_frame_limit_closes_only_its_connection(live_server):
+    sync = pytest.importorskip("websockets.sync.client")
+    from websockets.exceptions import ConnectionClosed
+
+    from geoik.commands.view import WS_MAX_SIZE
+
+    with sync.connect(f"ws://{live_server}/ws", max_size=None) as sock:
+        sock.send("x" * (WS_MAX_SIZE + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            sock.recv(timeout=30)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+    with sync.connect(f"ws://{live_server}/ws") as sock:  # the server is still up
+        sock.send(json.dumps({"type": "methods", "id": 1}))
+        assert json.loads(sock.recv(timeout=30))["type"] == "methods"
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def test_view_reports_a_port_in_use_in_one_line(live_server, capsys):
+    from geoik import cli
+
+    port = live_server.rsplit(":", 1)[1]
+    assert cli.main(["view", "--no-browser", "--port", port]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"port {port}" in err[0] and "--port 0" in err[0], err
+
+
+def test_view_reports_an_unknown_host_in_one_line(capsys):
+    from geoik import cli
+
+    assert cli.main(["view", "--no-browser", "--host", "no-such-host.invalid"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("geoik: error: --host:"), err
+
+
+@pytest.mark.parametrize("port", ["-1", "70000", "http"])
+def test_view_rejects_a_bad_port(port, capsys):
+    from geoik import cli
+
+    assert cli.main(["view", "--no-browser", "--port", port]) == 2
+    assert "expected a port number 0-65535" in capsys.readouterr().err
+
+
+def test_view_help_explains_the_options(capsys):
+    from geoik import cli
+
+    assert cli.main(["view", "--help"]) == 0
+    out = capsys.readouterr().out
+    for text in ("--port", "--host", "--no-browser", "127.0.0.1", "robot arm", "cyclist", "hand"):
+        assert text in out
+
+
+def test_geoik_view_serves_the_page_and_stops_cleanly_on_ctrl_c():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    cmd = [sys.executable, "-m", "geoik", "view", "--port", "0", "--no-browser"]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url, line
+        with urllib.request.urlopen(url.group(0), timeout=30) as page:
+            assert b"geoik viewer" in page.read()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and out.strip() == "geoik viewer stopped"
