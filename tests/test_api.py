@@ -86,21 +86,50 @@ def test_target_at_end_effector_needs_no_iteration(chain):
 
 
 def test_ccd_stall_on_collinear_target_is_reported():
-    """Seed 004's void: a straight chain and a target on its line beyond the last joint but
-    short of the tip: every joint sees angle 0 except where the target is behind the joint."""
+    """Seed 004's void: a straight chain and a target on its line between the last joint and the
+    tip; every joint sees angle 0, nothing turns, and the first sweep ends STALLED."""
     chain = ik.Chain.planar([1.0] * 2)
     sol = ik.solve(chain, (1.5, 0.0), method="ccd", max_iter=10)
-    assert sol.status in (ik.Status.STALLED, ik.Status.MAX_ITERATIONS, ik.Status.REACHED)
-    assert np.isfinite(sol.error)
+    assert sol.status is ik.Status.STALLED and sol.iterations == 1
+    assert sol.motion.steps == 0
+    np.testing.assert_array_equal(sol.positions, chain.rest_pose().positions)
+    assert sol.error == pytest.approx(0.5)
 
 
-def test_closest_inside_minimum_reach():
-    """Lengths [3, 1]: the minimum reach is 2; a target at distance 1 is out of reach."""
+@pytest.mark.parametrize("method", ["ccd", "fabrik", "two-bone"])
+@pytest.mark.parametrize("target", [(1.0, 0.0), (0.0, 1.0), (-0.5, -0.5)])
+def test_closest_inside_minimum_reach(method, target):
+    """Lengths [3, 1]: the minimum reach is 2, so a target nearer the base is out of reach and
+    the chain folds towards it, ending CLOSEST at distance 2 along the target's direction."""
     chain = ik.Chain.planar([3, 1])
-    sol = ik.solve(chain, (1.0, 0.0), method="ccd", max_iter=500)
-    assert sol.status in (ik.Status.CLOSEST, ik.Status.MAX_ITERATIONS, ik.Status.STALLED)
-    if sol.status is ik.Status.CLOSEST:
-        np.testing.assert_allclose(sol.positions[-1], [2.0, 0.0], atol=sol.tol)
+    sol = ik.solve(chain, target, method=method, max_iter=500)
+    assert sol.status is ik.Status.CLOSEST
+    direction = np.array(target) / np.linalg.norm(target)
+    np.testing.assert_allclose(sol.positions[-1], 2.0 * direction, atol=sol.tol)
+    assert sol.error == pytest.approx(2.0 - np.linalg.norm(target), abs=sol.tol)
+
+
+def test_dls_inside_minimum_reach_is_not_called_closest_unless_there():
+    """DLS does not fold towards targets inside the minimum reach (its docstring): the status
+    says what happened, never CLOSEST away from the closest point."""
+    chain = ik.Chain.planar([3, 1])
+    sol = ik.solve(chain, (0.0, 1.0), method="dls", max_iter=50)
+    near = np.linalg.norm(sol.positions[-1] - (0.0, 2.0)) <= sol.tol
+    assert (sol.status is ik.Status.CLOSEST) == near
+
+
+@pytest.mark.parametrize(
+    "target", [(3.0, 4.0), [3, 4], np.array([3, 4]), np.array([3.0, 4.0], np.float32)]
+)
+def test_targets_of_any_numeric_sequence(chain, target):
+    sol = ik.solve(chain, target, method="ccd")
+    assert sol.target.dtype == np.float64 and sol.target.tolist() == [3.0, 4.0]
+    assert sol.status is ik.Status.REACHED
+
+
+def test_nested_target_is_rejected(chain):
+    with pytest.raises(ik.InvalidTargetError, match="2 coordinates"):
+        ik.solve(chain, [[3.0, 4.0]], method="ccd")
 
 
 def test_solution_is_frozen(chain):

@@ -37,25 +37,6 @@ def test_spatial_forward_kinematics_hinge_frames_follow_parent():
     np.testing.assert_allclose(pos[2], [0, 1, -1], atol=1e-12)
 
 
-def test_pose_angles_round_trip_2d():
-    rng = np.random.default_rng(1)
-    chain = ik.Chain.planar(rng.uniform(0.1, 5, 8))
-    a = rng.uniform(-math.pi, math.pi, 8)
-    pose = chain.pose_from_angles(a)
-    derived = ik.Pose(pose.positions.copy()).angles()
-    np.testing.assert_allclose(derived, a, atol=1e-12)
-
-
-def test_pose_angles_round_trip_3d_positions():
-    rng = np.random.default_rng(2)
-    chain = ik.Chain.spatial(rng.uniform(0.1, 5, 6))
-    pose = chain.pose_from_angles(rng.normal(size=(6, 3)))
-    derived = ik.Pose(pose.positions.copy()).angles()
-    np.testing.assert_allclose(
-        chain.pose_from_angles(derived).positions, pose.positions, atol=1e-12
-    )
-
-
 def test_limits_parsing_2d():
     chain = ik.Chain.planar([1, 1, 1], max_bend_deg=[None, 90, (-30, 120)])
     assert chain.lo[0] == -np.inf and chain.hi[0] == np.inf
@@ -70,11 +51,6 @@ def test_limits_parsing_3d_cone_and_hinge():
     assert chain.cone[0] == pytest.approx(math.radians(45))
     np.testing.assert_allclose(chain.hinge[1], [0, 0, 1])
     assert chain.hi[1] == pytest.approx(math.radians(100))
-
-
-def test_rest_pose_clamped_into_limits_excluding_zero():
-    chain = ik.Chain.planar([1, 1], max_bend_deg=[None, (10, 90)])
-    np.testing.assert_allclose(chain.rest_pose().angles(), [0, math.radians(10)])
 
 
 @pytest.mark.parametrize(

@@ -30,20 +30,6 @@ def test_small_rotations_are_not_counted_over_5deg():
     assert c.rotation_sum_deg == pytest.approx(10.0)
 
 
-def test_multi_joint_step_path_is_integrated():
-    """Two joints turning together, equal and opposite: the tip of a [1, 1] chain from (2, 0)
-    moves along a known curve; compare with a fine polyline."""
-    chain = ik.Chain.planar([1.0, 1.0])
-    keys = np.array([[0.0, 0.0], [1.0, -2.0]])
-    m = Motion(chain, keys)
-    t = np.linspace(0, 1, 200001)
-    a1, a2 = t, -2 * t
-    x = np.cos(a1) + np.cos(a1 + a2)
-    y = np.sin(a1) + np.sin(a1 + a2)
-    exact = np.sum(np.hypot(np.diff(x), np.diff(y)))
-    assert m.path_length() == pytest.approx(exact, rel=1e-5)
-
-
 def test_3d_single_rotation_arc_uses_distance_to_axis():
     chain = ik.Chain.spatial([1.0, 1.0])
     # joint 0 turns 90 degrees about the world x axis: the chain lies on that axis, so the tip
@@ -73,14 +59,26 @@ def test_costs_match_between_2d_and_3d_ccd():
     np.testing.assert_allclose(s3.positions[:, :2], s2.positions, atol=1e-9)
 
 
-def test_trace_follows_the_motion_and_matches_path_length():
-    chain = ik.Chain.planar([2] * 10)
-    sol = ik.solve(chain, (-4.08, 16.0), method="ccd")
-    trace = sol.motion.trace(max_step_deg=0.05)
-    np.testing.assert_allclose(trace[0], [20, 0])
-    np.testing.assert_allclose(trace[-1], sol.positions[-1], atol=1e-12)
-    polyline = np.sum(np.linalg.norm(np.diff(trace, axis=0), axis=1))
-    assert polyline == pytest.approx(ik.costs(sol).path_length, rel=1e-5)
+def test_exactly_5_degrees_is_not_over_5():
+    chain = ik.Chain.planar([1.0])
+    keys = np.array([[0.0], [math.radians(5.0)], [math.radians(10.0) + 1e-9]])
+    c = ik.costs(_solution(chain, Motion(chain, keys)))
+    assert c.rotations_over_5deg == 1
+    assert c.rotation_sum_deg == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize("method", ["fabrik", "dls", "ccd", "two-bone"])
+def test_costs_read_every_recorded_rotation(method):
+    """Rotation count and sum agree with the keyframes, joint by joint and step by step."""
+    n = 2 if method == "two-bone" else 6
+    chain = ik.Chain.planar(np.linspace(0.5, 1.5, n))
+    sol = ik.solve(chain, (0.4 * chain.total_length, 0.5 * chain.total_length), method=method)
+    steps = np.abs(np.diff(sol.motion.keys, axis=0))
+    c = ik.costs(sol)
+    assert c.rotations_over_5deg == int(np.count_nonzero(steps > math.radians(5.0)))
+    assert c.rotation_sum_deg == pytest.approx(math.degrees(steps[steps > 1e-12].sum()), rel=1e-12)
+    assert c.iterations == sol.iterations
+    assert c.path_length == sol.motion.path_length()
 
 
 def _solution(chain, motion):

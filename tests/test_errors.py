@@ -1,0 +1,119 @@
+"""Bad input raises one family of typed errors whose messages name the argument, what was
+expected and what came (issue 2, item 5), in one table."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import geoik as ik
+from geoik.errors import describe
+
+PLANAR = ik.Chain.planar([1.0, 1.0, 1.0])
+
+CASES = [
+    # (call, error type, words the message must contain: argument, expected, what came)
+    (
+        lambda: ik.solve(PLANAR, (1.0, math.nan), "ccd"),
+        ik.InvalidTargetError,
+        ["target", "finite", "nan"],
+    ),
+    (
+        lambda: ik.solve(PLANAR, (1.0, math.inf), "ccd"),
+        ik.InvalidTargetError,
+        ["target", "finite", "inf"],
+    ),
+    (
+        lambda: ik.solve(PLANAR, (1.0, 2.0, 3.0), "ccd"),
+        ik.InvalidTargetError,
+        ["target", "2 coordinates", "2-D chain", "(1.0, 2.0, 3.0)"],
+    ),
+    (
+        lambda: ik.solve(PLANAR, "somewhere", "ccd"),
+        ik.InvalidTargetError,
+        ["target", "2 finite coordinates", "'somewhere'"],
+    ),
+    (lambda: ik.Chain.planar([1.0, 0.0]), ik.InvalidChainError, ["lengths[1]", "> 0", "0.0"]),
+    (lambda: ik.Chain.planar([1.0, -2.0]), ik.InvalidChainError, ["lengths[1]", "> 0", "-2.0"]),
+    (
+        lambda: ik.Chain.spatial([1.0, math.nan]),
+        ik.InvalidChainError,
+        ["lengths[1]", "finite", "nan"],
+    ),
+    (lambda: ik.Chain.planar([]), ik.InvalidChainError, ["lengths", "at least one link", "empty"]),
+    (
+        lambda: ik.Chain.planar([1, 1], max_bend_deg=181),
+        ik.InvalidChainError,
+        ["max_bend_deg[0]", "[0, 180]", "181"],
+    ),
+    (
+        lambda: ik.Chain.planar([1, 1], max_bend_deg=-1),
+        ik.InvalidChainError,
+        ["max_bend_deg[0]", "[0, 180]", "-1"],
+    ),
+    (
+        lambda: ik.Chain.planar([1, 1], max_bend_deg=[None, (40, 10)]),
+        ik.InvalidChainError,
+        ["max_bend_deg[1]", "min <= max", "40", "10"],
+    ),
+    (
+        lambda: ik.Chain.spatial([1, 1], max_bend_deg=[200, None]),
+        ik.InvalidChainError,
+        ["max_bend_deg[0]", "[0, 180]", "200"],
+    ),
+    (
+        lambda: ik.solve(PLANAR, (1, 1), "nosuch"),
+        ik.UnknownMethodError,
+        ["method", "ccd", "fabrik", "dls", "two-bone", "'nosuch'"],
+    ),
+    (
+        lambda: ik.solve(PLANAR, (1, 1), "ccd", damping=0.1),
+        ik.InvalidOptionError,
+        ["damping", "'ccd'", "its options: none"],
+    ),
+    (
+        lambda: ik.solve(PLANAR, (1, 1), "dls", dampnig=0.1),
+        ik.InvalidOptionError,
+        ["dampnig", "damping, max_step"],
+    ),
+    (
+        lambda: ik.solve(PLANAR, (1, 1), "two-bone"),
+        ik.UnsupportedChainError,
+        ["chain", "two-bone", "exactly 2 links", "3"],
+    ),
+    (lambda: ik.solve(PLANAR, (1, 1), "ccd", tol=-1), ik.InvalidOptionError, ["tol", "> 0", "-1"]),
+    (
+        lambda: ik.solve(PLANAR, (1, 1), "ccd", max_iter=0),
+        ik.InvalidOptionError,
+        ["max_iter", ">= 1", "0"],
+    ),
+    (
+        lambda: ik.solve(PLANAR, (1, 1), "ccd", start=[0.0]),
+        ik.InvalidPoseError,
+        ["start", "(3,)", "(1,)"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "kind", "words"), CASES)
+def test_bad_input_messages(call, kind, words):
+    with pytest.raises(kind) as info:
+        call()
+    assert isinstance(info.value, ik.GeoIKError) and isinstance(info.value, ValueError)
+    message = str(info.value)
+    for word in words:
+        assert word in message, (word, message)
+
+
+def test_every_error_type_is_a_geoik_error():
+    kinds = [getattr(ik, name) for name in ik.__all__ if name.endswith("Error")]
+    assert len(kinds) >= 7
+    for kind in kinds:
+        assert issubclass(kind, ik.GeoIKError) and issubclass(kind, ValueError)
+
+
+def test_describe_shortens_long_values():
+    assert describe(1.5) == "1.5"
+    text = describe(list(range(100)))
+    assert len(text) == 80 and text.endswith("...")
