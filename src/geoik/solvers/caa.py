@@ -63,8 +63,6 @@ from numba import njit
 
 from geoik.errors import UnsupportedChainError
 from geoik.geometry import (
-    CLOSEST,
-    MAX_ITERATIONS,
     REACHED,
     STALLED,
     constrain_joint_3d,
@@ -73,133 +71,21 @@ from geoik.geometry import (
     q_angle,
     qmul,
     quats_from_positions_3d,
-    wrap,
+)
+from geoik.solvers._caa_arc import (
+    TWO_PI,
+    arc_angles,
+    arc_side,
+    newton_thetas,
+    theta_end,
 )
 from geoik.solvers.base import Solver
 
 __all__ = ["SOLVER", "LimitError"]
 
-TWO_PI = 2.0 * math.pi
-
 
 class LimitError(UnsupportedChainError):
     """The chain's joint limits do not allow the pose a solver must produce."""
-
-
-@njit(cache=True)
-def _phi(lengths, m, th):  # pragma: no cover - compiled
-    """Central angle spanned by the chain and its derivative, at angle ``th`` of link m."""
-    s, c = math.sin(0.5 * th), math.cos(0.5 * th)
-    phi, dphi = th, 1.0
-    for i in range(lengths.shape[0]):
-        if i == m:
-            continue
-        rho = lengths[i] / lengths[m]
-        x = min(1.0, rho * s)
-        phi += 2.0 * math.asin(x)
-        den = math.sqrt(max(0.0, 1.0 - x * x))
-        dphi += rho * c / den if den > 1e-15 else (rho if c >= 0.0 else -rho)
-    return phi, dphi
-
-
-@njit(cache=True)
-def _chord(lengths, m, th):  # pragma: no cover - compiled
-    s = math.sin(0.5 * th)
-    if s > 1e-12:
-        return lengths[m] * math.sin(0.5 * _phi(lengths, m, th)[0]) / s
-    total = 0.0
-    for i in range(lengths.shape[0]):
-        total += lengths[i]
-    if th < 1.0:
-        return total
-    return 2.0 * lengths[m] - total
-
-
-@njit(cache=True)
-def _theta_end(lengths, m):  # pragma: no cover - compiled
-    """Smallest theta with Phi(theta) = 2 pi (the curled chain), or 2 pi if there is none."""
-    steps = 512
-    prev = 0.0
-    for k in range(1, steps + 1):
-        th = TWO_PI * k / steps
-        if _phi(lengths, m, th)[0] >= TWO_PI:
-            a, b = prev, th
-            for _ in range(100):
-                mid = 0.5 * (a + b)
-                if _phi(lengths, m, mid)[0] >= TWO_PI:
-                    b = mid
-                else:
-                    a = mid
-            return b
-        prev = th
-    return TWO_PI
-
-
-@njit(cache=True)
-def _thetas(lengths, d, tol, max_iter, cap, end, out):  # pragma: no cover - compiled
-    """Safeguarded Newton on f(theta) over ``[0, min(theta_end, cap)]``; the iterates into
-    ``out``. Returns (status, count); count -1 when ``cap`` (the limits) keeps the chain from
-    curling enough for the target."""
-    n = lengths.shape[0]
-    m = 0
-    total = 0.0
-    for i in range(n):
-        total += lengths[i]
-        if lengths[i] > lengths[m]:
-            m = i
-    if d >= total or n == 1:
-        out[0] = 0.0
-        if abs(d - total) <= tol:
-            return REACHED, 1
-        return (CLOSEST if d > total else STALLED), 1
-    if end < 0.0:
-        end = _theta_end(lengths, m)
-    lo, hi = 0.0, min(end, cap)
-    if _chord(lengths, m, hi) >= d - tol:
-        if cap < end and _chord(lengths, m, hi) > d + tol:
-            return STALLED, -1
-        out[0] = hi
-        return (REACHED if _chord(lengths, m, hi) <= d + tol else STALLED), 1
-    th = hi
-    for it in range(max_iter):
-        phi, dphi = _phi(lengths, m, th)
-        f = d * math.sin(0.5 * th) - lengths[m] * math.sin(0.5 * phi)
-        fp = 0.5 * d * math.cos(0.5 * th) - 0.5 * lengths[m] * math.cos(0.5 * phi) * dphi
-        nxt = th - f / fp if fp != 0.0 else -1.0
-        if not (lo < nxt < hi):
-            nxt = 0.5 * (lo + hi)
-        th = nxt
-        out[it] = th
-        g = _chord(lengths, m, th) - d
-        if abs(g) <= tol:
-            return REACHED, it + 1
-        if g > 0.0:
-            lo = th
-        else:
-            hi = th
-    return MAX_ITERATIONS, max_iter
-
-
-@njit(cache=True)
-def _arc_angles(lengths, th, side, alpha, out):  # pragma: no cover - compiled
-    """Relative angles of the arc pose: link m subtends ``th``, chord aimed at ``alpha``."""
-    n = lengths.shape[0]
-    m = 0
-    for i in range(n):
-        if lengths[i] > lengths[m]:
-            m = i
-    s = math.sin(0.5 * th)
-    prev = 0.0
-    phi = 0.0
-    for i in range(n):
-        cur = th if i == m else 2.0 * math.asin(min(1.0, lengths[i] / lengths[m] * s))
-        phi += cur
-        if i == 0:
-            out[0] = cur
-        else:
-            out[i] = wrap(side * 0.5 * (prev + cur))
-        prev = cur
-    out[0] = wrap(alpha - side * 0.5 * (phi - out[0]))
 
 
 @njit(cache=True)
@@ -214,23 +100,17 @@ def _fits_2d(angles, lo, hi, first):  # pragma: no cover - compiled
 def _cap_2d(lengths, lo, hi, side, buf):  # pragma: no cover - compiled
     """Largest theta whose turns (joints 1..) fit the limits, assuming they fit near 0."""
     a, b = 0.0, TWO_PI
-    _arc_angles(lengths, b, side, 0.0, buf)
+    arc_angles(lengths, b, side, 0.0, buf)
     if _fits_2d(buf, lo, hi, 1) < 0:
         return b
     for _ in range(60):
         mid = 0.5 * (a + b)
-        _arc_angles(lengths, mid, side, 0.0, buf)
+        arc_angles(lengths, mid, side, 0.0, buf)
         if _fits_2d(buf, lo, hi, 1) < 0:
             a = mid
         else:
             b = mid
     return a
-
-
-@njit(cache=True)
-def _side_2d(base, target, end):  # pragma: no cover - compiled
-    cross = (target[0] - base[0]) * (end[1] - base[1]) - (target[1] - base[1]) * (end[0] - base[0])
-    return -1.0 if cross > 0.0 else 1.0
 
 
 @njit(cache=True)
@@ -248,7 +128,7 @@ def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec, pre):
     d = math.sqrt(dx * dx + dy * dy)
     alpha = math.atan2(dy, dx) if d > 0.0 else 0.0
     ths = np.empty(max(max_iter, 1))
-    side = _side_2d(base, target, pos[n])
+    side = arc_side(base, target, pos[n])
     status, count = REACHED, 0
     trial = np.empty(n)
     broken = -1
@@ -258,10 +138,10 @@ def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec, pre):
             cap = pre[1] if side > 0.0 else pre[2]
         else:
             cap = _cap_2d(lengths, lo, hi, side, trial)
-        status, count = _thetas(lengths, d, tol, max_iter, cap, end, ths)
+        status, count = newton_thetas(lengths, d, tol, max_iter, cap, end, ths)
         broken = 1 if count < 0 else -1
         for k in range(max(count, 0)):
-            _arc_angles(lengths, ths[k], side, alpha, trial)
+            arc_angles(lengths, ths[k], side, alpha, trial)
             j = _fits_2d(trial, lo, hi, 0)
             if j >= 0:
                 broken = j
@@ -272,7 +152,7 @@ def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec, pre):
     if broken >= 0:
         return STALLED, 0, 1, broken
     for k in range(count):
-        _arc_angles(lengths, ths[k], side, alpha, angles)
+        arc_angles(lengths, ths[k], side, alpha, angles)
         if k + 1 < rec.shape[0]:
             rec[k + 1, :] = angles
     return status, count, min(count + 1, rec.shape[0]), -1
@@ -348,7 +228,7 @@ def _fits_3d(quats, cone, hinge, lo, hi, first):  # pragma: no cover - compiled
 @njit(cache=True)
 def _arc_quats(lengths, base, th, side, u, v, flat, pos2, pos3, quats):  # pragma: no cover
     """Local rotations of the arc pose in the plane (u, v) through the base."""
-    _arc_angles(lengths, th, side, 0.0, flat)
+    arc_angles(lengths, th, side, 0.0, flat)
     fk_2d(lengths, np.zeros(2), flat, pos2)
     for k in range(lengths.shape[0] + 1):
         pos3[k] = base + pos2[k, 0] * u + pos2[k, 1] * v
@@ -389,7 +269,7 @@ def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter
     ths = np.empty(max(max_iter, 1))
     status, count = REACHED, 0
     here = np.array([_dot((pos[n] - base), u), _dot((pos[n] - base), v)])
-    side = _side_2d(np.zeros(2), np.array([d, 0.0]), here)
+    side = arc_side(np.zeros(2), np.array([d, 0.0]), here)
     flat = np.empty(n)
     pos2 = np.empty((n + 1, 2))
     pos3 = np.empty((n + 1, 3))
@@ -397,7 +277,7 @@ def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter
     broken = -1
     for _attempt in range(2):
         cap = _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, trial)
-        status, count = _thetas(
+        status, count = newton_thetas(
             lengths, d, tol, max_iter, cap, pre[0] if pre.shape[0] else -1.0, ths
         )
         broken = 1 if count < 0 else -1
@@ -452,7 +332,7 @@ def prepare(chain, opts: np.ndarray) -> np.ndarray:
     """Per-chain constants the kernels would otherwise recompute for every target: the theta at
     which the chain curls shut and, in 2-D, the limits' caps on theta for either arc side."""
     m = int(np.argmax(chain.lengths))
-    end = _theta_end(chain.lengths, m)
+    end = theta_end(chain.lengths, m)
     if chain.dim == 3:
         return np.array([end])
     buf = np.empty(chain.n)
