@@ -299,11 +299,11 @@ export function draw2d() {
     polyline(g, anim.path, "rgba(255,255,255,0.85)", 5.5);
     polyline(g, anim.path, "#e65100", 2.5);
   }
+  drawTarget(g, S.target); // under the chain, so that the end effector shows on it
   if (S.positions) {
     if (S.limits && $("showlimits").checked) drawLimits(g, S.positions);
     drawChain(g, S.positions);
   }
-  drawTarget(g, S.target);
 }
 
 function drawAxes(g) {
