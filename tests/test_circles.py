@@ -78,7 +78,7 @@ def test_inside_the_minimum_safe_zone_goes_to_its_edge(dim):
 @pytest.mark.parametrize("dim", [2, 3])
 def test_continuity_from_a_nearby_pose(dim):
     """Starting from the previous frame's pose, a small target move makes a small pose change:
-    the nearer intersection is taken and R keeps the joints' distances when it can."""
+    R follows the arc, which moves little, and every joint keeps its side."""
     rng = np.random.default_rng(3)
     n = 7
     chain = ik.Chain.planar([1.0] * n) if dim == 2 else ik.Chain.spatial([1.0] * n)
@@ -198,13 +198,17 @@ def test_limited_chain_is_judged_honestly():
     assert np.all(np.abs(sol.angles) <= math.radians(10) + 1e-12)
 
 
-def test_circle_point_takes_the_given_side():
+def test_circle_point_side():
+    """The chain's side, unless the joint's current offset from the line to its child is at
+    least a quarter of the placed joint's (here 1): then the side of that offset."""
     from geoik.solvers._circle_place import circle_point
 
-    x, y = circle_point(2.0, 0.0, math.sqrt(2.0), math.sqrt(2.0), 1.0)
-    np.testing.assert_allclose((x, y), (1.0, 1.0), atol=1e-12)
-    x, y = circle_point(2.0, 0.0, math.sqrt(2.0), math.sqrt(2.0), -1.0)
-    np.testing.assert_allclose((x, y), (1.0, -1.0), atol=1e-12)
+    r2 = math.sqrt(2.0)
+    np.testing.assert_allclose(circle_point(2.0, 0.0, r2, r2, 1.0, 0.0), (1.0, 1.0), atol=1e-12)
+    np.testing.assert_allclose(circle_point(2.0, 0.0, r2, r2, -1.0, 0.0), (1.0, -1.0), atol=1e-12)
+    np.testing.assert_allclose(circle_point(2.0, 0.0, r2, r2, 1.0, -0.2), (1.0, 1.0), atol=1e-12)
+    np.testing.assert_allclose(circle_point(2.0, 0.0, r2, r2, 1.0, -0.3), (1.0, -1.0), atol=1e-12)
+    np.testing.assert_allclose(circle_point(2.0, 0.0, r2, r2, -1.0, 0.3), (1.0, 1.0), atol=1e-12)
 
 
 def test_side_follows_the_current_pose():

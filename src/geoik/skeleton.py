@@ -264,14 +264,19 @@ class Skeleton:
     ) -> Skeleton:
         """A pelvis (root) with two legs, ``left`` and ``right``, of thigh, shin and foot (seed
         003's cyclist, Fig. 6): joints ``{side}_knee``, ``{side}_ankle`` and ``{side}_foot``
-        (the end effectors, on the pedals). The legs hang along -y, feet forward."""
-        down = np.eye(dim)[1] * -1.0
+        (the end effectors, on the pedals). The legs hang along -y with the knees bent forward
+        (+x) by about 32 degrees and the feet forward: the shape of a leg that the circles
+        solver keeps when started from it (skeleton joints have no limits to say which way a
+        knee bends)."""
+        x, y = np.eye(dim)[0], np.eye(dim)[1]
+        shape = {"knee": 0.35 * x - 0.94 * y, "ankle": -0.2 * x - 0.98 * y, "foot": x}
         branches = [
-            Branch(side, [thigh, shin, foot], None, down, [f"{side}_{j}" for j in _LEG])
+            Branch(side, [thigh, shin, foot], None, -y, [f"{side}_{j}" for j in _LEG])
             for side in ("left", "right")
         ]
         sk = cls.from_chains(branches, dim=dim, root=root, root_name="pelvis")
         dirs = np.array(sk.directions)
         for side in ("left", "right"):
-            dirs[sk.index(f"{side}_foot")] = np.eye(dim)[0]
+            for joint, d in shape.items():
+                dirs[sk.index(f"{side}_{joint}")] = d / np.linalg.norm(d)
         return cls(sk.names, sk.parents, sk.lengths, None, dim, sk.root, dirs)

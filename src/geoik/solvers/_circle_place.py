@@ -18,6 +18,9 @@ BEYOND = 1
 INSIDE = 2
 TINY = 1e-300
 TIE = 1e-12
+KEEP = 0.25
+"""A joint keeps the side of the bend it has when it lies off the line from the base to its
+child by this share of the offset its placement gives it (see :func:`circle_point`)."""
 
 
 @njit(cache=True)
@@ -32,17 +35,24 @@ def reach_of(lengths, k):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def circle_point(x1, y1, link, radius, side):  # pragma: no cover - compiled
+def circle_point(x1, y1, link, radius, side, off):  # pragma: no cover - compiled
     """Intersection of the circle of ``radius`` about the origin and the circle of radius
-    ``link`` about ``(x1, y1)``, on the given ``side`` of the line from the origin to
-    ``(x1, y1)`` (+1 counter-clockwise of it, -1 clockwise). Radii that miss are met halfway
-    (the nearest points), which the callers' clamping of ``radius`` rules out up to rounding."""
+    ``link`` about ``(x1, y1)``, on one side of the line from the origin to ``(x1, y1)``: that of
+    ``off`` (the signed offset, counter-clockwise positive, of the joint's current position from
+    the line from the origin to its child's current position) when it is at least ``KEEP`` times
+    the intersection's own offset from the line, else ``side`` (+1 counter-clockwise, -1
+    clockwise). Radii that miss are met halfway (the nearest points), which the callers'
+    clamping of ``radius`` rules out up to rounding."""
     d = math.sqrt(x1 * x1 + y1 * y1)
     if d <= TINY:
         return radius, 0.0
     ex, ey = x1 / d, y1 / d
     a = clamp((radius * radius - link * link + d * d) / (2.0 * d), -radius, radius)
     h = math.sqrt(max(0.0, radius * radius - a * a))
+    if off > KEEP * h:
+        side = 1.0
+    elif off < -KEEP * h:
+        side = -1.0
     return a * ex - side * h * ey, a * ey + side * h * ex
 
 
@@ -150,14 +160,12 @@ def goal_direction(cur, goal, u):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def bulge_side(cur, v, tie):  # pragma: no cover - compiled
-    """Side of the base-to-goal line (along ``u``, with ``v`` its in-plane normal) where the
-    current joints lie, summed over joints ``1..n``: +1 (towards ``+v``, also on a tie within
-    ``tie``) or -1."""
+def bulge_side(cy, tie):  # pragma: no cover - compiled
+    """Side of the base-to-goal line on which the current joints ``1..n`` lie, from their offsets
+    ``cy`` across it summed: +1 (also on a tie, within ``tie``) or -1."""
     total = 0.0
-    for k in range(1, cur.shape[0]):
-        for c in range(cur.shape[1]):
-            total += (cur[k, c] - cur[0, c]) * v[c]
+    for k in range(1, cy.shape[0]):
+        total += cy[k]
     return -1.0 if total < -tie else 1.0
 
 
@@ -198,11 +206,18 @@ def place_chain(lengths, cur, goal, out):  # pragma: no cover - compiled
         code = INSIDE
         g = rmin
     plane_basis(cur, base, u, v)
+    cx = np.empty(n + 1)  # the current joints in the working plane
+    cy = np.empty(n + 1)
+    for i in range(n + 1):
+        cx[i], cy[i] = 0.0, 0.0
+        for c in range(dim):
+            cx[i] += (cur[i, c] - base[c]) * u[c]
+            cy[i] += (cur[i, c] - base[c]) * v[c]
     ox = np.zeros(n + 1)
     oy = np.zeros(n + 1)
     ox[n] = g
     half = curl_half_angle(g / rmax)
-    side = bulge_side(cur, v, TIE * rmax)
+    side = bulge_side(cy, TIE * rmax)
     for k in range(n - 1, 0, -1):
         lo, hi = reach_of(lengths, k)
         d = math.sqrt(ox[k + 1] ** 2 + oy[k + 1] ** 2)
@@ -210,7 +225,9 @@ def place_chain(lengths, cur, goal, out):  # pragma: no cover - compiled
         # the arc's shortening of this sub-chain, as a share of its own safe-zone range
         guide = hi - (hi - arc_distance(hi, rmax, half)) / hi * (hi - lo)
         radius = clamp(guide, max(lo, abs(d - lk)), min(hi, d + lk))
-        ox[k], oy[k] = circle_point(ox[k + 1], oy[k + 1], lk, radius, side)
+        child = math.sqrt(cx[k + 1] ** 2 + cy[k + 1] ** 2)
+        off = (cx[k + 1] * cy[k] - cy[k + 1] * cx[k]) / child if child > TINY else 0.0
+        ox[k], oy[k] = circle_point(ox[k + 1], oy[k + 1], lk, radius, side, off)
     for i in range(1, n + 1):
         for c in range(dim):
             out[i, c] = base[c] + ox[i] * u[c] + oy[i] * v[c]

@@ -26,8 +26,8 @@ The seed's Fig. 4B takes ``R = s_k``, the sub-chain fully extended: from its str
 chain stays straight up to the joint next to the end effector and bends there alone. For a target
 near the base that folds the outer links back over the inner ones (ten unit links reaching 2 from
 the base fold by 180 degrees at one joint), against the seed's own claim (Section 6) that
-overlapping joints or links are never produced; the hand it demonstrates would curl its fingers
-at the last joint only. Here ``R`` instead follows an even curl: the smooth circular arc of the
+overlapping joints or links are never produced; a finger started straight would bend at its last
+joint only. Here ``R`` instead follows an even curl: the smooth circular arc of the
 chain's length ``L`` from the base to the goal (central angle ``2x`` with ``sin(x) / x = g / L``,
 :func:`curl_half_angle`) puts the point at arc length ``s_k`` at distance
 ``a_k = (L / x) sin(x s_k / L)`` (:func:`arc_distance`); ``R`` takes the same share of the
@@ -43,11 +43,15 @@ distances; 0.2 % of the poses crossed themselves, their targets within a tenth o
 length from the base or at the edge of its minimum reach, where the smooth arc and the chain of
 chords part most.
 
-Which intersection. One side for the whole placement: the side of the base-to-goal line on which
-the current joints lie (their offsets summed; on a tie, within ``1e-12 L``, counter-clockwise,
-seen in the working plane), every joint taking the intersection on that side of the line from the
-base to its child. The chain so curls one way, as the joints of an arc do, and from frame to
-frame keeps the side it curled to (continuity for animation).
+Which intersection. The two intersections are mirror images across the line from the base to
+the child. A joint that lies off the line from the base to its child, in the current pose, by at
+least a quarter of the offset its placement gives it (``KEEP`` in ``_circle_place``) keeps that
+side: the bends the chain has keep their sense, so a leg whose knee bends forward still does
+(frame to frame, a joint is near where it was placed, on its side). A joint nearly on that line
+(a straight or slightly bent start) takes the chain's side: the side of the base-to-goal line on
+which the current joints lie, their offsets summed, counter-clockwise on a tie (within
+``1e-12 L``), seen in the working plane; a straight chain so curls one way, as the joints of an
+arc do, rather than zigzag with the rounding of a nearly straight start.
 
 3-D. As the paper's orthographic projections do (§3.3, Fig. 3), the placement is 2-D, in the
 plane through the base and the (clamped) target that best contains the current chain: the plane
@@ -55,8 +59,7 @@ spanned by the base-to-target direction ``u`` and the principal direction, perpe
 ``u``, of the current joints' offsets from the base (least squares). A chain lying on the line of
 ``u`` gives no direction; the plane then contains the component of +z perpendicular to ``u``
 (+y when ``u`` is along z), so a chain and target in the xy-plane stay there. Current positions
-are projected orthographically into the plane to choose the intersection; ``R`` uses their true
-distances from the base.
+are projected orthographically into the plane to choose the sides.
 
 Targets. Beyond the maximum reach (``|t - b| > sum l``) the chain straightens towards the
 target in one step and the kernel reports CLOSEST. Inside the minimum reach the target is moved
