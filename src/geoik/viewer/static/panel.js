@@ -1,7 +1,9 @@
 // geoik viewer: the 2-D panel. A planar chain solved by the server while the target is dragged,
 // the recorded motion replayed with its end-effector trace, the metric map behind the chain,
 // the safe zones and the joint limits drawn.
-import { $, S, fmt, hue, onDisconnect, request, showError } from "./common.js";
+import { $, S, fmt, onDisconnect, request, showError } from "./common.js";
+import { anglesAt, fk, tracePath } from "./motion.js";
+import { METRIC_NAMES, clearMap, drawMap, requestMap } from "./overlay.js";
 
 const c2d = $("c2d");
 const g2d = c2d.getContext("2d");
@@ -11,8 +13,6 @@ let wantSolve = null;
 let dragging = false;
 let motion = null; // the last reply's recorded motion
 let anim = null;
-let mapImage = null;
-let mapSeq = 0;
 
 onDisconnect(() => {
   inflight.solve = false;
@@ -203,20 +203,6 @@ function moveTarget(ev) {
 
 // ------------------------------------------------------------------ replay
 
-// between keyframes the relative angles change linearly, as in geoik.Motion
-function fk(base, lengths, angles) {
-  const out = [base.slice()];
-  let a = 0,
-    x = base[0],
-    y = base[1];
-  for (let i = 0; i < lengths.length; i++) {
-    a += angles[i];
-    x += lengths[i] * Math.cos(a);
-    y += lengths[i] * Math.sin(a);
-    out.push([x, y]);
-  }
-  return out;
-}
 
 function startReplay() {
   if (!motion || motion.keys.length < 1) return;
@@ -233,31 +219,6 @@ function stopReplay() {
   S.replaying = false;
   anim = null;
   if (S.lastReply && S.lastReply.positions) setPose(S.lastReply.positions);
-}
-
-function anglesAt(keys, f) {
-  const i = Math.min(Math.floor(f), keys.length - 1);
-  const j = Math.min(i + 1, keys.length - 1);
-  const w = f - i;
-  return keys[i].map((a, k) => a + w * (keys[j][k] - a));
-}
-
-// the end effector from keyframe position fa to fb, sampled so no joint turns over 1 degree
-function tracePath(keys, base, lengths, fa, fb, out) {
-  const STEP = Math.PI / 180;
-  let f = fa;
-  while (f < fb) {
-    const i = Math.min(Math.floor(f), keys.length - 2);
-    let rate = 0;
-    keys[i].forEach((a, k) => (rate = Math.max(rate, Math.abs(keys[i + 1][k] - a))));
-    const next = Math.min(fb, i + 1);
-    const n = Math.max(1, Math.ceil(((next - f) * rate) / STEP));
-    for (let s = 1; s <= n; s++) {
-      const pos = fk(base, lengths, anglesAt(keys, f + ((next - f) * s) / n));
-      out.push(pos[pos.length - 1]);
-    }
-    f = next;
-  }
 }
 
 function replayFrame(now) {
@@ -291,7 +252,7 @@ export function draw2d() {
   const g = g2d;
   g.setTransform(1, 0, 0, 1, 0, 0);
   g.clearRect(0, 0, c2d.width, c2d.height);
-  if (S.overlay) drawMap(g);
+  if (S.overlay) drawMap(g, toScreen, view.scale);
   drawAxes(g);
   if (S.reach && $("zones").checked) drawZones(g);
   if (motion && motion.trace) polyline(g, motion.trace, "rgba(230,120,20,0.5)", 1.5);
@@ -409,104 +370,12 @@ function crosshair(g, x, y) {
   g.stroke();
 }
 
-// ------------------------------------------------------------------ metric-map overlay
+// ------------------------------------------------------------------ controls
 
 export function loadMap() {
-  const seq = ++mapSeq;
-  S.map = { state: "loading", text: "computing…", reply: null, progress: 0 };
-  $("map-text").textContent = "computing…";
-  const msg = Object.assign(
-    { type: "map", metric: $("metric").value, size: Number($("mapsize").value) },
-    solveFields(),
-  );
-  const progress = (p) => {
-    if (seq !== mapSeq) return;
-    S.map.progress = p.done / p.total;
-    $("map-text").textContent = `computing… ${Math.round(100 * S.map.progress)} %`;
-  };
-  request(msg, progress).then(
-    (r) => {
-      if (seq !== mapSeq || !S.overlay) return; // a newer request, or the overlay was turned off
-      const img = new ImageData(new Uint8ClampedArray(base64Bytes(r.rgba)), r.width, r.height);
-      const off = document.createElement("canvas");
-      off.width = r.width;
-      off.height = r.height;
-      off.getContext("2d").putImageData(img, 0, 0);
-      mapImage = off;
-      const reply = { metric: r.metric, vmin: r.vmin, vmax: r.vmax, coverage: r.coverage, cached: r.cached };
-      S.map = { state: "shown", text: "", reply, progress: 1, geometry: { half: r.half, center: r.center } };
-      const cov = r.coverage === null ? "" : `coverage ${(100 * r.coverage).toFixed(1)} %, `;
-      const how = r.cached ? "cached" : `${r.compute_ms.toFixed(0)} ms`;
-      $("map-text").textContent = `${r.method}, ${r.width}×${r.height}: ${cov}${how}`;
-      drawLegend(r);
-      draw2d();
-    },
-    (e) => {
-      if (seq !== mapSeq) return;
-      mapImage = null;
-      S.map = { state: "error", text: e.message, reply: null, progress: null };
-      $("map-text").textContent = e.message;
-      drawLegend(null);
-      draw2d();
-    },
-  );
+  const msg = Object.assign({ metric: $("metric").value, size: Number($("mapsize").value) }, solveFields());
+  requestMap(msg, draw2d);
 }
-
-function base64Bytes(text) {
-  const bin = atob(text);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-function drawMap(g) {
-  if (!mapImage || !S.map.geometry) return;
-  const { half, center } = S.map.geometry;
-  const [x0, y0] = toScreen([center[0] - half, center[1] + half]);
-  const side = 2 * half * view.scale;
-  g.imageSmoothingEnabled = false;
-  g.globalAlpha = 0.8;
-  g.drawImage(mapImage, x0, y0, side, side);
-  g.globalAlpha = 1;
-}
-
-const METRIC_NAMES = {
-  iterations: "iterations",
-  path: "end-effector path",
-  "rotation-sum": "rotation sum (°)",
-  rotations: "rotations > 5°",
-  error: "final error",
-};
-
-function drawLegend(r) {
-  const cv = $("legend");
-  const lg = cv.getContext("2d");
-  const w = cv.width;
-  lg.clearRect(0, 0, w, cv.height);
-  if (!r) return;
-  for (let x = 0; x < w; x++) {
-    lg.fillStyle = hue(x / (w - 1));
-    lg.fillRect(x, 0, 1, 14);
-  }
-  lg.fillStyle = "#1d2327";
-  lg.font = "11px system-ui, sans-serif";
-  lg.textBaseline = "top";
-  const lo = fmt(r.vmin, 2),
-    hi = fmt(r.vmax, 2),
-    name = METRIC_NAMES[r.metric] || r.metric;
-  lg.fillText(lo, 0, 17);
-  lg.fillText(hi, w - lg.measureText(hi).width, 17);
-  lg.fillText(name, w / 2 - lg.measureText(name).width / 2, 17);
-  lg.fillStyle = "#000";
-  lg.fillRect(0, 37, 14, 14);
-  lg.fillStyle = "rgb(205,205,205)";
-  lg.fillRect(100, 37, 14, 14);
-  lg.fillStyle = "#1d2327";
-  lg.fillText("not reached", 18, 39);
-  lg.fillText("out of reach", 118, 39);
-}
-
-// ------------------------------------------------------------------ controls
 
 export function setMethods(reply) {
   const sel = $("method");
@@ -536,13 +405,7 @@ $("method").addEventListener("change", () => {
 $("overlay").addEventListener("change", () => {
   S.overlay = $("overlay").checked;
   if (S.overlay) loadMap();
-  else {
-    mapSeq++;
-    mapImage = null;
-    S.map = { state: "off", text: "", reply: null, progress: null };
-    $("map-text").textContent = "";
-    drawLegend(null);
-  }
+  else clearMap();
   draw2d();
 });
 for (const id of ["metric", "mapsize"]) $(id).addEventListener("change", () => S.overlay && loadMap());
