@@ -69,6 +69,8 @@ def test_limits_parsing_3d_cone_and_hinge():
         ({"lengths": [1, 1], "max_bend_deg": [None, (-200, 10)]}, ["max_bend_deg[1]", "180"]),
         ({"lengths": [1, 1], "max_bend_deg": [1, 2, 3]}, ["max_bend_deg", "3 entries"]),
         ({"lengths": [1, 1], "base": (0, 0, 0)}, ["base", "2 finite"]),
+        ({"lengths": [1, 1, 1], "max_bend_deg": (-30, 120)}, ["[(-30.0, 120.0)] * 3"]),
+        ({"lengths": [1, 1], "max_bend_deg": (-30, 120)}, ["max_bend_deg[0]", "(min, max) pair"]),
     ],
 )
 def test_planar_bad_input_messages(kwargs, words):
@@ -84,7 +86,8 @@ def test_planar_bad_input_messages(kwargs, words):
     [
         ({"hinge_axes": [None, (1, 0, 0)]}, ["hinge_axes[1]", "perpendicular"]),
         ({"hinge_axes": [None, (0, 0, 0)]}, ["hinge_axes[1]", "non-zero"]),
-        ({"hinge_axes": [None]}, ["hinge_axes", "one entry per joint"]),
+        ({"hinge_axes": [None]}, ["hinge_axes", "one entry per joint", "got 1 entry"]),
+        ({"hinge_axes": (0, 0, 1)}, ["hinge_axes", "single axis", "[(0.0, 0.0, 1.0)] * 2"]),
         ({"max_bend_deg": [(0, 10), None]}, ["max_bend_deg[0]", "ball joint"]),
         ({"base": (0, 0)}, ["base", "3 finite"]),
     ],

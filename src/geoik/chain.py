@@ -64,8 +64,9 @@ def _bend_entry(entry: Any, i: int, signed_ok: bool) -> tuple[float, float] | No
     if _is_number(entry):
         b = float(entry)
         if not math.isfinite(b) or b < 0.0 or b > 180.0:
+            hint = " (a signed range is a (min, max) pair)" if b < 0.0 and signed_ok else ""
             raise InvalidChainError(
-                f"{where}: expected a maximum bend in [0, 180] degrees, got {describe(entry)}"
+                f"{where}: expected a maximum bend in [0, 180] degrees, got {describe(entry)}{hint}"
             )
         return None if b >= 180.0 else (-b, b)
     if isinstance(entry, Sequence | np.ndarray) and len(entry) == 2:
@@ -100,14 +101,40 @@ def _per_joint(value: Any, n: int, name: str) -> list[Any]:
     if isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
         items = list(value)
         if len(items) != n:
+            hint = ""
+            if len(items) == 2 and all(_is_number(x) for x in items):
+                pair = tuple(float(x) for x in items)
+                hint = f" (the range {pair} for every joint: [{pair}] * {n})"
             raise InvalidChainError(
                 f"{name}: expected None, one value, or one entry per joint ({n}), "
-                f"got {len(items)} entries"
+                f"got {_entries(len(items))}{hint}"
             )
         return items
     raise InvalidChainError(
         f"{name}: expected None, one value, or one entry per joint, got {describe(value)}"
     )
+
+
+def _entries(count: int) -> str:
+    return "1 entry" if count == 1 else f"{count} entries"
+
+
+def _hinge_entries(value: Any, n: int) -> list[Any]:
+    """``hinge_axes`` as one entry per joint (None or an axis), or InvalidChainError."""
+    if value is None:
+        return [None] * n
+    expected = f"hinge_axes: expected None or one entry per joint ({n}), each None or a 3-vector"
+    if not isinstance(value, Sequence | np.ndarray) or isinstance(value, str):
+        raise InvalidChainError(f"{expected}, got {describe(value)}")
+    items = list(value)
+    if len(items) == 3 and all(_is_number(x) for x in items):
+        axis = tuple(float(x) for x in items)
+        raise InvalidChainError(
+            f"{expected}, got the single axis {axis} (for every joint: [{axis}] * {n})"
+        )
+    if len(items) != n:
+        raise InvalidChainError(f"{expected}, got {_entries(len(items))}")
+    return items
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,11 +213,7 @@ class Chain:
         n = ls.size
         b = _as_point(base, 3, "base")
         hinge = np.zeros((n, 3))
-        axes = [None] * n if hinge_axes is None else hinge_axes
-        if not isinstance(axes, Sequence | np.ndarray) or len(axes) != n:
-            raise InvalidChainError(
-                f"hinge_axes: expected None or one entry per joint ({n}), got {describe(axes)}"
-            )
+        axes = _hinge_entries(hinge_axes, n)
         for i, axis in enumerate(axes):
             if axis is None:
                 continue
