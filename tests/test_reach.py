@@ -148,7 +148,7 @@ def test_clamp_to_reach():
         clamped = clamp_into_reach(chain, np.array(target))
         assert np.linalg.norm(clamped) == pytest.approx(radius)
         # (FABRIK nears a point at exactly full extension only slowly, so it is left out)
-        for method in ("caa", "triangulation"):
+        for method in ("caa", "triangulation", "circles"):
             sol = ik.solve(chain, target, method=method, clamp_to_reach=True)
             np.testing.assert_array_equal(sol.target, target)
             assert sol.error == pytest.approx(np.linalg.norm(sol.positions[-1] - target))

@@ -237,3 +237,20 @@ def test_each_joint_turns_at_most_once(data):
     sol = ik.solve(chain, target, method="triangulation")
     assert np.all(turns_per_joint(sol) <= 1)
     assert sol.motion.steps <= chain.n
+
+
+@pytest.mark.parametrize("kind", ["planar", "cones", "hinges"])
+def test_constrained_target_too_close_is_not_reached(kind):
+    """§3.1.3: a target closer than chain B can come even fully collapsed has no solution; the
+    pass holds every limit, turns each joint at most once and reports that it missed."""
+    chain = arm_b(kind)
+    rmin = arm_b_min_reach()
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        d = rng.normal(size=chain.dim)
+        target = d / np.linalg.norm(d) * rng.uniform(0.0, 0.95 * rmin)
+        sol = ik.solve(chain, target, method="triangulation")
+        check_invariants(sol, chain, target)
+        assert sol.status is not ik.Status.REACHED
+        assert sol.error >= 0.05 * rmin - 1e-9
+        assert np.all(turns_per_joint(sol) <= 1)

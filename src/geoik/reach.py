@@ -1,6 +1,10 @@
 """Reach of a chain: the minimum and maximum distance of the end effector from the base
 (seed 003 Section 4.1, its "safe zones"), and the closest reachable point to a target.
 
+The seed finds the minimum safe zone by search: it puts the end effector on the root, runs its
+solver, and moves the end effector out until the solver succeeds. Here both zones are computed
+(exactly, or as a proven enclosure for the 3-D chains named below), with joint limits.
+
 Exact reach
 -----------
 The distance of the end effector from the base does not depend on the first joint. The set of

@@ -206,9 +206,10 @@ def circles_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter,
 
 SOLVER = Solver(
     name="circles",
-    summary="Intersection of circles: interior joints placed from the end effector back, n - 2 "
-    "steps",
-    source="Srinivasan & John 2013, Section 4, Appendix 1 (circles reconstructed, see notes)",
+    summary="Intersection of circles: interior joints placed from the end effector back in n - 2 "
+    "steps, curling evenly",
+    source="Srinivasan & John 2013 (seed 003), Section 4, Appendix 1 (circles reconstructed, R "
+    "from an even curl; see notes)",
     module=__name__,
     kernel_2d=circles_2d,
     kernel_3d=circles_3d,

@@ -272,8 +272,9 @@ def single_pass_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_i
 
 SOLVER = Solver(
     name="single-pass",
-    summary="Single-pass triangulation: split at the middle link, go round close targets",
-    source="Mukundan 2009, §IV, eqs. 2-5 and steps 1-11",
+    summary="Single-pass triangulation: split at the middle link, go round close targets, each "
+    "link turning at most once",
+    source="Mukundan 2009 (seed 002), §IV, eqs. 3-5 and steps 1-11",
     module=__name__,
     kernel_2d=single_pass_2d,
     kernel_3d=single_pass_3d,
