@@ -203,7 +203,8 @@ def triangulation_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max
 SOLVER = Solver(
     name="triangulation",
     summary="Triangulation: root to tip in one pass, each joint closing a law-of-cosines triangle",
-    source="Müller-Cajar & Mukundan 2007 (seed 000), §3, eqs. 5-8, Algorithm 1 (constrained: §3.1.3)",
+    source="Müller-Cajar & Mukundan 2007 (seed 000), §3, eqs. 5-8, Algorithm 1 "
+    "(constrained: §3.1.3)",
     module=__name__,
     kernel_2d=triangulation_2d,
     kernel_3d=triangulation_3d,
