@@ -117,6 +117,66 @@ def _polish_to_zero(lengths, lo, hi, a, pos, grad):  # pragma: no cover - compil
 
 
 @njit(cache=True)
+def _hessian_bound(lengths):  # pragma: no cover - compiled
+    """The chain's length ``R_0`` and ``B[j, k] = R_j R_k + R_0 R_max(j,k)``, half the bound on
+    the Hessian of ``F``: ``sum B h h`` is the second-order term of the Taylor enclosure."""
+    m = lengths.shape[0]
+    R = np.zeros(m + 1)
+    for i in range(m - 1, -1, -1):
+        R[i] = R[i + 1] + lengths[i]
+    B = np.zeros((m, m))
+    for j in range(1, m):
+        for k in range(1, m):
+            B[j, k] = R[j] * R[k] + R[0] * R[max(j, k)]
+    return R[0], B
+
+
+@njit(cache=True)
+def _enclose(lengths, c, h, B, sgn, a, pos, grad):  # pragma: no cover - compiled
+    """``F`` at the box centre ``c``, ``F`` at the corner the gradient points to (``sgn`` +1
+    uphill, -1 downhill; written into ``a``) and the half-width of the Taylor enclosure of
+    ``F`` over the box of half-widths ``h``."""
+    m = lengths.shape[0]
+    f = _eval(lengths, c, pos, grad)
+    width = 0.0
+    for j in range(1, m):
+        width += abs(grad[j]) * h[j]
+        for k in range(1, m):
+            width += B[j, k] * h[j] * h[k]
+    for j in range(1, m):
+        a[j] = c[j] + (h[j] if sgn * grad[j] >= 0.0 else -h[j])
+    return f, _eval(lengths, a, pos, grad), width
+
+
+@njit(cache=True)
+def _split(lengths, c, h, B, sgn, cs, hs, top, pos, grad):  # pragma: no cover - compiled
+    """Push the two halves of the box (c, h) on the stack, split along the coordinate that
+    widens its enclosure most, the less promising half first (searched last); returns the new
+    stack height."""
+    m = lengths.shape[0]
+    _eval(lengths, c, pos, grad)
+    js = 1
+    wmax = -1.0
+    for j in range(1, m):
+        row = 0.0
+        for k in range(1, m):
+            row += B[j, k] * h[k]
+        w = h[j] * (abs(grad[j]) + row)
+        if w > wmax:
+            wmax = w
+            js = j
+    half = 0.5 * h[js]
+    first = 1.0 if sgn * grad[js] < 0.0 else -1.0
+    for side in (first, -first):
+        cs[top, 1:] = c[1:]
+        hs[top, 1:] = h[1:]
+        cs[top, js] = c[js] + side * half
+        hs[top, js] = half
+        top += 1
+    return top
+
+
+@njit(cache=True)
 def extreme_distance(lengths, lo, hi, maximize, eps, cap):  # pragma: no cover - compiled
     """Maximum (``maximize``) or minimum of the end-effector distance over the joint box.
 
@@ -137,33 +197,22 @@ def extreme_distance(lengths, lo, hi, maximize, eps, cap):  # pragma: no cover -
     m = lengths.shape[0]
     if m == 1:
         return lengths[0], lengths[0], True
-    R = np.zeros(m + 1)
-    for i in range(m - 1, -1, -1):
-        R[i] = R[i + 1] + lengths[i]
-    B = np.zeros((m, m))
-    for j in range(1, m):
-        for k in range(1, m):
-            B[j, k] = R[j] * R[k] + R[0] * R[max(j, k)]
+    reach, B = _hessian_bound(lengths)
     pos = np.empty((m + 1, 2))
     grad = np.zeros(m)
     a = np.zeros(m)
     sgn = 1.0 if maximize else -1.0
-    # incumbents: the straightest configuration, and the box centre
-    best = -1.0 if maximize else np.inf
+    # incumbent: the straightest configuration (box centres and corners join in below)
     for j in range(1, m):
         a[j] = min(max(0.0, lo[j]), hi[j])
-    v = math.sqrt(_eval(lengths, a, pos, grad))
-    best = max(best, v) if maximize else min(best, v)
+    best = math.sqrt(_eval(lengths, a, pos, grad))
     depth = 64 * m + 64
     cs = np.empty((depth, m))
     hs = np.empty((depth, m))
     for j in range(1, m):
         cs[0, j] = 0.5 * (lo[j] + hi[j])
         hs[0, j] = 0.5 * (hi[j] - lo[j])
-    top = 1
-    bound = best
-    count = 0
-    finished = True
+    top, count, bound, finished = 1, 0, best, True
     c = np.zeros(m)
     h = np.zeros(m)
     while top > 0:
@@ -171,34 +220,22 @@ def extreme_distance(lengths, lo, hi, maximize, eps, cap):  # pragma: no cover -
         c[1:] = cs[top, 1:]
         h[1:] = hs[top, 1:]
         count += 1
-        f = _eval(lengths, c, pos, grad)
-        lin = 0.0
-        for j in range(1, m):
-            lin += abs(grad[j]) * h[j]
-        quad = 0.0
-        for j in range(1, m):
-            for k in range(1, m):
-                quad += B[j, k] * h[j] * h[k]
-        for j in range(1, m):
-            step = h[j] if sgn * grad[j] >= 0.0 else -h[j]
-            a[j] = c[j] + step
-        fc = _eval(lengths, a, pos, grad)
+        f, fc, width = _enclose(lengths, c, h, B, sgn, a, pos, grad)
         low, high = _disc_bound(lengths, c, h)
         if maximize:
             best = max(best, math.sqrt(f), math.sqrt(fc))
-            edge = min(f + lin + quad, high * high, R[0] * R[0])
+            edge = min(f + width, high * high, reach * reach)
             if edge <= (best + eps) ** 2:
                 bound = max(bound, math.sqrt(edge))
                 continue
         else:
             best = min(best, math.sqrt(f), math.sqrt(fc))
-            edge = max(f - lin - quad, low * low)
+            edge = max(f - width, low * low)
             if edge <= 0.0 and best > eps:
                 a[1:] = c[1:]
                 best = min(best, math.sqrt(_polish_to_zero(lengths, lo, hi, a, pos, grad)))
             if best <= eps:
                 bound = 0.0
-                top = 0
                 break
             if edge >= (best - eps) ** 2:
                 bound = min(bound, math.sqrt(edge))
@@ -209,25 +246,6 @@ def extreme_distance(lengths, lo, hi, maximize, eps, cap):  # pragma: no cover -
                 max(bound, math.sqrt(edge)) if maximize else min(bound, math.sqrt(max(edge, 0.0)))
             )
             continue
-        # split along the coordinate that widens the enclosure most
-        _eval(lengths, c, pos, grad)
-        js = 1
-        wmax = -1.0
-        for j in range(1, m):
-            row = 0.0
-            for k in range(1, m):
-                row += B[j, k] * h[k]
-            w = h[j] * (abs(grad[j]) + row)
-            if w > wmax:
-                wmax = w
-                js = j
-        half = 0.5 * h[js]
-        first = 1.0 if sgn * grad[js] < 0.0 else -1.0  # the less promising half goes first
-        for side in (first, -first):
-            cs[top, 1:] = c[1:]
-            hs[top, 1:] = h[1:]
-            cs[top, js] = c[js] + side * half
-            hs[top, js] = half
-            top += 1
+        top = _split(lengths, c, h, B, sgn, cs, hs, top, pos, grad)
     bound = max(bound, best) if maximize else min(bound, best)
     return best, bound, finished

@@ -160,6 +160,17 @@ def goal_direction(cur, goal, u):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def project(cur, u, v, cx, cy):  # pragma: no cover - compiled
+    """Coordinates ``(cx, cy)`` of the joints ``cur`` relative to the base ``cur[0]`` along the
+    working plane's axes ``u`` and ``v`` (an orthographic projection in 3-D)."""
+    for i in range(cur.shape[0]):
+        cx[i], cy[i] = 0.0, 0.0
+        for c in range(cur.shape[1]):
+            cx[i] += (cur[i, c] - cur[0, c]) * u[c]
+            cy[i] += (cur[i, c] - cur[0, c]) * v[c]
+
+
+@njit(cache=True)
 def bulge_side(cy, tie):  # pragma: no cover - compiled
     """Side of the base-to-goal line on which the current joints ``1..n`` lie, from their offsets
     ``cy`` across it summed: +1 (also on a tie, within ``tie``) or -1."""
@@ -206,13 +217,9 @@ def place_chain(lengths, cur, goal, out):  # pragma: no cover - compiled
         code = INSIDE
         g = rmin
     plane_basis(cur, base, u, v)
-    cx = np.empty(n + 1)  # the current joints in the working plane
+    cx = np.empty(n + 1)
     cy = np.empty(n + 1)
-    for i in range(n + 1):
-        cx[i], cy[i] = 0.0, 0.0
-        for c in range(dim):
-            cx[i] += (cur[i, c] - base[c]) * u[c]
-            cy[i] += (cur[i, c] - base[c]) * v[c]
+    project(cur, u, v, cx, cy)
     ox = np.zeros(n + 1)
     oy = np.zeros(n + 1)
     ox[n] = g
