@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import geoik as ik
 from geoik.errors import InvalidOptionError, UnsupportedChainError
-from tests.conftest import check_invariants
+from tests.conftest import chains, check_invariants
 
 
 def _reachable(rng, chain):
@@ -137,3 +139,32 @@ def test_option_validation(options, match):
     chain = ik.Chain.spatial([1.0, 1.0])
     with pytest.raises(InvalidOptionError, match=match):
         ik.solve(chain, [1.0, 1.0, 0.0], method="two-bone", **options)
+
+
+def _valid_pose(data, chain):
+    """Random relative angles within the chain's limits (2-D: (n,); 3-D: rotation vectors)."""
+    if chain.dim == 2:
+        lo = np.maximum(chain.lo, -np.pi)
+        hi = np.minimum(chain.hi, np.pi)
+        return np.array([data.draw(st.floats(a, b)) for a, b in zip(lo, hi, strict=True)])
+    out = np.zeros((chain.n, 3))
+    for i in range(chain.n):
+        if np.any(chain.hinge[i]):
+            lo, hi = max(chain.lo[i], -np.pi), min(chain.hi[i], np.pi)
+            out[i] = chain.hinge[i] * data.draw(st.floats(lo, hi))
+        else:
+            a = data.draw(st.floats(0.0, 2 * np.pi))
+            out[i] = (0.0, np.cos(a), np.sin(a))
+            out[i] *= data.draw(st.floats(0.0, min(chain.cone[i], np.pi)))
+    return out
+
+
+@given(data=st.data())
+def test_every_reachable_target_is_reached(data):
+    """Any two-link chain, any limits (2-D ranges; 3-D cones, hinges or both), and a target that
+    some pose within the limits reaches: two-bone reaches it exactly, in one step."""
+    chain = data.draw(chains(n_min=2, n_max=2))
+    target = chain.pose_from_angles(_valid_pose(data, chain)).positions[-1]
+    sol = ik.solve(chain, target, method="two-bone", tol=1e-9 * chain.total_length)
+    check_invariants(sol, chain, target)
+    assert sol.status is ik.Status.REACHED

@@ -115,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         where = f" {e.filename}" if e.filename else ""
         return _fail(f"cannot access{where}: {e.strerror or e}")
     except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
 
 

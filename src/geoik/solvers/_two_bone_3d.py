@@ -174,11 +174,12 @@ def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, 
       ``k = (r1^2 + c^2 - r2^2) / (2 r1)``: ``a = atan2(B, A) + side acos(k / |(A, B)|)``
       (``side = +1``: the elbow counter-clockwise about ``h`` of the target's direction); the
       second link then points at the target;
-    - a hinge second joint (axis ``g`` in the first link's frame): the elbow angle ``b`` follows
-      from the distance, ``cos b = (c^2 - r1^2 - r2^2) / (2 r1 r2)``; turning about ``h`` keeps
-      the end's component along ``h``, ``r2 sin b ((g x x) . h)``, so its sign must make that
-      ``p . h`` (for parallel axes, any: ``side = +1`` bends clockwise about ``h`` as in 2-D);
-      then the first joint turns the end onto the target about ``h``.
+    - a hinge second joint (axis ``g`` in the first link's frame): the elbow angle ``b`` has
+      ``cos b = (c^2 - r1^2 - r2^2) / (2 r1 r2)`` from the distance and, since turning about
+      ``h`` keeps the end's component along ``h``, ``r2 sin b ((g x x) . h) = p . h``; ``b`` is
+      the angle of that (sin, cos) pair (for parallel axes ``sin b`` is free: ``side = +1``
+      bends clockwise about ``h`` as in 2-D); then the first joint turns the end onto the
+      target about ``h``.
 
     Angles outside a joint's limits go to the nearer limit (the caller then tries the other
     branch and keeps the nearer end).
@@ -191,14 +192,16 @@ def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, 
     cur0 = hinge_angle(quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3], h[0], h[1], h[2])
     if is_hinge(hinge, 1):
         g = hinge[1]
-        b = math.acos(max(-1.0, min(1.0, (c2 - r1 * r1 - r2 * r2) / (2.0 * r1 * r2))))
+        cos_b = max(-1.0, min(1.0, (c2 - r1 * r1 - r2 * r2) / (2.0 * r1 * r2)))
         # (g x x) . h = (0, g_z, -g_y) . h
         w = g[2] * h[1] - g[1] * h[2]
         along = px * h[0] + py * h[1] + pz * h[2]
-        if abs(w) > 1e-12 and abs(along) > 1e-12 * math.sqrt(c2):
-            b = b if along * w > 0.0 else -b
+        if abs(w) > 1e-9:
+            # sin b from the height along h, cos b from the distance: each is well conditioned
+            # where the other is not (near b = 0 or pi, near b = +-pi/2)
+            b = math.atan2(max(-1.0, min(1.0, along / (r2 * w))), cos_b)
         else:
-            b = -side * b
+            b = -side * math.acos(cos_b)
         cur1 = hinge_angle(quats[1, 0], quats[1, 1], quats[1, 2], quats[1, 3], g[0], g[1], g[2])
         b = fit_angle(b, cur1, lo[1], hi[1])[0]
         quats[1, :] = q_axis_angle(g[0], g[1], g[2], b)
