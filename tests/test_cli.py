@@ -238,6 +238,7 @@ def one_line_error(code: int, out: str, err: str) -> str:
 
 
 SOLVE = ("solve", "--lengths", "2x3", "--target", "1,1")
+SOLVE_3D = ("solve", "--lengths", "2x3", "--target", "1,1,0")
 
 
 @pytest.mark.parametrize(
@@ -259,8 +260,10 @@ SOLVE = ("solve", "--lengths", "2x3", "--target", "1,1")
         ((*SOLVE, "--max-iter", "0"), "--max-iter: expected an integer >= 1, got 0"),
         ((*SOLVE, "--method", "dls", "--opt", "damping=-1"), "--opt damping: expected"),
         ((*SOLVE, "--start-deg", "0,0,120", "--max-bend-deg", "90"), "--start-deg: joint 2"),
-        (("solve", "--lengths", "2x3", "--target", "1,1,0", "--start-deg", "0,0,0,0,0,0,0,100,0",
-          "--max-bend-deg", "30"), "--start-deg: joint 2 bends 100 degrees"),
+        (
+            (*SOLVE_3D, "--start-deg", "0,0,0,0,0,0,0,100,0", "--max-bend-deg", "30"),
+            "--start-deg: joint 2 bends 100 degrees",
+        ),
         ((*SOLVE, "--start-deg", "1,2"), "--start-deg"),
         ((*SOLVE, "--chain", "x.toml"), "--chain"),
         (("solve", "--chain", "/no/such/file.toml", "--target", "1,1"), "/no/such/file.toml"),
