@@ -135,3 +135,37 @@ def test_limits_are_met_or_refused():
     assert sol.status is ik.Status.REACHED
     with pytest.raises(LimitError):
         ik.solve(hinged, (-0.5, 0.0, 0.0), method="caa")
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_kernel_refusing_limits_keeps_the_start_pose(dim):
+    """The batch engine calls the kernel without solve()'s pre-check: for an arc the limits
+    forbid on either side, the kernel reports STALLED and leaves the start pose (which meets the
+    limits) as it was, recording no step; the batch engine therefore never returns a pose
+    breaking them."""
+    from geoik.api import rest_state
+    from geoik.geometry import STALLED
+    from geoik.solvers.caa import SOLVER
+
+    bends = [None, 40, 40, 40]
+    if dim == 2:
+        chain = ik.Chain.planar([1.0] * 4, max_bend_deg=bends)
+    else:
+        chain = ik.Chain.spatial([1.0] * 4, max_bend_deg=bends)
+    target = np.zeros(dim)
+    target[:2] = (0.2, 0.1)
+    with pytest.raises(LimitError):
+        ik.solve(chain, target, method="caa")
+    state = rest_state(chain)
+    start = state.copy()
+    opts = SOLVER.kernel_opts(chain, {})
+    rec = np.empty((SOLVER.capacity(chain.n, 50),) + state.shape)
+    rec[0] = state
+    if dim == 2:
+        out = SOLVER.kernel_2d(chain.lengths, chain.base, chain.lo, chain.hi, target, state,
+                               1e-4, 50, opts, rec)  # fmt: skip
+    else:
+        out = SOLVER.kernel_3d(chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo,
+                               chain.hi, target, state, 1e-4, 50, opts, rec)  # fmt: skip
+    assert out == (STALLED, 0, 1)
+    np.testing.assert_array_equal(state, start)

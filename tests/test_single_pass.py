@@ -152,3 +152,21 @@ def test_limits_are_clamped():
         sol = ik.solve(chain, t, method="single-pass")
         check_invariants(sol, chain, t)
         assert np.all(np.abs(sol.angles) <= np.radians(60) + 1e-12)
+
+
+@pytest.mark.parametrize(("index", "sign"), [(1, -1.0), (8, 1.0)])
+def test_go_round_step_follows_eq_5(index, sign):
+    """Step 6: link 1 of the published chain ends at δ ∓ 20° from the target vector, cos δ = l/2c
+    (eq. 5): target 2 gives θk = 127.8° (at most 130°: closer, δ - 20°), target 9 130.7° (away,
+    δ + 20°)."""
+    target = np.array(TARGETS[index])
+    c = np.linalg.norm(target)
+    theta_k = 180.0 - np.degrees(np.arccos((100.0 + 100.0 - c * c) / 200.0))
+    assert (theta_k > 130.0) == (sign > 0)
+    sol = ik.solve(ARM, target, method="single-pass")
+    first = ARM.pose_from_angles(sol.motion.angles[1]).positions
+    link = first[1] - first[0]
+    got = np.degrees(np.arccos(link @ target / (2.0 * c)))
+    want = np.degrees(np.arccos(2.0 / (2.0 * c))) + sign * 20.0
+    assert got == pytest.approx(want, abs=1e-9)
+    assert turns_per_joint(sol)[0] == 1
