@@ -243,6 +243,9 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     """
     distributed = _distributed()
     try:
+        # a Client that fails on a malformed address leaves dask's shared event loop unusable
+        # for the next Client of the process: refuse such an address before making one
+        distributed.comm.get_address_host_port(address)
         return distributed.Client(address, timeout=timeout)
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise ClusterError(
