@@ -30,8 +30,9 @@ at exactly its length from its parent, so lengths hold to rounding.
     (2) From the root outwards, each sub-base is set at the point nearest to what it wants
     within the annulus of its own segment from its (already placed) upper key joint, and every
     segment is placed by intersection of circles (:mod:`geoik.solvers.circles`, the same kernel
-    as for chains) from its upper key joint to its goal, curling evenly to the side its joints are on (a finger reaching a ball bends at all
-    three joints). A tree whose branches all leave from the root is solved in one round;
+    as for chains) from its upper key joint to its goal, curling evenly and keeping the sense of
+    the bends it has (a finger reaching a ball bends at all three joints, a knee bent forward
+    stays forward). A tree whose branches all leave from the root is solved in one round;
     otherwise rounds repeat.
 
 Iterations are passes (fabrik) or rounds (circles); both stop when every targeted end effector
