@@ -254,3 +254,14 @@ def test_constrained_target_too_close_is_not_reached(kind):
         assert sol.status is not ik.Status.REACHED
         assert sol.error >= 0.05 * rmin - 1e-9
         assert np.all(turns_per_joint(sol) <= 1)
+
+
+@pytest.mark.parametrize("method", ["triangulation", "single-pass"])
+def test_limited_first_joint_keeps_its_own_side_when_allowed(method):
+    # The triangle's own side (-37.5, -60.2 degrees) is inside every limit: it must be taken, not
+    # its mirror, whose clamped knee cannot bend the tip onto the target.
+    chain = ik.Chain.planar((0.45, 0.43), max_bend_deg=[(-175, -5), (-160, 0)])
+    sol = ik.solve(chain, (0.3, -0.7), method=method)
+    assert sol.status is ik.Status.REACHED
+    assert np.allclose(np.degrees(sol.angles), [-37.4786, -60.1537], atol=1e-3)
+    check_invariants(sol, chain, (0.3, -0.7))

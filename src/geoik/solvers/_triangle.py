@@ -44,9 +44,9 @@ def limit_angle(t, lo, hi):  # pragma: no cover - compiled
     Free joints (infinite limits) return ``t`` itself. A limited joint returns ``t`` moved by a
     multiple of 2 pi into ``[lo, hi]`` if it can be, else the limit nearer to it on the circle.
     """
+    if lo <= t <= hi:  # also keeps t bit for bit: callers test ``limit_angle(t) == t``
+        return t
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        if lo == -math.inf and hi == math.inf:
-            return t
         return min(max(t, lo), hi)
     if hi - lo >= 2.0 * PI:
         return t
