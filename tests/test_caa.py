@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import geoik as ik
-from geoik.solvers.caa import LimitError
+from geoik import LimitError
 
 
 def _circle_residual(points: np.ndarray) -> float:

@@ -16,6 +16,7 @@ from geoik.errors import (
     InvalidOptionError,
     InvalidPoseError,
     InvalidTargetError,
+    LimitError,
     UnknownMethodError,
     UnsupportedChainError,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidPoseError",
     "InvalidTargetError",
+    "LimitError",
     "Motion",
     "Pose",
     "Skeleton",

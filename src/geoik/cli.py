@@ -37,6 +37,10 @@ examples:
   geoik solve --lengths 2x10 --target 8.33,2.83 --method ccd --plot ccd.png
   geoik solve --lengths 3x4 --target 4,5,3 --max-bend-deg 60 --json
   geoik methods
+  geoik map --lengths 1x5 --method ccd --max-iter 20 --tol 0.01 --size 1000 -o ccd.png
+  geoik compare --lengths 1x5 --methods ccd,fabrik,caa -o compare.png
+  geoik experiment all --out results/
+  geoik view
 
 'geoik COMMAND --help' explains each command."""
 

@@ -12,6 +12,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidPoseError",
     "InvalidTargetError",
+    "LimitError",
     "UnknownMethodError",
     "UnsupportedChainError",
 ]
@@ -43,6 +44,10 @@ class InvalidOptionError(GeoIKError):
 
 class UnsupportedChainError(GeoIKError):
     """The chosen solver cannot handle this chain (e.g. two-bone IK on three links)."""
+
+
+class LimitError(UnsupportedChainError):
+    """The chain's joint limits do not allow the pose a solver must produce (e.g. CAA's arc)."""
 
 
 def describe(value: object) -> str:

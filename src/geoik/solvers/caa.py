@@ -61,7 +61,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.errors import UnsupportedChainError
+from geoik.errors import LimitError
 from geoik.geometry import (
     REACHED,
     STALLED,
@@ -82,10 +82,6 @@ from geoik.solvers._caa_arc import (
 from geoik.solvers.base import Solver
 
 __all__ = ["SOLVER", "LimitError"]
-
-
-class LimitError(UnsupportedChainError):
-    """The chain's joint limits do not allow the pose a solver must produce."""
 
 
 @njit(cache=True)
