@@ -10,6 +10,7 @@ import pytest
 from matplotlib.figure import Figure
 
 import geoik as ik
+from geoik._files import save_atomic
 from geoik.errors import GeoIKError
 from geoik.maps import METRICS, metric_map
 from geoik.render import save_figure
@@ -20,7 +21,6 @@ from geoik.render_maps import (
     chain_label,
     figure_dpi,
     maps_figure,
-    save_atomic,
     sweep_figure,
 )
 

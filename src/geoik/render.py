@@ -7,13 +7,13 @@ matplotlib or touches pyplot's global state (backend, current figure).
 
 from __future__ import annotations
 
-import contextlib
 import os
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from geoik._files import save_atomic
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -118,20 +118,8 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], dpi: int = 120) -> Pa
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    target = Path(path)
     canvas = FigureCanvasAgg(fig)
-    fmt = target.suffix.lower().lstrip(".")
+    fmt = Path(path).suffix.lower().lstrip(".")
     if fmt not in canvas.get_supported_filetypes():
         fmt = "png"
-    # O_EXCL on a random name, mode 0o666 so the umask applies as for any new file
-    tmp = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            canvas.print_figure(f, format=fmt, dpi=dpi)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return target
+    return save_atomic(path, lambda tmp: canvas.print_figure(tmp, format=fmt, dpi=dpi))

@@ -8,17 +8,14 @@ value. Contour lines are optional, a colour bar names the metric, and the title 
 chain, solver, parameters and coverage.
 
 Figures are :class:`matplotlib.figure.Figure` objects drawn on an Agg canvas: no pyplot, no
-global state. They are written by :func:`geoik.render.save_figure` (a temporary file renamed
-into place); :func:`save_atomic` does the same for any other file, so an interrupted run never
-leaves a half-written file under the requested name.
+global state. They are written by :func:`geoik.render.save_figure`, through
+:func:`geoik._files.save_atomic` (a temporary file renamed into place), as every other file is,
+so an interrupted run never leaves a half-written file under the requested name.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,7 +38,6 @@ __all__ = [
     "draw_map",
     "figure_dpi",
     "maps_figure",
-    "save_atomic",
     "sweep_figure",
 ]
 
@@ -211,25 +207,3 @@ def sweep_figure(
     ax.grid(True, alpha=0.3)
     ax.set_title(title, fontsize=9)
     return fig
-
-
-def save_atomic(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """Call ``write(tmp)`` on a temporary file next to ``path``, then rename it to ``path``.
-
-    If ``write`` fails or is interrupted, the temporary file is removed and ``path`` is left as
-    it was. The file gets the permissions of any new file (0o666 less the umask).
-    """
-    target = os.fspath(path)
-    folder, name = os.path.split(os.path.abspath(target))
-    tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
-    try:
-        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-    except OSError as e:  # name the file asked for, not the temporary one
-        raise OSError(e.errno, e.strerror, target) from None
-    try:
-        write(tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise

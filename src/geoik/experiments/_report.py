@@ -13,13 +13,14 @@ import csv
 import io
 import math
 import os
-import secrets
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from geoik._files import write_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -164,21 +165,6 @@ def staged(out: Path) -> Iterator[Path]:
             os.replace(f, out / f.name)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
-
-
-def write_text(path: Path, text: str) -> Path:
-    """Write ``text`` to ``path`` atomically: a temporary file beside it, then a rename."""
-    # a random name opened exclusively, with the umask's permissions (mkstemp would give 0600)
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
-    try:
-        with open(tmp, "x", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return path
 
 
 def band_label(lo: float, hi: float) -> str:
