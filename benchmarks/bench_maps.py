@@ -16,7 +16,7 @@ eps = 0.01, a 1000 x 1000 grid of pixel centres on [-5, 5]^2.
 4. Prints the ratios and the issue's goals, then times the iterations map of every registered
    planar solver (goal: at most 5 s each), and with ``--costs`` their path maps too.
 
-    python benchmarks/bench_maps.py [--size 1000] [--solvers ccd,fabrik] [--reps 3] [--costs]
+    python benchmarks/bench_maps.py [--size 1000] [--solvers ccd,fabrik] [--reps 5] [--costs]
 """
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ def solvers_section(a: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--size", type=int, default=1000, help="pixels per side (default 1000)")
-    ap.add_argument("--reps", type=int, default=3, help="timed runs of geoik and C (median)")
+    ap.add_argument("--reps", type=int, default=5, help="timed runs of geoik and C (median)")
     ap.add_argument("--perf-dir", type=Path, default=DEFAULT_PERF)
     ap.add_argument("--solvers", default=",".join(n for n, s in REGISTRY.items() if s.kernel_2d))
     ap.add_argument("--costs", action="store_true", help="also time every solver's path map")

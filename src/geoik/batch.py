@@ -17,6 +17,7 @@ function, so the compiled engine is cached on disk and shared by every solver.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 from dataclasses import dataclass
@@ -142,7 +143,7 @@ def judge_2d(tx, ty, ex, ey, code, tol, base, params):  # pragma: no cover - com
     """(status, error) of a 2-D solve, as ``api.judge``: REACHED iff error <= tol; CLOSEST only
     when the end effector (ex, ey) is within tol of the provably closest reachable point to the
     target (tx, ty); otherwise the kernel's code, a kernel's REACHED/CLOSEST becoming STALLED."""
-    error = math.hypot(ex - tx, ey - ty)
+    error = math.sqrt((ex - tx) ** 2 + (ey - ty) ** 2)  # as geometry.finish_2d measures it
     if error <= tol:
         return REACHED, error
     dx, dy = tx - base[0], ty - base[1]
@@ -241,7 +242,8 @@ def _lane_engine(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, o
 def check_targets(chain: Chain, targets: Any, name: str = "targets") -> np.ndarray:
     """Targets as a C-contiguous (m, 2) float64 array, or InvalidTargetError naming what came."""
     try:
-        t = np.array(targets, dtype=np.float64, order="C", ndmin=2)
+        t = np.asarray(targets, dtype=np.float64)  # no copy of a float64 array
+        t = np.ascontiguousarray(t.reshape(1, -1) if t.ndim < 2 else t)
     except (TypeError, ValueError):
         raise InvalidTargetError(
             f"{name}: expected an (m, {chain.dim}) array of finite coordinates, "
@@ -369,6 +371,7 @@ def _empty(m: int, n: int, angles: bool) -> list[np.ndarray]:
     ]
 
 
+@functools.cache
 def _lane_kernel(module: str) -> Any:
     """The solver module's ``kernel_2d_lanes`` compiled for the lane engine, or None."""
     kernel = getattr(importlib.import_module(module), "kernel_2d_lanes", None)

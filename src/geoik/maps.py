@@ -34,7 +34,7 @@ from geoik.tiles import (
     Tile,
     TileResult,
     cluster,
-    pixel_centres,
+    pixel_axis,
     run_tiles,
     split_rows,
 )
@@ -145,8 +145,10 @@ def _check(chain: Any, metric: Any, size: Any, tile_rows: Any) -> None:
 def reachable_mask(chain: Chain, size: int) -> np.ndarray:
     """(N, N) bool: pixel centres within the chain's reach annulus."""
     rmin, rmax = chain.reach()
-    pts = pixel_centres(chain.base, rmax, size, 0, size) - chain.base
-    d = np.hypot(pts[:, 0], pts[:, 1]).reshape(size, size)
+    c = pixel_axis(rmax, size, 0, size)
+    dx = (c + chain.base[0]) - chain.base[0]  # the targets' offsets from the base, as placed
+    dy = (c + chain.base[1]) - chain.base[1]
+    d = np.hypot(dx[None, :], dy[:, None])
     return (d >= rmin) & (d <= rmax)
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "cluster",
     "connect",
     "local_client",
+    "pixel_axis",
     "pixel_centres",
     "run_tile",
     "run_tiles",
@@ -96,17 +97,22 @@ class TileResult:
     max_iter: int
 
 
+def pixel_axis(half: float, size: int, i0: int, i1: int) -> np.ndarray:
+    """Pixel-centre offsets ``-L + (i + 0.5) 2L/N`` from the base, for ``i`` in ``i0..i1-1``."""
+    return -half + (np.arange(i0, i1) + 0.5) * (2.0 * half / size)
+
+
 def pixel_centres(base: np.ndarray, half: float, size: int, r0: int, r1: int) -> np.ndarray:
     """(rows * size, 2) targets at the pixel centres of rows r0..r1-1, row-major.
 
     Pixel (row r, column c) is ``x = -L + (c + 0.5) 2L/N``, ``y = -L + (r + 0.5) 2L/N`` about
     the base.
     """
-    h = 2.0 * half / size
-    xs = -half + (np.arange(size) + 0.5) * h
-    ys = -half + (np.arange(r0, r1) + 0.5) * h
-    gx, gy = np.meshgrid(xs, ys)
-    return np.stack([gx.ravel() + base[0], gy.ravel() + base[1]], axis=1)
+    xs, ys = pixel_axis(half, size, 0, size), pixel_axis(half, size, r0, r1)
+    out = np.empty((ys.shape[0], size, 2))
+    out[:, :, 0] = xs + base[0]
+    out[:, :, 1] = (ys + base[1])[:, None]
+    return out.reshape(-1, 2)
 
 
 def split_rows(size: int, tile_rows: int = DEFAULT_TILE_ROWS) -> list[tuple[int, int]]:

@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import CLOSEST, MAX_ITERATIONS, REACHED, STALLED, beyond_reach, clamp
+from geoik.geometry import CLOSEST, MAX_ITERATIONS, REACHED, STALLED, clamp
 
 MOVED = 1e-12
 """A joint update of at most this many radians is skipped."""
@@ -42,6 +42,7 @@ MOVED = 1e-12
 # per-lane scalars, rows after the per-joint blocks (offset ``_layout(n)[6]``)
 EX, EY, TX, TY, OX, OY, BEYOND, ACTIVE, MOVED_ANY, GO, CROSS, DOT, CX, CY = range(14)
 _ROWS = 14
+_REACHED, _CLOSEST, _STALLED = float(REACHED), float(CLOSEST), float(STALLED)
 
 
 @njit(cache=True, inline="always")
@@ -85,7 +86,7 @@ def ccd_2d_lanes(lengths, base, lo, hi, targets, angles, tol, max_iter, opts, re
         for j in range(n - 1, -1, -1):
             free = lo[j] == -np.inf and hi[j] == np.inf
             if free:
-                _turn_free(j, n, work)
+                _turn_free(j, n, work, final and not recording, recording)
             else:
                 _turn_limited(j, n, lo[j], hi[j], work)
             if recording:
@@ -111,7 +112,9 @@ def _start(lengths, base, targets, angles, work, nrec):  # pragma: no cover - co
     """Relative rotations of the start poses, targets and beyond-reach points per lane."""
     n = lengths.shape[0]
     rc, rs, ang, _, _, _, w, _ = _layout(n)
-    outer = np.empty(2)
+    total = 0.0
+    for i in range(n):
+        total += lengths[i]
     for b in range(targets.shape[0]):
         for j in range(n):
             a = angles[b, j]
@@ -121,10 +124,13 @@ def _start(lengths, base, targets, angles, work, nrec):  # pragma: no cover - co
                 work[rc + j, b], work[rs + j, b] = work[rc + j, b - 1], work[rs + j, b - 1]
             else:
                 work[rc + j, b], work[rs + j, b] = math.cos(a), math.sin(a)
-        work[w + TX, b], work[w + TY, b] = targets[b, 0], targets[b, 1]
-        if beyond_reach(lengths, base, targets[b], outer):
+        tx, ty = targets[b, 0], targets[b, 1]
+        work[w + TX, b], work[w + TY, b] = tx, ty
+        dist = math.sqrt((tx - base[0]) ** 2 + (ty - base[1]) ** 2)
+        if dist > total:  # geometry.beyond_reach, inlined: the point at full reach towards t
             work[w + BEYOND, b] = 1.0
-            work[w + OX, b], work[w + OY, b] = outer[0], outer[1]
+            work[w + OX, b] = base[0] + (tx - base[0]) * (total / dist)
+            work[w + OY, b] = base[1] + (ty - base[1]) * (total / dist)
         work[w + ACTIVE, b] = 1.0
         nrec[b] = 1
 
@@ -135,10 +141,14 @@ def _place(lengths, base, work):  # pragma: no cover - compiled
     n = lengths.shape[0]
     rc, rs, _, _, px, py, w, _ = _layout(n)
     k = work.shape[1]
-    for b in range(k):
-        work[w + CX, b], work[w + CY, b] = 1.0, 0.0
+    length = lengths[0]
+    for b in range(k):  # the first link's direction is its relative rotation
+        c, s = work[rc, b], work[rs, b]
+        work[w + CX, b], work[w + CY, b] = c, s
         work[px, b], work[py, b] = base[0], base[1]
-    for i in range(n):
+        work[px + 1, b] = base[0] + length * c
+        work[py + 1, b] = base[1] + length * s
+    for i in range(1, n):
         length = lengths[i]
         for b in range(k):
             cx, cy = work[w + CX, b], work[w + CY, b]
@@ -151,36 +161,43 @@ def _place(lengths, base, work):  # pragma: no cover - compiled
 
 @njit(cache=True, error_model="numpy")
 def _check(it, tol, n, work, status, iters):  # pragma: no cover - compiled
-    """After sweep ``it`` (0: the start pose), settle the lanes that are done; count the rest."""
+    """After sweep ``it`` (0: the start pose), settle the lanes that are done; count the rest.
+
+    A branch-free pass over the lanes finds the settled ones (their code in row ``GO``, -1 for
+    the others); a second pass writes the outputs of the few that settled."""
     _, _, _, _, px, py, w, _ = _layout(n)
     tol2 = tol * tol
-    alive = 0
-    for b in range(work.shape[1]):
-        if work[w + ACTIVE, b] == 0.0:
-            continue
+    k = work.shape[1]
+    later = it > 0
+    for b in range(k):
         ex, ey = work[px + n, b], work[py + n, b]
-        work[w + EX, b], work[w + EY, b] = ex, ey
-        code = -1
-        if (ex - work[w + TX, b]) ** 2 + (ey - work[w + TY, b]) ** 2 <= tol2:
-            code = REACHED
-        elif (
-            work[w + BEYOND, b] != 0.0
-            and (ex - work[w + OX, b]) ** 2 + (ey - work[w + OY, b]) ** 2 <= tol2
-        ):
-            code = CLOSEST if it > 0 else -1
-        elif it > 0 and work[w + MOVED_ANY, b] == 0.0:
-            code = STALLED
-        if code < 0:
-            alive += 1
-        else:
-            work[w + ACTIVE, b] = 0.0
-            status[b], iters[b] = code, it
+        work[w + EX, b], work[w + EY, b] = ex, ey  # a settled lane's pose no longer changes
+        reached = (ex - work[w + TX, b]) ** 2 + (ey - work[w + TY, b]) ** 2 <= tol2
+        closest = (
+            later
+            & (work[w + BEYOND, b] != 0.0)
+            & ((ex - work[w + OX, b]) ** 2 + (ey - work[w + OY, b]) ** 2 <= tol2)
+        )
+        stalled = later & (work[w + MOVED_ANY, b] == 0.0)
+        active = work[w + ACTIVE, b] != 0.0
+        done = active & (reached | closest | stalled)
+        code = _REACHED if reached else (_CLOSEST if closest else _STALLED)
+        work[w + GO, b] = code if done else -1.0
+        work[w + ACTIVE, b] = 0.0 if done else work[w + ACTIVE, b]
+    alive = 0
+    for b in range(k):
+        code = work[w + GO, b]
+        if code >= 0.0:
+            status[b], iters[b] = int(code), it
+        alive += 1 if work[w + ACTIVE, b] != 0.0 else 0
     return alive
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_free(j, n, work):  # pragma: no cover - compiled
-    """Turn free joint ``j`` in every active lane: rotation (dot, cross)/norm, no trigonometry."""
+def _turn_free(j, n, work, track, recording):  # pragma: no cover - compiled
+    """Turn free joint ``j`` in every active lane: rotation (dot, cross)/norm, no trigonometry.
+    ``track``: mark the joint as turned (for the final angles); ``recording``: leave what
+    :func:`_record` needs (turned or not, cross and dot)."""
     rc, rs, _, dirty, px, py, w, _ = _layout(n)
     for b in range(work.shape[1]):
         pjx, pjy = work[px + j, b], work[py + j, b]
@@ -205,11 +222,13 @@ def _turn_free(j, n, work):  # pragma: no cover - compiled
         work[rc + j, b] = qc if turn else oc
         work[rs + j, b] = qs if turn else os
         flag = 1.0 if turn else 0.0
-        work[w + GO, b] = flag
         work[w + MOVED_ANY, b] = max(work[w + MOVED_ANY, b], flag)
-        work[dirty + j, b] = max(work[dirty + j, b], flag)
-        work[w + CROSS, b] = cr
-        work[w + DOT, b] = dt
+        if track:
+            work[dirty + j, b] = max(work[dirty + j, b], flag)
+        if recording:
+            work[w + GO, b] = flag
+            work[w + CROSS, b] = cr
+            work[w + DOT, b] = dt
 
 
 @njit(cache=True, error_model="numpy")
