@@ -74,8 +74,8 @@ _LANE_ENGINE_SIG = types.void(
     *_ENGINE_SIG.args[14:],  # outputs
 )
 LANES = 128
-"""Targets per block of the lane engine when no costs are wanted (one otherwise): LLVM vectorises
-the lane loops 8 wide and 4 times unrolled, so short blocks would run its scalar remainder."""
+"""Targets per block of the lane engine (fewer when costs are wanted, see :func:`_lanes`): long
+enough that the lane loops run vectorised, short enough for the work array to stay in cache."""
 
 # judge_params layout
 _ROUT, _RIN, _OUTER, _INNER = 0, 1, 2, 3
@@ -349,7 +349,7 @@ def _run(solver: Any, chain: Chain, t: np.ndarray, tol: float, iters: int, opts:
     if lanes is not None:
         _lane_engine(
             lanes, *arrays, t, start, tol, iters, opts, cap, params, bool(costs),
-            1 if costs else LANES, *out,
+            _lanes(costs, cap, n), *out,
         )  # fmt: skip
     else:
         chunk = max(1, min(256, -(-m // 64)))
@@ -357,6 +357,12 @@ def _run(solver: Any, chain: Chain, t: np.ndarray, tol: float, iters: int, opts:
             _compiled(solver.kernel_2d), *arrays, t, start, tol, iters, opts, cap, params,
             bool(costs), chunk, *out,
         )  # fmt: skip
+
+
+def _lanes(costs: bool, cap: int, n: int) -> int:
+    """Targets per call of a lane kernel: :data:`LANES`, fewer when keyframes are recorded so
+    that the keyframe buffer stays within about 256 KiB."""
+    return LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n)))
 
 
 def _empty(m: int, n: int, angles: bool) -> list[np.ndarray]:

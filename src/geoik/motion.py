@@ -179,7 +179,7 @@ def costs_2d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
     """
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
-    cur = np.empty(n)
+    links = np.empty((n, 4))  # per link: direction (x, y) and its turn per sample (cos, sin)
     count = 0
     total = 0.0
     path = 0.0
@@ -206,16 +206,27 @@ def costs_2d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
             path += biggest * math.sqrt(ex * ex + ey * ey)
             continue
         m = samples(biggest)
+        # link i's absolute angle moves linearly by the sum of the steps of joints 0..i, so
+        # between samples its direction turns by a fixed rotation: no trigonometry per sample
+        dphi = 0.0
+        for j in range(n):
+            dphi += keys[k, j] - keys[k - 1, j]
+            links[j, 0] = (pos[j + 1, 0] - pos[j, 0]) / lengths[j]
+            links[j, 1] = (pos[j + 1, 1] - pos[j, 1]) / lengths[j]
+            links[j, 2], links[j, 3] = math.cos(dphi / m), math.sin(dphi / m)
         px, py = pos[n, 0], pos[n, 1]
         qx, qy = px, py
         fine, coarse = 0.0, 0.0
         for s in range(1, m + 1):
-            t = s / m
+            ex, ey = base[0], base[1]
             for j in range(n):
-                cur[j] = keys[k - 1, j] + t * (keys[k, j] - keys[k - 1, j])
-            fk_2d(lengths, base, cur, pos)
-            fine += math.sqrt((pos[n, 0] - px) ** 2 + (pos[n, 1] - py) ** 2)
-            px, py = pos[n, 0], pos[n, 1]
+                c, d = links[j, 0], links[j, 1]
+                c, d = c * links[j, 2] - d * links[j, 3], c * links[j, 3] + d * links[j, 2]
+                links[j, 0], links[j, 1] = c, d
+                ex += lengths[j] * c
+                ey += lengths[j] * d
+            fine += math.sqrt((ex - px) ** 2 + (ey - py) ** 2)
+            px, py = ex, ey
             if s % 2 == 0:
                 coarse += math.sqrt((px - qx) ** 2 + (py - qy) ** 2)
                 qx, qy = px, py
