@@ -40,6 +40,24 @@ def test_two_joints_turning_together_2d():
     assert m.path_length() == pytest.approx(exact, rel=1e-9)
 
 
+def test_joint_turns_that_nearly_cancel_at_the_tip_2d():
+    """Links [1, 1.02] nearly straight; joint 0 turns +0.03 while joint 1 turns -0.06, so the
+    links' turns almost cancel at the tip, which traces a short, tightly curved path (as in
+    damped least squares' last steps). Its length still comes out to 1e-9."""
+    lengths = np.array([1.0, 1.02])
+    before, after = np.array([0.2, 0.001]), np.array([0.23, 0.001 - 0.06])
+    phi0, dphi = np.cumsum(before), np.cumsum(after - before)
+
+    def speed(t):
+        phi = phi0[None, :] + t[:, None] * dphi[None, :]
+        vx = (lengths * dphi * np.sin(phi)).sum(axis=1)
+        vy = (lengths * dphi * np.cos(phi)).sum(axis=1)
+        return np.hypot(vx, vy)
+
+    m = Motion(ik.Chain.planar(lengths), np.stack([before, after]))
+    assert m.path_length() == pytest.approx(gauss_length(speed, 0.0, 1.0, 64), rel=1e-9)
+
+
 def test_spatial_step_with_two_axes():
     """Joint 0 turns about z and joint 1 about its own y, both by s in [0, T]: the tip is
     Rz(s) (1 + cos s, 0, -sin s), whose speed is integrated analytically."""

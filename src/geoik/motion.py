@@ -40,9 +40,17 @@ __all__ = ["Motion"]
 FIVE_DEG = math.radians(5.0)
 # A joint whose rotation in a step is at most this (radians) did not move in that step.
 STILL = 1e-12
-# Largest joint rotation (radians) between two samples when a multi-joint step is integrated
-# (see :func:`richardson`; the relative error of the path length is then below about 1e-9).
+# How a multi-joint step's path is integrated: polylines through 1 in 1, 1 in 2 and 1 in 4
+# samples, extrapolated by :func:`romberg`. The samples start so that no joint (3-D:
+# SAMPLE_STEP) or no link (2-D: SAMPLE_STEP_2D) turns more than that between two, and are
+# doubled (up to MAX_SAMPLES) until the two Richardson estimates agree to SETTLED, relative;
+# a step whose joint turns nearly cancel at the end effector needs many more than a smooth one.
+# Measured against Gauss-Legendre integration of the end effector's speed, the relative error
+# of a solve's path length is below about 1e-7 (typically 1e-10).
 SAMPLE_STEP = math.radians(0.25)
+SAMPLE_STEP_2D = math.radians(1.0)
+SETTLED = 1e-8
+MAX_SAMPLES = 1 << 16
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,6 +164,22 @@ def samples(biggest):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def samples_2d(widest):  # pragma: no cover - compiled
+    """Samples (a multiple of 4) of a planar multi-joint step in which no link turns more than
+    ``widest`` (radians), so that no link turns more than ``SAMPLE_STEP_2D`` between two."""
+    return 4 * max(2, int(math.ceil(widest / (4.0 * SAMPLE_STEP_2D))))
+
+
+@njit(cache=True)
+def romberg(fine, mid, coarse):  # pragma: no cover - compiled
+    """Length of a smooth curve from three inscribed polylines through every sample, every
+    other one and every fourth one: their shortfalls are ``c2 h^2 + c4 h^4 + O(h^6)`` in the
+    parameter step h, so two rounds of Richardson extrapolation cancel both terms."""
+    r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
+    return r_fine + (r_fine - r_mid) / 15.0
+
+
+@njit(cache=True)
 def richardson(fine, coarse):  # pragma: no cover - compiled
     """Length of a smooth curve from two inscribed polylines, one through every sample
     (``fine``) and one through every other sample (``coarse``).
@@ -205,33 +229,58 @@ def costs_2d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
             ey = pos[n, 1] - pos[j_moved, 1]
             path += biggest * math.sqrt(ex * ex + ey * ey)
             continue
-        m = samples(biggest)
-        # link i's absolute angle moves linearly by the sum of the steps of joints 0..i, so
-        # between samples its direction turns by a fixed rotation: no trigonometry per sample
-        dphi = 0.0
+        # samples: see SAMPLE_STEP_2D and SETTLED
+        dphi, widest = 0.0, 0.0
         for j in range(n):
             dphi += keys[k, j] - keys[k - 1, j]
-            links[j, 0] = (pos[j + 1, 0] - pos[j, 0]) / lengths[j]
-            links[j, 1] = (pos[j + 1, 1] - pos[j, 1]) / lengths[j]
-            links[j, 2], links[j, 3] = math.cos(dphi / m), math.sin(dphi / m)
-        px, py = pos[n, 0], pos[n, 1]
-        qx, qy = px, py
-        fine, coarse = 0.0, 0.0
-        for s in range(1, m + 1):
-            ex, ey = base[0], base[1]
-            for j in range(n):
-                c, d = links[j, 0], links[j, 1]
-                c, d = c * links[j, 2] - d * links[j, 3], c * links[j, 3] + d * links[j, 2]
-                links[j, 0], links[j, 1] = c, d
-                ex += lengths[j] * c
-                ey += lengths[j] * d
-            fine += math.sqrt((ex - px) ** 2 + (ey - py) ** 2)
-            px, py = ex, ey
-            if s % 2 == 0:
-                coarse += math.sqrt((px - qx) ** 2 + (py - qy) ** 2)
-                qx, qy = px, py
-        path += richardson(fine, coarse)
+            widest = max(widest, abs(dphi))
+        m = samples_2d(widest)
+        while True:
+            fine, mid, coarse = _polylines_2d(lengths, base, keys[k - 1], keys[k], pos, m, links)
+            r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
+            if abs(r_fine - r_mid) <= SETTLED * r_fine or m >= MAX_SAMPLES:
+                break
+            m *= 2
+        path += romberg(fine, mid, coarse)
     return count, total, path
+
+
+@njit(cache=True)
+def _polylines_2d(lengths, base, before, after, pos, m, links):  # pragma: no cover - compiled
+    """Lengths of the polylines through m + 1, m / 2 + 1 and m / 4 + 1 evenly spaced points of
+    the end effector's path while the relative angles go linearly from ``before`` (whose joint
+    positions are ``pos``) to ``after``.
+
+    Link i's absolute angle moves linearly by the sum of the steps of joints 0..i, so between
+    samples its direction turns by a fixed rotation: no trigonometry per sample.
+    """
+    n = lengths.shape[0]
+    dphi = 0.0
+    for j in range(n):
+        dphi += after[j] - before[j]
+        links[j, 0] = (pos[j + 1, 0] - pos[j, 0]) / lengths[j]
+        links[j, 1] = (pos[j + 1, 1] - pos[j, 1]) / lengths[j]
+        links[j, 2], links[j, 3] = math.cos(dphi / m), math.sin(dphi / m)
+    px, py = pos[n, 0], pos[n, 1]
+    qx, qy, rx, ry = px, py, px, py
+    fine, mid, coarse = 0.0, 0.0, 0.0
+    for s in range(1, m + 1):
+        ex, ey = base[0], base[1]
+        for j in range(n):
+            c, d = links[j, 0], links[j, 1]
+            c, d = c * links[j, 2] - d * links[j, 3], c * links[j, 3] + d * links[j, 2]
+            links[j, 0], links[j, 1] = c, d
+            ex += lengths[j] * c
+            ey += lengths[j] * d
+        fine += math.sqrt((ex - px) ** 2 + (ey - py) ** 2)
+        px, py = ex, ey
+        if s % 2 == 0:
+            mid += math.sqrt((px - qx) ** 2 + (py - qy) ** 2)
+            qx, qy = px, py
+        if s % 4 == 0:
+            coarse += math.sqrt((px - rx) ** 2 + (py - ry) ** 2)
+            rx, ry = px, py
+    return fine, mid, coarse
 
 
 @njit(cache=True)
@@ -326,19 +375,39 @@ def costs_3d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
             path += biggest * math.sqrt(rx * rx + ry * ry + rz * rz)
             continue
         m = samples(biggest)
-        px, py, pz = pos[n, 0], pos[n, 1], pos[n, 2]
-        qx, qy, qz = px, py, pz
-        fine, coarse = 0.0, 0.0
-        for s in range(1, m + 1):
-            _slerp_keys(keys[k - 1], keys[k], s / m, cur)
-            fk_3d(lengths, base, cur, pos, world)
-            fine += math.sqrt((pos[n, 0] - px) ** 2 + (pos[n, 1] - py) ** 2 + (pos[n, 2] - pz) ** 2)
-            px, py, pz = pos[n, 0], pos[n, 1], pos[n, 2]
-            if s % 2 == 0:
-                coarse += math.sqrt((px - qx) ** 2 + (py - qy) ** 2 + (pz - qz) ** 2)
-                qx, qy, qz = px, py, pz
-        path += richardson(fine, coarse)
+        m += m % 4  # a multiple of 4; more samples while the extrapolation has not settled
+        start = np.copy(pos[n])
+        while True:
+            fine, mid, coarse = _polylines_3d(lengths, base, keys[k - 1], keys[k], start, m, cur,
+                                              pos, world)  # fmt: skip
+            r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
+            if abs(r_fine - r_mid) <= SETTLED * r_fine or m >= MAX_SAMPLES:
+                break
+            m *= 2
+        path += romberg(fine, mid, coarse)
     return count, total, path
+
+
+@njit(cache=True)
+def _polylines_3d(lengths, base, before, after, start, m, cur, pos, world):  # pragma: no cover
+    """:func:`_polylines_2d` for a 3-D step (slerp of each joint's local rotation); the end
+    effector starts at ``start``."""
+    n = lengths.shape[0]
+    px, py, pz = start[0], start[1], start[2]
+    qx, qy, qz, rx, ry, rz = px, py, pz, px, py, pz
+    fine, mid, coarse = 0.0, 0.0, 0.0
+    for s in range(1, m + 1):
+        _slerp_keys(before, after, s / m, cur)
+        fk_3d(lengths, base, cur, pos, world)
+        fine += math.sqrt((pos[n, 0] - px) ** 2 + (pos[n, 1] - py) ** 2 + (pos[n, 2] - pz) ** 2)
+        px, py, pz = pos[n, 0], pos[n, 1], pos[n, 2]
+        if s % 2 == 0:
+            mid += math.sqrt((px - qx) ** 2 + (py - qy) ** 2 + (pz - qz) ** 2)
+            qx, qy, qz = px, py, pz
+        if s % 4 == 0:
+            coarse += math.sqrt((px - rx) ** 2 + (py - ry) ** 2 + (pz - rz) ** 2)
+            rx, ry, rz = px, py, pz
+    return fine, mid, coarse
 
 
 @njit(cache=True)
