@@ -1,10 +1,13 @@
-"""Shared fixtures: hypothesis strategies for random chains and targets, and the invariant check
-that every solver's every result must pass."""
+"""Shared fixtures: hypothesis strategies for random chains and targets, the invariant check
+that every solver's every result must pass, and a live viewer server."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import threading
+from collections.abc import Iterator
 
 import numpy as np
 from hypothesis import HealthCheck, settings
@@ -139,3 +142,27 @@ def check_invariants(sol: ik.Solution, chain: ik.Chain, target) -> None:
     moved = float(np.linalg.norm(poses[-1, -1] - poses[0, -1]))
     assert math.isfinite(c.path_length) and c.path_length >= moved * (1 - 1e-9) - 1e-12 * L
     assert c.iterations == sol.iterations
+
+
+@contextlib.contextmanager
+def viewer_server(warm: bool = True) -> Iterator[str]:
+    """uvicorn serving the viewer app on a free loopback port, as ``geoik view`` does, in a
+    thread; yields ``host:port``. Needs the viewer extra (imported here, not at the top)."""
+    import uvicorn
+
+    from geoik.commands.view import WS_MAX_SIZE, listen
+    from geoik.viewer.server import create_app
+
+    sock = listen("127.0.0.1", 0)
+    config = uvicorn.Config(create_app(warm=warm), log_level="warning", ws_max_size=WS_MAX_SIZE)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        assert thread.is_alive(), "uvicorn did not start"
+        thread.join(0.05)
+    try:
+        yield f"127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)

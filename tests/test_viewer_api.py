@@ -27,6 +27,7 @@ from geoik.tree import METHODS as TREE_METHODS  # noqa: E402
 from geoik.viewer import protocol  # noqa: E402
 from geoik.viewer.overlay import MapCache, MapCancelledError  # noqa: E402
 from geoik.viewer.server import STATIC, create_app  # noqa: E402
+from tests.conftest import viewer_server  # noqa: E402
 
 CHAIN = {"lengths": [2.0] * 10}
 
@@ -365,20 +366,9 @@ def test_importing_geoik_does_not_need_the_viewer_extra():
 @pytest.fixture(scope="module")
 def live_server():
     """uvicorn serving the app on a free loopback port, as ``geoik view`` does."""
-    uvicorn = pytest.importorskip("uvicorn")
-    from geoik.commands.view import WS_MAX_SIZE, listen
-
-    sock = listen("127.0.0.1", 0)
-    config = uvicorn.Config(create_app(warm=False), log_level="warning", ws_max_size=WS_MAX_SIZE)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        assert thread.is_alive(), "uvicorn did not start"
-        thread.join(0.05)
-    yield f"127.0.0.1:{sock.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(10)
+    pytest.importorskip("uvicorn")
+    with viewer_server(warm=False) as address:
+        yield address
 
 
 def test_a_real_websocket_survives_bad_and_huge_messages(live_server):

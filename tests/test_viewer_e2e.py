@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
-import threading
 from pathlib import Path
 
 import pytest
@@ -38,12 +37,10 @@ if (_why := _missing()) is not None:
         pytest.fail(f"GEOIK_REQUIRE_BROWSER=1 but {_why}", pytrace=False)
     pytest.skip(_why, allow_module_level=True)
 
-import uvicorn  # noqa: E402
 from playwright import sync_api  # noqa: E402
 
-from geoik.commands.view import WS_MAX_SIZE, listen  # noqa: E402
 from geoik.solvers import REGISTRY  # noqa: E402
-from geoik.viewer.server import create_app  # noqa: E402
+from tests.conftest import viewer_server  # noqa: E402
 
 ARGS = [
     "--headless",
@@ -62,17 +59,8 @@ WARM_TIMEOUT_MS = 120_000  # first run: numba compiles every kernel once (then c
 
 @pytest.fixture(scope="module")
 def server_url():
-    sock = listen("127.0.0.1", 0)
-    config = uvicorn.Config(create_app(), log_level="warning", ws_max_size=WS_MAX_SIZE)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        assert thread.is_alive(), "uvicorn did not start"
-        thread.join(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    server.should_exit = True
-    thread.join(10)
+    with viewer_server() as address:
+        yield f"http://{address}/"
 
 
 @pytest.fixture(scope="module")
