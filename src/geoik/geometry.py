@@ -256,6 +256,12 @@ def parent_frame(j, world):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def is_hinge(hinge, j):  # pragma: no cover - compiled
+    """Whether joint j turns about a hinge axis (a nonzero row of ``hinge``)."""
+    return hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0
+
+
+@njit(cache=True)
 def hinge_angle(q0, q1, q2, q3, hx, hy, hz):  # pragma: no cover - compiled
     """Signed angle about the hinge h (perpendicular to +x) of the direction q takes +x to."""
     ux, uy, uz = qrot(q0, q1, q2, q3, 1.0, 0.0, 0.0)
@@ -272,8 +278,8 @@ def constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi):  # pragma: no co
     ``[lo[j], hi[j]]``. A ball joint keeps its twist about the link and has its swing (the bend
     away from the parent link) clamped to ``cone[j]``.
     """
-    hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
-    if hx != 0.0 or hy != 0.0 or hz != 0.0:
+    if is_hinge(hinge, j):
+        hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
         phi = clamp(hinge_angle(q0, q1, q2, q3, hx, hy, hz), lo[j], hi[j])
         return q_axis_angle(hx, hy, hz, phi)
     c = cone[j]

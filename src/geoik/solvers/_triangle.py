@@ -19,6 +19,7 @@ from geoik.geometry import (
     constrain_joint_3d,
     dist2,
     hinge_angle,
+    is_hinge,
     parent_frame,
     q_angle,
     q_axis_angle,
@@ -191,7 +192,7 @@ def collapsed_lengths(lengths, lo, hi, out):  # pragma: no cover - compiled
 def planar_bounds(cone, hinge, lo, hi, lo2, hi2):  # pragma: no cover - compiled
     """Planar stand-ins for 3-D limits: a ball joint bends in +-cone, a hinge in [lo, hi]."""
     for j in range(cone.shape[0]):
-        if hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0:
+        if is_hinge(hinge, j):
             lo2[j], hi2[j] = lo[j], hi[j]
         elif cone[j] >= PI:
             lo2[j], hi2[j] = -math.inf, math.inf

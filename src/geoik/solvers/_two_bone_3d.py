@@ -17,6 +17,7 @@ from geoik.geometry import (
     fit_angle,
     fk_3d,
     hinge_angle,
+    is_hinge,
     joint_quat_toward,
     q_axis_angle,
     q_between,
@@ -26,11 +27,6 @@ from geoik.geometry import (
     wrap,
 )
 from geoik.solvers._two_bone_core import EXACT, elbow_direction, judge_kernel, unit_or_zero
-
-
-@njit(cache=True)
-def is_hinge(hinge, j):  # pragma: no cover - compiled
-    return hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0
 
 
 @njit(cache=True)

@@ -68,6 +68,7 @@ from geoik.geometry import (
     constrain_joint_3d,
     fk_2d,
     fk_3d,
+    is_hinge,
     q_angle,
     qmul,
     quats_from_positions_3d,
@@ -181,7 +182,7 @@ def _plane(base, target, pos, hinge):  # pragma: no cover - compiled
     n = hinge.shape[0]
     normal = np.zeros(3)
     for j in range(n):
-        if hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0:
+        if is_hinge(hinge, j):
             normal[:] = hinge[j]
             break
     cands = np.empty((5, 3))

@@ -81,6 +81,7 @@ from geoik.geometry import (
     dist2,
     fit_angle,
     fk_3d,
+    is_hinge,
     joint_quat_toward,
     q_axis_angle,
     q_between,
@@ -249,11 +250,6 @@ def backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q):  # pragma:
         q[i, 0] = q[i + 1, 0] - lengths[i] * ux
         q[i, 1] = q[i + 1, 1] - lengths[i] * uy
         q[i, 2] = q[i + 1, 2] - lengths[i] * uz
-
-
-@njit(cache=True)
-def is_hinge(hinge, j):  # pragma: no cover - compiled
-    return hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0
 
 
 @njit(cache=True)

@@ -76,6 +76,7 @@ from geoik.geometry import (
     fk_2d,
     fk_3d,
     hinge_angle,
+    is_hinge,
     parent_frame,
     q_angle,
     q_axis_angle,
@@ -112,7 +113,7 @@ def dof_count_3d(hinge):  # pragma: no cover - compiled
     """Number of 3-D degrees of freedom: 1 per hinge, 3 per ball joint."""
     m = 0
     for j in range(hinge.shape[0]):
-        m += 1 if (hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0) else 3
+        m += 1 if is_hinge(hinge, j) else 3
     return m
 
 
@@ -320,7 +321,7 @@ def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):  # pragma: no cover -
     biggest = 0.0
     col = 0
     for j in range(n):
-        if hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0:
+        if is_hinge(hinge, j):
             biggest = max(biggest, abs(dof[col]))
             col += 1
         else:

@@ -60,6 +60,7 @@ from geoik.geometry import (
     fk_2d,
     fk_3d,
     fk_3d_from,
+    is_hinge,
     qrot,
     wrap,
 )
@@ -178,7 +179,7 @@ def triangulation_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max
         if c <= TINY:
             continue
         ux, uy, uz = qrot(world[i, 0], world[i, 1], world[i, 2], world[i, 3], 1.0, 0.0, 0.0)
-        if hinge[i, 0] != 0.0 or hinge[i, 1] != 0.0 or hinge[i, 2] != 0.0:
+        if is_hinge(hinge, i):
             moved = turn_hinge_onto_cone(i, ux, uy, uz, cx, cy, cz, delta, quats, world, hinge,
                                          lo, hi)  # fmt: skip
         else:
