@@ -190,9 +190,11 @@ def c_section(a: argparse.Namespace, rates: dict[str, float]) -> np.ndarray | No
             prefix = Path(tmp) / "scalar" if mode == "scalar" else None
             r = run_c(exe, mode, a.size, a.reps, prefix)
             rates[f"C {mode}"] = r["targets_per_s"]
-            print(f"{'C ' + mode:<20} {r['targets_per_s'] / 1e6:8.3f} M targets/s  "
-                  f"converged_frac={r['converged_frac']:.5f} "
-                  f"mean_iters={r['mean_iters_conv']:.4f}")  # fmt: skip
+            print(
+                f"{'C ' + mode:<20} {r['targets_per_s'] / 1e6:8.3f} M targets/s  "
+                f"converged_frac={r['converged_frac']:.5f} "
+                f"mean_iters={r['mean_iters_conv']:.4f}"
+            )
             if prefix is not None:
                 c_map = np.fromfile(f"{prefix}_iters.i8", dtype=np.int8)
     return c_map
@@ -206,8 +208,10 @@ def geoik_section(a: argparse.Namespace, rates: dict[str, float]) -> np.ndarray:
     wall, m = timed(lambda: metric_map(chain, "ccd", "iterations", size=a.size, **kw), a.reps)
     rates["geoik ccd"] = a.size**2 / wall
     frac, mean = m.reached.mean(), m.values[m.reached].mean()
-    print(f"{'geoik ccd':<20} {a.size**2 / wall / 1e6:8.3f} M targets/s  converged_frac={frac:.5f} "
-          f"mean_iters={mean:.4f}  ({wall:.3f} s)")  # fmt: skip
+    print(
+        f"{'geoik ccd':<20} {a.size**2 / wall / 1e6:8.3f} M targets/s  converged_frac={frac:.5f} "
+        f"mean_iters={mean:.4f}  ({wall:.3f} s)"
+    )
     if a.size == 1000:
         ok = math.isclose(frac, CHECKSUMS["converged_frac"], abs_tol=5e-6) and math.isclose(
             mean, CHECKSUMS["mean_iters_conv"], abs_tol=5e-5
@@ -245,8 +249,10 @@ def ratios(rates: dict[str, float]) -> None:
 def solvers_section(a: argparse.Namespace) -> None:
     metrics = ["iterations", "path"] if a.costs else ["iterations"]
     kw = {"tol": EPS, "max_iter": ITERS}
-    print(f"\nevery planar solver, {a.size}x{a.size} map, I = {ITERS}, eps = {EPS} "
-          f"(goal <= {GOAL_SECONDS:g} s each):")  # fmt: skip
+    print(
+        f"\nevery planar solver, {a.size}x{a.size} map, I = {ITERS}, eps = {EPS} "
+        f"(goal <= {GOAL_SECONDS:g} s each):"
+    )
     for name in [s for s in a.solvers.split(",") if s]:
         lo, hi = REGISTRY[name].links
         n = max(lo, N_LINKS if hi is None else min(N_LINKS, hi))
@@ -254,8 +260,10 @@ def solvers_section(a: argparse.Namespace) -> None:
         for metric in metrics:
             metric_map(chain, name, metric, size=10, **kw)
             t, _ = timed(lambda c=chain, s=name, m=metric: metric_map(c, s, m, a.size, **kw), 1)
-            print(f"  {name:<14} n={n} {metric:<10} {a.size**2 / t / 1e6:8.3f} M targets/s "
-                  f"{t:7.2f} s  {'ok' if t <= GOAL_SECONDS else 'SLOW'}")  # fmt: skip
+            print(
+                f"  {name:<14} n={n} {metric:<10} {a.size**2 / t / 1e6:8.3f} M targets/s "
+                f"{t:7.2f} s  {'ok' if t <= GOAL_SECONDS else 'SLOW'}"
+            )
 
 
 def main() -> None:

@@ -162,10 +162,23 @@ def test_kernel_refusing_limits_keeps_the_start_pose(dim):
     rec = np.empty((SOLVER.capacity(chain.n, 50),) + state.shape)
     rec[0] = state
     if dim == 2:
-        out = SOLVER.kernel_2d(chain.lengths, chain.base, chain.lo, chain.hi, target, state,
-                               1e-4, 50, opts, rec)  # fmt: skip
+        out = SOLVER.kernel_2d(
+            chain.lengths, chain.base, chain.lo, chain.hi, target, state, 1e-4, 50, opts, rec
+        )
     else:
-        out = SOLVER.kernel_3d(chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo,
-                               chain.hi, target, state, 1e-4, 50, opts, rec)  # fmt: skip
+        out = SOLVER.kernel_3d(
+            chain.lengths,
+            chain.base,
+            chain.cone,
+            chain.hinge,
+            chain.lo,
+            chain.hi,
+            target,
+            state,
+            1e-4,
+            50,
+            opts,
+            rec,
+        )
     assert out == (STALLED, 0, 1)
     np.testing.assert_array_equal(state, start)

@@ -18,8 +18,10 @@ TOL, MAX_ITER = 1e-3, 30
 
 
 def _arrays(chain):
-    return [np.ascontiguousarray(a, dtype=np.float64) for a in (chain.lengths, chain.base,
-                                                               chain.lo, chain.hi)]  # fmt: skip
+    return [
+        np.ascontiguousarray(a, dtype=np.float64)
+        for a in (chain.lengths, chain.base, chain.lo, chain.hi)
+    ]
 
 
 def _chains():
@@ -63,8 +65,9 @@ def _lanes(chain, targets, start, cap, k):
         rec[:, 0] = start
         nrec, status, iters = (np.zeros(kk, np.int64) for _ in range(3))
         end = np.zeros((kk, 2))
-        ccd_2d_lanes(*arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec, nrec, status, iters, end,
-                     True)  # fmt: skip
+        ccd_2d_lanes(
+            *arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec, nrec, status, iters, end, True
+        )
         for b in range(kk):
             out.append((status[b], iters[b], nrec[b], ang[b], rec[b, : nrec[b]].copy()))
     return out
@@ -115,8 +118,7 @@ def test_free_chain_final_angles_give_the_kernel_end_effector():
     ang = np.zeros((k, n))
     out = [np.zeros(k, np.int64) for _ in range(3)]
     end = np.zeros((k, 2))
-    ccd_2d_lanes(*arrays, t, ang, TOL, MAX_ITER, np.zeros(0), np.zeros((k, 1, n)), *out, end,
-                 True)  # fmt: skip
+    ccd_2d_lanes(*arrays, t, ang, TOL, MAX_ITER, np.zeros(0), np.zeros((k, 1, n)), *out, end, True)
     pos = np.empty((n + 1, 2))
     for b in range(k):
         fk_2d(chain.lengths, chain.base, ang[b], pos)

@@ -100,9 +100,17 @@ def test_solve_3d_text_says_rotation_vectors(capsys):
 def test_plot_writes_png(capsys, tmp_path):
     png = tmp_path / "ccd.png"
     code, out, err = run(
-        capsys, "solve", "--lengths", "2x10", "--target", "8.33,2.83", "--method", "ccd",
-        "--plot", str(png),
-    )  # fmt: skip
+        capsys,
+        "solve",
+        "--lengths",
+        "2x10",
+        "--target",
+        "8.33,2.83",
+        "--method",
+        "ccd",
+        "--plot",
+        str(png),
+    )
     assert code == 0, err
     assert png.read_bytes()[:8] == PNG_MAGIC
     assert [p.name for p in tmp_path.iterdir()] == ["ccd.png"]
@@ -111,9 +119,18 @@ def test_plot_writes_png(capsys, tmp_path):
 
 def test_start_deg_agrees_with_api(capsys):
     code, out, _ = run(
-        capsys, "solve", "--lengths", "2x4", "--target", "3,4", "--method", "ccd",
-        "--start-deg", "10,20,-30,40", "--json",
-    )  # fmt: skip
+        capsys,
+        "solve",
+        "--lengths",
+        "2x4",
+        "--target",
+        "3,4",
+        "--method",
+        "ccd",
+        "--start-deg",
+        "10,20,-30,40",
+        "--json",
+    )
     assert code == 0
     sol = ik.solve(
         ik.Chain.planar([2.0] * 4), (3, 4), method="ccd", start=np.radians([10, 20, -30, 40])
@@ -123,9 +140,16 @@ def test_start_deg_agrees_with_api(capsys):
 
 def test_max_bend_applies_to_every_joint(capsys):
     code, out, _ = run(
-        capsys, "solve", "--lengths", "2x5", "--target", "-3,4", "--max-bend-deg", "-30:120",
+        capsys,
+        "solve",
+        "--lengths",
+        "2x5",
+        "--target",
+        "-3,4",
+        "--max-bend-deg",
+        "-30:120",
         "--json",
-    )  # fmt: skip
+    )
     assert code == 0
     rec = json.loads(out)
     assert rec["chain"]["max_bend_deg"] == [[-30.0, 120.0]] * 5
@@ -146,9 +170,16 @@ def test_chain_file_toml_and_json_agree_with_lengths(capsys, tmp_path):
         assert code == 0, err
         outs.append(json.loads(out))
     code, out, _ = run(
-        capsys, "solve", "--lengths", "2x3", "--target", "1,4",
-        "--max-bend-deg", "90,None,-30:120", "--json",
-    )  # fmt: skip
+        capsys,
+        "solve",
+        "--lengths",
+        "2x3",
+        "--target",
+        "1,4",
+        "--max-bend-deg",
+        "90,None,-30:120",
+        "--json",
+    )
     assert outs[0] == outs[1] == json.loads(out)
 
 
@@ -287,8 +318,9 @@ def test_unknown_method_lists_the_known_ones(capsys):
 @pytest.mark.parametrize("name", [n for n, s in REGISTRY.items() if s.links[1] is not None])
 def test_too_many_links_for_a_bounded_solver(capsys, name):
     n = REGISTRY[name].links[1] + 1
-    line = one_line_error(*run(capsys, "solve", "--lengths", f"2x{n}", "--target", "1,1",
-                               "--method", name))  # fmt: skip
+    line = one_line_error(
+        *run(capsys, "solve", "--lengths", f"2x{n}", "--target", "1,1", "--method", name)
+    )
     assert name in line
 
 
@@ -389,16 +421,31 @@ def script_or_module() -> list[list[str]]:
 @pytest.mark.parametrize("prefix", script_or_module(), ids=lambda p: Path(p[-1]).name)
 def test_real_process(prefix):
     ok = subprocess.run(
-        [*prefix, "solve", "--lengths", "2x10", "--target", "8.33,2.83", "--method", "ccd",
-         "--json"],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [
+            *prefix,
+            "solve",
+            "--lengths",
+            "2x10",
+            "--target",
+            "8.33,2.83",
+            "--method",
+            "ccd",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["status"] == "REACHED"
     bad = subprocess.run(
         [*prefix, "solve", "--lengths", "2x10", "--target", "1,nan"],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr.startswith("geoik: error: --target") and bad.stderr.count("\n") == 1
@@ -410,8 +457,10 @@ def test_closed_pipe_ends_quietly():
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "geoik", "methods"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     proc.stdout.close()  # type: ignore[union-attr]
     err = proc.stderr.read()  # type: ignore[union-attr]
     assert proc.wait(timeout=120) in (0, 1)

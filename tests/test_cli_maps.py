@@ -21,8 +21,16 @@ def test_map_prints_and_writes(tmp_path, capsys):
     out, data = tmp_path / "m.png", tmp_path / "m.npz"
     assert main(["map", *BASE, "--method", "ccd", "-o", str(out), "--data", str(data)]) == 0
     text = capsys.readouterr().out
-    for word in ("ccd: 3 links of length 1", "I = 10, eps = 0.01", "coverage: ", "mean ", "max ",
-                 "time: ", "targets/s", f"wrote {out}"):  # fmt: skip
+    for word in (
+        "ccd: 3 links of length 1",
+        "I = 10, eps = 0.01",
+        "coverage: ",
+        "mean ",
+        "max ",
+        "time: ",
+        "targets/s",
+        f"wrote {out}",
+    ):
         assert word in text
     assert out.read_bytes()[:4] == b"\x89PNG"
     with np.load(data) as arrays:
@@ -53,8 +61,21 @@ def test_compare_table_and_csv(tmp_path, capsys):
 
 def test_sweep_csv(tmp_path, capsys):
     table = tmp_path / "s.csv"
-    argv = ["sweep", "--joints", "2-4", "--max-iter", "5", "--tol", "0.01", "--size", "30",
-            "--csv", str(table), "-o", str(tmp_path / "s.png")]  # fmt: skip
+    argv = [
+        "sweep",
+        "--joints",
+        "2-4",
+        "--max-iter",
+        "5",
+        "--tol",
+        "0.01",
+        "--size",
+        "30",
+        "--csv",
+        str(table),
+        "-o",
+        str(tmp_path / "s.png"),
+    ]
     assert main(argv) == 0
     rows = list(csv.DictReader(table.open()))
     assert [r["joints"] for r in rows] == ["2", "3", "4"]
@@ -65,13 +86,31 @@ def test_sweep_csv(tmp_path, capsys):
 
 def test_sweep_several_methods_and_rules(tmp_path):
     table = tmp_path / "s.csv"
-    argv = ["sweep", "--joints", "2,4", "--method", "ccd,caa", "--lengths-rule", "doubling",
-            "--max-iter", "20", "--tol", "0.01", "--size", "30", "--csv", str(table)]  # fmt: skip
+    argv = [
+        "sweep",
+        "--joints",
+        "2,4",
+        "--method",
+        "ccd,caa",
+        "--lengths-rule",
+        "doubling",
+        "--max-iter",
+        "20",
+        "--tol",
+        "0.01",
+        "--size",
+        "30",
+        "--csv",
+        str(table),
+    ]
     assert main(argv) == 0
     rows = list(csv.DictReader(table.open()))
     assert [(r["joints"], r["method"]) for r in rows] == [
-        ("2", "ccd"), ("4", "ccd"), ("2", "caa"), ("4", "caa")
-    ]  # fmt: skip
+        ("2", "ccd"),
+        ("4", "ccd"),
+        ("2", "caa"),
+        ("4", "caa"),
+    ]
     assert rows[1]["lengths"] == "4,2,1,1"
     caa = [float(r["coverage_pct"]) for r in rows if r["method"] == "caa"]
     assert min(caa) > 95.0  # seed 004: CAA covers the workspace
@@ -138,17 +177,29 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
     "argv",
     [
         ["map", "--lengths", "1x5", "--method", "dls", "--size", "2500", "-o", "out.png"],
-        ["sweep", "--joints", "2-30", "--method", "dls", "--size", "600", "-o", "out.png",
-         "--csv", "out.csv"],
+        [
+            "sweep",
+            "--joints",
+            "2-30",
+            "--method",
+            "dls",
+            "--size",
+            "600",
+            "-o",
+            "out.png",
+            "--csv",
+            "out.csv",
+        ],
     ],
     ids=["map", "sweep"],
-)  # fmt: skip
+)
 def test_ctrl_c_leaves_nothing(tmp_path, argv):
     """A real SIGINT in the middle of a long map or sweep: exit 130, no file, no leftovers."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     cmd = [sys.executable, "-m", "geoik", *argv, "--tol", "0.01", "--max-iter", "20"]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     line = proc.stderr.readline()  # the first progress line: the work is under way
     assert "tiles" in line, line
     proc.send_signal(signal.SIGINT)

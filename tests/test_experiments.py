@@ -153,8 +153,12 @@ def single_pass(tmp_path_factory):
 
 def test_single_pass_tables_have_every_published_row(single_pass):
     out, res = single_pass
-    published = {"table1": sp.TABLE_I, "table2": sp.TABLE_II, "table3_chord": sp.TABLE_III,
-                 "table3_arc": sp.TABLE_III}  # fmt: skip
+    published = {
+        "table1": sp.TABLE_I,
+        "table2": sp.TABLE_II,
+        "table3_chord": sp.TABLE_III,
+        "table3_arc": sp.TABLE_III,
+    }
     tables = {t.name: t for t in res.tables}
     assert set(published) <= set(tables)
     for name, pub in published.items():

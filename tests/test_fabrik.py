@@ -151,8 +151,13 @@ def test_small_target_move_gives_small_motion(dim):
             continue
         step = 1e-3 * chain.total_length
         d = rng.normal(size=dim)
-        second = ik.solve(chain, first.target + step * d / np.linalg.norm(d), method="fabrik",
-                          start=first.pose, tol=1e-9)  # fmt: skip
+        second = ik.solve(
+            chain,
+            first.target + step * d / np.linalg.norm(d),
+            method="fabrik",
+            start=first.pose,
+            tol=1e-9,
+        )
         assert second.status is ik.Status.REACHED
         moved = np.linalg.norm(second.positions - first.positions, axis=1).max()
         assert moved <= 2.0 * step
@@ -201,8 +206,9 @@ def test_shoulder_and_elbow_arms_are_reached():
         lengths = rng.uniform(0.5, 2.0, 2)
         cone, lo, hi = rng.uniform(40, 120), rng.uniform(-150, 0), rng.uniform(0, 150)
         a = rng.uniform(0, 2 * np.pi)
-        arm = ik.Chain.spatial(lengths, max_bend_deg=[cone, (lo, hi)],
-                               hinge_axes=[None, (0, np.cos(a), np.sin(a))])  # fmt: skip
+        arm = ik.Chain.spatial(
+            lengths, max_bend_deg=[cone, (lo, hi)], hinge_axes=[None, (0, np.cos(a), np.sin(a))]
+        )
         b = rng.uniform(0, 2 * np.pi)
         shoulder = np.array([0, np.cos(b), np.sin(b)]) * rng.uniform(0, arm.cone[0])
         elbow = arm.hinge[1] * rng.uniform(arm.lo[1], arm.hi[1])

@@ -69,8 +69,7 @@ def test_constrain_ball_joint_keeps_twist_and_clamps_bend():
     assert x[2] == pytest.approx(0.0, abs=1e-15) and x[1] > 0  # bent the same way, less
     # the twist about the link survives
     rest = g.qmul(*c, twist[0], -twist[1], -twist[2], -twist[3])
-    np.testing.assert_allclose(rest, g.q_axis_angle(0.0, 0.0, 1.0, math.radians(30.0)),
-                               atol=1e-12)  # fmt: skip
+    np.testing.assert_allclose(rest, g.q_axis_angle(0.0, 0.0, 1.0, math.radians(30.0)), atol=1e-12)
 
 
 def test_constrain_hinge_projects_and_clamps():
@@ -82,16 +81,18 @@ def test_constrain_hinge_projects_and_clamps():
     rv = np.array(g.q_to_rotvec(*c))
     assert rv[0] == 0.0 and rv[1] == 0.0 and abs(rv[2]) <= 0.5
     q = g.q_axis_angle(0.0, 0.0, 1.0, 2.0)
-    np.testing.assert_allclose(g.q_to_rotvec(*g.constrain_joint_3d(*q, 0, cone, hinge, lo, hi)),
-                               [0, 0, 0.5], atol=1e-15)  # fmt: skip
+    np.testing.assert_allclose(
+        g.q_to_rotvec(*g.constrain_joint_3d(*q, 0, cone, hinge, lo, hi)), [0, 0, 0.5], atol=1e-15
+    )
 
 
 def test_finish_gives_forward_kinematics_wrapped_angles_and_error():
     chain = ik.Chain.planar([1.0, 2.0, 0.5], max_bend_deg=[None, 90, None])
     state = np.array([7.0, 1.0, -4.0])
     pos, out = np.empty((4, 2)), np.empty(3)
-    err = g.finish_2d(chain.lengths, chain.base, chain.lo, chain.hi, state, np.array([1.0, 1.0]),
-                      pos, out)  # fmt: skip
+    err = g.finish_2d(
+        chain.lengths, chain.base, chain.lo, chain.hi, state, np.array([1.0, 1.0]), pos, out
+    )
     np.testing.assert_allclose(out, [7.0 - 2 * PI, 1.0, -4.0 + 2 * PI])
     np.testing.assert_allclose(pos, chain.pose_from_angles(out).positions, atol=1e-12)
     assert err == pytest.approx(math.dist(pos[-1], (1.0, 1.0)))

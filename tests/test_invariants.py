@@ -186,8 +186,23 @@ def run_kernels(cases) -> list[tuple]:
             rec[:, 0] = angles
             ints = np.zeros((3, k), np.int64)
             end = np.zeros((k, 2))
-            ccd_2d_lanes(chain.lengths, chain.base, chain.lo, chain.hi, targets, angles, 1e-6, 30,
-                         np.zeros(0), rec, ints[0], ints[1], ints[2], end, True)  # fmt: skip
+            ccd_2d_lanes(
+                chain.lengths,
+                chain.base,
+                chain.lo,
+                chain.hi,
+                targets,
+                angles,
+                1e-6,
+                30,
+                np.zeros(0),
+                rec,
+                ints[0],
+                ints[1],
+                ints[2],
+                end,
+                True,
+            )
             results.append(("ccd lanes", tuple(ints.ravel()), angles, rec, end))
     return results
 
@@ -206,8 +221,14 @@ def test_kernels_equal_their_python_source():
     compiled)."""
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(root)}
-    done = subprocess.run([sys.executable, "-c", PURE_PYTHON], capture_output=True, env=env,
-                          cwd=root, timeout=600, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", PURE_PYTHON],
+        capture_output=True,
+        env=env,
+        cwd=root,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr.decode()
     pure = pickle.loads(done.stdout)
     compiled = run_kernels(kernel_cases())

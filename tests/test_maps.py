@@ -135,8 +135,11 @@ def test_colours_follow_the_seed():
     assert ones.any() and last.any()
     assert np.allclose(rgb[ones], (0, 0, 1))  # blue: one iteration
     assert np.allclose(rgb[last], (1, 0, 0))  # red: the last one
-    hues = [tuple(rgb[m.reached & (m.values == k)][0]) for k in (2, 3, 4) if
-            (m.reached & (m.values == k)).any()]  # fmt: skip
+    hues = [
+        tuple(rgb[m.reached & (m.values == k)][0])
+        for k in (2, 3, 4)
+        if (m.reached & (m.values == k)).any()
+    ]
     assert len(set(hues)) == len(hues)  # one colour per iteration count
 
 

@@ -137,8 +137,13 @@ def test_trace_starts_and_ends_at_the_keyframes():
 
 def test_rotations_and_angles_3d():
     chain = ik.Chain.spatial([1.0, 1.0])
-    keys = np.stack([quats((0, 0, 0), (0, 0, 0)), quats((0, 0, 0.3), (0, 0, 0)),
-                     quats((0, 0, 0.3), (0.2, 0, 0))])  # fmt: skip
+    keys = np.stack(
+        [
+            quats((0, 0, 0), (0, 0, 0)),
+            quats((0, 0, 0.3), (0, 0, 0)),
+            quats((0, 0, 0.3), (0.2, 0, 0)),
+        ]
+    )
     m = Motion(chain, keys)
     np.testing.assert_allclose(m.rotations(), [[0.3, 0.0], [0.0, 0.2]], atol=1e-15)
     np.testing.assert_allclose(m.angles[-1], [[0, 0, 0.3], [0.2, 0, 0]], atol=1e-15)

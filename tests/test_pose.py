@@ -20,14 +20,16 @@ def test_angles_round_trip_2d_and_3d():
     rng = np.random.default_rng(1)
     planar = ik.Chain.planar(rng.uniform(0.1, 5, 8))
     a = rng.uniform(-math.pi, math.pi, 8)
-    np.testing.assert_allclose(ik.Pose(planar.pose_from_angles(a).positions.copy()).angles(), a,
-                               atol=1e-12)  # fmt: skip
+    np.testing.assert_allclose(
+        ik.Pose(planar.pose_from_angles(a).positions.copy()).angles(), a, atol=1e-12
+    )
     spatial = ik.Chain.spatial(rng.uniform(0.1, 5, 6))
     pose = spatial.pose_from_angles(rng.normal(size=(6, 3)))
     derived = ik.Pose(pose.positions.copy()).angles()
     # positions carry no twist: the derived rotations are twist-free but give the same pose
-    np.testing.assert_allclose(spatial.pose_from_angles(derived).positions, pose.positions,
-                               atol=1e-12)  # fmt: skip
+    np.testing.assert_allclose(
+        spatial.pose_from_angles(derived).positions, pose.positions, atol=1e-12
+    )
 
 
 def test_pose_from_angles_keeps_the_angles_and_is_read_only():

@@ -16,9 +16,17 @@ from tests.conftest import chains, check_invariants
 MOVED = 1e-12
 # Seed 002, Table I: 10 links of length 2 along +x, base at the origin.
 TARGETS = [
-    (15.17, 4.58), (8.33, 2.83), (-10.58, 2.58), (-4.08, 16.0), (6.41, -10.08),
-    (-17.75, 15.75), (3.33, -13.0), (-1.08, 6.91), (-8.33, 0.33), (0.667, 11.33),
-]  # fmt: skip
+    (15.17, 4.58),
+    (8.33, 2.83),
+    (-10.58, 2.58),
+    (-4.08, 16.0),
+    (6.41, -10.08),
+    (-17.75, 15.75),
+    (3.33, -13.0),
+    (-1.08, 6.91),
+    (-8.33, 0.33),
+    (0.667, 11.33),
+]
 ARM = ik.Chain.planar([2.0] * 10)
 
 
@@ -55,8 +63,9 @@ def test_smaller_largest_rotation_than_triangulation(target):
 def test_each_link_rotates_at_most_once(data):
     chain = data.draw(chains())
     r = 1.2 * chain.total_length
-    target = chain.base + np.array(data.draw(st.lists(st.floats(-r, r), min_size=chain.dim,
-                                                      max_size=chain.dim)))  # fmt: skip
+    target = chain.base + np.array(
+        data.draw(st.lists(st.floats(-r, r), min_size=chain.dim, max_size=chain.dim))
+    )
     sol = ik.solve(chain, target, method="single-pass")
     check_invariants(sol, chain, target)
     assert np.all(turns_per_joint(sol) <= 1)
@@ -110,9 +119,15 @@ def test_offset_changes_the_going_round():
 
 @pytest.mark.parametrize(
     "options",
-    [{"offset_deg": -1.0}, {"offset_deg": 91.0}, {"threshold_deg": 80.0},
-     {"threshold_deg": 181.0}, {"threshold_deg": float("nan")}, {"offset": 20.0}],
-)  # fmt: skip
+    [
+        {"offset_deg": -1.0},
+        {"offset_deg": 91.0},
+        {"threshold_deg": 80.0},
+        {"threshold_deg": 181.0},
+        {"threshold_deg": float("nan")},
+        {"offset": 20.0},
+    ],
+)
 def test_bad_options_are_refused(options):
     with pytest.raises(InvalidOptionError, match=next(iter(options))):
         ik.solve(ARM, TARGETS[0], method="single-pass", **options)

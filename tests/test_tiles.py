@@ -83,9 +83,12 @@ def client():
     """Two single-threaded worker processes (processes, so that one can be killed)."""
     distributed = pytest.importorskip("dask.distributed")
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
         env={"NUMBA_NUM_THREADS": "1"},
-    )  # fmt: skip
+    )
     with distributed.Client(cluster) as c:
         yield c
     cluster.close()
@@ -108,8 +111,21 @@ def test_scheduler_address_from_python_and_cli(client, tmp_path, capsys):
     there = metric_map(CHAIN, "ccd", size=40, client=address, **KW)
     assert np.array_equal(here.values, there.values)
     out = tmp_path / "m.png"
-    argv = ["map", "--lengths", "1,0.8,0.6", "--size", "40", "--tol", "0.01", "--max-iter", "15",
-            "--scheduler", address, "-o", str(out)]  # fmt: skip
+    argv = [
+        "map",
+        "--lengths",
+        "1,0.8,0.6",
+        "--size",
+        "40",
+        "--tol",
+        "0.01",
+        "--max-iter",
+        "15",
+        "--scheduler",
+        address,
+        "-o",
+        str(out),
+    ]
     assert main(argv) == 0
     assert f"coverage: {100 * here.coverage:.2f}%" in capsys.readouterr().out
     assert out.exists()

@@ -230,8 +230,9 @@ def test_cyclist_pedals(method):
         assert sol.reached
         if method == "circles":
             for side in ("left", "right"):
-                hip, knee, ankle = (sol.position(j) for j in ("pelvis", f"{side}_knee",
-                                                              f"{side}_ankle"))  # fmt: skip
+                hip, knee, ankle = (
+                    sol.position(j) for j in ("pelvis", f"{side}_knee", f"{side}_ankle")
+                )
                 leg, thigh = ankle - hip, knee - hip
                 assert leg[0] * thigh[1] - leg[1] * thigh[0] > 0.0  # knee forward of the line
         prev = sol

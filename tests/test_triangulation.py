@@ -32,8 +32,9 @@ def test_unconstrained_in_reach_reached_in_one_pass(data):
     """§3.2: a free chain reaches every target within reach after one pass, each joint turning
     at most once."""
     chain = data.draw(chains(limited=False))
-    direction = np.array(data.draw(st.lists(st.floats(-1, 1), min_size=chain.dim,
-                                            max_size=chain.dim)))  # fmt: skip
+    direction = np.array(
+        data.draw(st.lists(st.floats(-1, 1), min_size=chain.dim, max_size=chain.dim))
+    )
     if np.linalg.norm(direction) < 1e-3:
         direction = np.eye(chain.dim)[1]
     target = annulus_target(chain, direction, data.draw(st.floats(0.001, 0.999)))
@@ -90,8 +91,11 @@ def test_full_triangle_straightens_the_rest_towards_the_target(dim):
     """§3.1.2: after the joint that closes a triangle, every later link points at the target,
     whatever the (bent) start pose."""
     rng = np.random.default_rng(3)
-    chain = ik.Chain.planar([1.0, 2.0, 1.5, 1.0, 0.5, 1.0]) if dim == 2 else ik.Chain.spatial(
-        [1.0, 2.0, 1.5, 1.0, 0.5, 1.0])  # fmt: skip
+    chain = (
+        ik.Chain.planar([1.0, 2.0, 1.5, 1.0, 0.5, 1.0])
+        if dim == 2
+        else ik.Chain.spatial([1.0, 2.0, 1.5, 1.0, 0.5, 1.0])
+    )
     L = chain.total_length
     for _ in range(10):
         shape = (chain.n,) if dim == 2 else (chain.n, 3)
@@ -136,8 +140,9 @@ def test_too_close_points_the_link_away(dim):
     assert sol.status is ik.Status.REACHED
     away = -target / np.linalg.norm(target)
     np.testing.assert_allclose(sol.positions[1] / 2.0, away, atol=1e-12)
-    np.testing.assert_allclose(np.linalg.norm(target - sol.positions[1]),
-                               np.linalg.norm(target) + 2.0)  # fmt: skip
+    np.testing.assert_allclose(
+        np.linalg.norm(target - sol.positions[1]), np.linalg.norm(target) + 2.0
+    )
 
 
 @pytest.mark.parametrize("dim", [2, 3])
@@ -232,8 +237,9 @@ def test_one_iteration_or_none(dim):
 def test_each_joint_turns_at_most_once(data):
     chain = data.draw(chains())
     r = chain.total_length
-    target = chain.base + np.array(data.draw(st.lists(st.floats(-r, r), min_size=chain.dim,
-                                                      max_size=chain.dim)))  # fmt: skip
+    target = chain.base + np.array(
+        data.draw(st.lists(st.floats(-r, r), min_size=chain.dim, max_size=chain.dim))
+    )
     sol = ik.solve(chain, target, method="triangulation")
     assert np.all(turns_per_joint(sol) <= 1)
     assert sol.motion.steps <= chain.n

@@ -140,8 +140,17 @@ def test_solve_round_trip_is_consistent(ws, method):
 def test_solve_without_motion_and_from_a_start_pose(ws):
     first = ask(ws, {"type": "solve", "id": 1, "chain": CHAIN, "target": [5, 5], "motion": False})
     assert "motion" not in first
-    again = ask(ws, {"type": "solve", "id": 2, "chain": CHAIN, "target": [5, 5],
-                     "start": first["angles"], "motion": True})  # fmt: skip
+    again = ask(
+        ws,
+        {
+            "type": "solve",
+            "id": 2,
+            "chain": CHAIN,
+            "target": [5, 5],
+            "start": first["angles"],
+            "motion": True,
+        },
+    )
     # starting at the answer, the recorded motion starts there
     np.testing.assert_allclose(again["motion"]["poses"][0], first["positions"], atol=1e-8)
 
@@ -170,8 +179,15 @@ def test_reach_gives_the_safe_zones_and_the_limits_in_degrees(ws):
 
 
 def test_map_replies_with_an_image_then_from_the_cache(ws):
-    msg = {"type": "map", "id": 4, "chain": {"lengths": [1, 1, 1]}, "method": "ccd",
-           "metric": "iterations", "size": 16, "max_iter": 10}  # fmt: skip
+    msg = {
+        "type": "map",
+        "id": 4,
+        "chain": {"lengths": [1, 1, 1]},
+        "method": "ccd",
+        "metric": "iterations",
+        "size": 16,
+        "max_iter": 10,
+    }
     r = ask(ws, msg)
     assert r["type"] == "map" and r["id"] == 4 and r["width"] == r["height"] == 16
     assert len(r["rgba"]) == math.ceil(16 * 16 * 4 / 3) * 4  # base64 of RGBA pixels
@@ -195,8 +211,14 @@ def test_map_reports_progress_and_stops_when_cancelled():
 
 
 def test_a_newer_map_stops_the_older_one(ws):
-    big = {"type": "map", "id": "old", "chain": {"lengths": [1.0] * 40}, "method": "ccd",
-           "size": 256, "max_iter": 1000}  # fmt: skip
+    big = {
+        "type": "map",
+        "id": "old",
+        "chain": {"lengths": [1.0] * 40},
+        "method": "ccd",
+        "size": 256,
+        "max_iter": 1000,
+    }
     ws.send_text(json.dumps(big))
     small = {"type": "map", "id": "new", "chain": {"lengths": [1.0] * 3}, "size": 16}
     ws.send_text(json.dumps(small))

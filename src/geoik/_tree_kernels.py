@@ -25,7 +25,7 @@ MOVED = 1e-12
 
 
 @njit(cache=True)
-def all_done(pos, targeted, targets, has_closest, closest, tol):  # pragma: no cover
+def all_done(pos, targeted, targets, has_closest, closest, tol):
     tol2 = tol * tol
     for j in range(pos.shape[0]):
         if not targeted[j] or dist2(pos[j], targets[j]) <= tol2:
@@ -37,7 +37,7 @@ def all_done(pos, targeted, targets, has_closest, closest, tol):  # pragma: no c
 
 
 @njit(cache=True)
-def toward(src, dst, fallback_from, fallback_to, length, out):  # pragma: no cover
+def toward(src, dst, fallback_from, fallback_to, length, out):
     """``out = src + length * unit(dst - src)``; a zero direction takes the fallback's, then +x."""
     dim = src.shape[0]
     n2 = dist2(dst, src)
@@ -58,7 +58,7 @@ def toward(src, dst, fallback_from, fallback_to, length, out):  # pragma: no cov
 
 
 @njit(cache=True)
-def max_move(pos, prev, active):  # pragma: no cover
+def max_move(pos, prev, active):
     worst = 0.0
     for j in range(pos.shape[0]):
         if active[j]:
@@ -80,7 +80,7 @@ def fabrik_tree(
     tol,
     max_iter,
     scale,
-):  # pragma: no cover
+):
     """Multi-end-effector FABRIK (Aristidou & Lasenby 2011, Section 5)."""
     m, dim = pos.shape
     want = pos.copy()
@@ -119,7 +119,7 @@ def fabrik_tree(
 
 
 @njit(cache=True)
-def _propose(seg, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop):  # pragma: no cover
+def _propose(seg, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop):
     """Backward step of one segment: if its key joint cannot sit at ``want[key]`` from where
     its top is, propose the top's current position moved into the segment's annulus about it."""
     k, a = key[seg], top[seg]
@@ -133,7 +133,7 @@ def _propose(seg, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop):  #
 
 
 @njit(cache=True)
-def _place(seg, top, key, ptr, joints, seg_len, want, targeted, targets, pos):  # pragma: no cover
+def _place(seg, top, key, ptr, joints, seg_len, want, targeted, targets, pos):
     """Forward step of one segment: its key joint's goal, then the circles placement."""
     k, a = key[seg], top[seg]
     lo, hi = ptr[seg], ptr[seg + 1]
@@ -171,7 +171,7 @@ def circles_tree(
     tol,
     max_iter,
     scale,
-):  # pragma: no cover
+):
     """Circle intersection on a tree, segment by segment (see geoik.tree)."""
     m, dim = pos.shape
     nseg = top.shape[0]

@@ -271,13 +271,24 @@ def solve(
             chain.lengths, chain.base, chain.lo, chain.hi, goal, state, tol_, iters, opts, rec
         )
         angles = np.empty(n)
-        error = g.finish_2d(chain.lengths, chain.base, chain.lo, chain.hi, state, t, positions,
-                            angles)  # fmt: skip
+        error = g.finish_2d(
+            chain.lengths, chain.base, chain.lo, chain.hi, state, t, positions, angles
+        )
     else:
         code, used, nrec = solver.kernel_3d(
-            chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo, chain.hi,
-            goal, state, tol_, iters, opts, rec,
-        )  # fmt: skip
+            chain.lengths,
+            chain.base,
+            chain.cone,
+            chain.hinge,
+            chain.lo,
+            chain.hi,
+            goal,
+            state,
+            tol_,
+            iters,
+            opts,
+            rec,
+        )
         angles = np.empty((n, 3))
         error = g.finish_3d(chain.lengths, chain.base, state, t, positions, angles)
     status, error = judge(chain, t, positions[n], code, tol_, error)
@@ -285,6 +296,14 @@ def solve(
     if moved and math.dist(positions[n].tolist(), goal.tolist()) <= tol_:
         status = Status.CLOSEST
     return Solution.fast(
-        chain, t, solver.name, positions, angles, status, int(used), error,
-        Motion.fast(chain, rec[:nrec]), tol_,
-    )  # fmt: skip
+        chain,
+        t,
+        solver.name,
+        positions,
+        angles,
+        status,
+        int(used),
+        error,
+        Motion.fast(chain, rec[:nrec]),
+        tol_,
+    )

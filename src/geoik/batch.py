@@ -51,18 +51,43 @@ _I8 = types.Array(types.int8, 1, "C")
 _I64 = types.Array(types.int64, 1, "C")
 _ENGINE_SIG = types.void(
     types.FunctionType(_KERNEL_SIG),  # kernel
-    _A1, _A1, _A1, _A1,  # lengths, base, lo, hi
-    _A2, _A1,  # targets (m, 2), start (n,)
-    types.float64, types.int64, _A1, types.int64,  # tol, max_iter, opts, capacity
-    _A1, types.boolean, types.int64,  # judge params, want costs, chunk size
-    _I8, _I64, _A1,  # status, iterations, error
-    _I64, _A1, _A1,  # rotations over 5 deg, rotation sum (rad), path length
+    _A1,
+    _A1,
+    _A1,
+    _A1,  # lengths, base, lo, hi
+    _A2,
+    _A1,  # targets (m, 2), start (n,)
+    types.float64,
+    types.int64,
+    _A1,
+    types.int64,  # tol, max_iter, opts, capacity
+    _A1,
+    types.boolean,
+    types.int64,  # judge params, want costs, chunk size
+    _I8,
+    _I64,
+    _A1,  # status, iterations, error
+    _I64,
+    _A1,
+    _A1,  # rotations over 5 deg, rotation sum (rad), path length
     _A2,  # final angles (m, n), or (0, n) when not wanted
-)  # fmt: skip
+)
 
 _A3 = types.Array(types.float64, 3, "C")
-KERNEL_2D_LANES_ARGS = (*KERNEL_2D_ARGS[:4], _A2, _A2, types.float64, types.int64, _A1, _A3,
-                        _I64, _I64, _I64, _A2, types.boolean)  # fmt: skip
+KERNEL_2D_LANES_ARGS = (
+    *KERNEL_2D_ARGS[:4],
+    _A2,
+    _A2,
+    types.float64,
+    types.int64,
+    _A1,
+    _A3,
+    _I64,
+    _I64,
+    _I64,
+    _A2,
+    types.boolean,
+)
 """Argument types of a lane kernel (``kernel_2d_lanes`` of a solver module, see
 ``geoik.solvers._ccd_lanes.ccd_2d_lanes``): targets (K, 2), angles (K, n), rec (K, cap, n),
 nrec, status, iterations (K,), the final end effector (K, 2) and whether to write the final
@@ -139,7 +164,7 @@ def judge_params(chain: Chain) -> np.ndarray:
 
 
 @njit(cache=True)
-def judge_2d(tx, ty, ex, ey, code, tol, base, params):  # pragma: no cover - compiled
+def judge_2d(tx, ty, ex, ey, code, tol, base, params):
     """(status, error) of a 2-D solve, as ``api.judge``: REACHED iff error <= tol; CLOSEST only
     when the end effector (ex, ey) is within tol of the provably closest reachable point to the
     target (tx, ty); otherwise the kernel's code, a kernel's REACHED/CLOSEST becoming STALLED."""
@@ -167,8 +192,29 @@ def judge_2d(tx, ty, ex, ey, code, tol, base, params):  # pragma: no cover - com
 
 
 @njit(_ENGINE_SIG, parallel=True, cache=True)
-def _engine(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, cap, params,
-            want_costs, chunk, status, iters, error, count, rotsum, path, angles):  # fmt: skip  # noqa: E501  # pragma: no cover
+def _engine(
+    kernel,
+    lengths,
+    base,
+    lo,
+    hi,
+    targets,
+    start,
+    tol,
+    max_iter,
+    opts,
+    cap,
+    params,
+    want_costs,
+    chunk,
+    status,
+    iters,
+    error,
+    count,
+    rotsum,
+    path,
+    angles,
+):
     n = lengths.shape[0]
     m = targets.shape[0]
     nchunks = (m + chunk - 1) // chunk
@@ -195,8 +241,31 @@ def _engine(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, 
 
 
 @njit(cache=True)
-def _lane_task(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, cap, params,
-               want_costs, lanes, i0, i1, status, iters, error, count, rotsum, path, angles):  # fmt: skip  # noqa: E501  # pragma: no cover
+def _lane_task(
+    kernel,
+    lengths,
+    base,
+    lo,
+    hi,
+    targets,
+    start,
+    tol,
+    max_iter,
+    opts,
+    cap,
+    params,
+    want_costs,
+    lanes,
+    i0,
+    i1,
+    status,
+    iters,
+    error,
+    count,
+    rotsum,
+    path,
+    angles,
+):
     """Targets ``i0:i1`` through the lane kernel, ``lanes`` at a time (the last block is padded
     with copies of its last target, whose results are dropped)."""
     n = lengths.shape[0]
@@ -212,12 +281,26 @@ def _lane_task(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opt
             t[b, 0], t[b, 1] = targets[i, 0], targets[i, 1]
             ang[b, :] = start
             rec[b, 0, :] = start
-        kernel(lengths, base, lo, hi, t, ang, tol, max_iter, opts, rec, out[0], out[1], out[2],
-               end, final)  # fmt: skip
+        kernel(
+            lengths,
+            base,
+            lo,
+            hi,
+            t,
+            ang,
+            tol,
+            max_iter,
+            opts,
+            rec,
+            out[0],
+            out[1],
+            out[2],
+            end,
+            final,
+        )
         for b in range(min(lanes, i1 - b0)):
             i = b0 + b
-            st, err = judge_2d(t[b, 0], t[b, 1], end[b, 0], end[b, 1], out[1, b], tol, base,
-                               params)  # fmt: skip
+            st, err = judge_2d(t[b, 0], t[b, 1], end[b, 0], end[b, 1], out[1, b], tol, base, params)
             status[i], iters[i], error[i] = st, out[2, b], err
             if want_costs:
                 count[i], rotsum[i], path[i] = costs_2d(lengths, base, rec[b], out[0, b])
@@ -226,17 +309,60 @@ def _lane_task(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opt
 
 
 @njit(_LANE_ENGINE_SIG, parallel=True, cache=True)
-def _lane_engine(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, cap, params,
-                 want_costs, lanes, status, iters, error, count, rotsum, path, angles):  # fmt: skip  # noqa: E501  # pragma: no cover
+def _lane_engine(
+    kernel,
+    lengths,
+    base,
+    lo,
+    hi,
+    targets,
+    start,
+    tol,
+    max_iter,
+    opts,
+    cap,
+    params,
+    want_costs,
+    lanes,
+    status,
+    iters,
+    error,
+    count,
+    rotsum,
+    path,
+    angles,
+):
     """:func:`_engine` for a solver with a lane kernel: blocks of ``lanes`` targets per call,
     judged by the end effector the kernel returns (the error is that of the kernel's pose)."""
     m = targets.shape[0]
     per = lanes * max(1, 256 // lanes)
     for c in prange((m + per - 1) // per):
         i0 = c * per
-        _lane_task(kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, cap,
-                   params, want_costs, lanes, i0, min(m, i0 + per), status, iters, error, count,
-                   rotsum, path, angles)  # fmt: skip
+        _lane_task(
+            kernel,
+            lengths,
+            base,
+            lo,
+            hi,
+            targets,
+            start,
+            tol,
+            max_iter,
+            opts,
+            cap,
+            params,
+            want_costs,
+            lanes,
+            i0,
+            min(m, i0 + per),
+            status,
+            iters,
+            error,
+            count,
+            rotsum,
+            path,
+            angles,
+        )
 
 
 def check_targets(chain: Chain, targets: Any, name: str = "targets") -> np.ndarray:
@@ -335,8 +461,16 @@ def _check(chain: Any, method: Any, angles: Any, costs: Any) -> Any:
     return solver
 
 
-def _run(solver: Any, chain: Chain, t: np.ndarray, tol: float, iters: int, opts: np.ndarray,
-         costs: bool, out: list[np.ndarray]) -> None:  # fmt: skip
+def _run(
+    solver: Any,
+    chain: Chain,
+    t: np.ndarray,
+    tol: float,
+    iters: int,
+    opts: np.ndarray,
+    costs: bool,
+    out: list[np.ndarray],
+) -> None:
     """Fill ``out`` (see :func:`_empty`) by the solver's lane kernel or its one-target kernel."""
     m, n = t.shape[0], chain.n
     start = np.ascontiguousarray(api.rest_state(chain), dtype=np.float64)
@@ -348,15 +482,35 @@ def _run(solver: Any, chain: Chain, t: np.ndarray, tol: float, iters: int, opts:
     lanes = _lane_kernel(solver.module)
     if lanes is not None:
         _lane_engine(
-            lanes, *arrays, t, start, tol, iters, opts, cap, params, bool(costs),
-            _lanes(costs, cap, n), *out,
-        )  # fmt: skip
+            lanes,
+            *arrays,
+            t,
+            start,
+            tol,
+            iters,
+            opts,
+            cap,
+            params,
+            bool(costs),
+            _lanes(costs, cap, n),
+            *out,
+        )
     else:
         chunk = max(1, min(256, -(-m // 64)))
         _engine(
-            _compiled(solver.kernel_2d), *arrays, t, start, tol, iters, opts, cap, params,
-            bool(costs), chunk, *out,
-        )  # fmt: skip
+            _compiled(solver.kernel_2d),
+            *arrays,
+            t,
+            start,
+            tol,
+            iters,
+            opts,
+            cap,
+            params,
+            bool(costs),
+            chunk,
+            *out,
+        )
 
 
 def _lanes(costs: bool, cap: int, n: int) -> int:

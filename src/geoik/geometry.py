@@ -37,7 +37,7 @@ STALLED = 3
 
 
 @njit(cache=True)
-def fk_2d(lengths, base, angles, out):  # pragma: no cover - compiled
+def fk_2d(lengths, base, angles, out):
     """Forward kinematics: joint positions ``out`` (n + 1, 2) from relative ``angles`` (n,)."""
     out[0, 0] = base[0]
     out[0, 1] = base[1]
@@ -49,7 +49,7 @@ def fk_2d(lengths, base, angles, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def wrap(a):  # pragma: no cover - compiled
+def wrap(a):
     """Wrap an angle into (-pi, pi]."""
     w = a - 2.0 * PI * math.floor((a + PI) / (2.0 * PI))  # in [-pi, pi)
     if w <= -PI:
@@ -58,7 +58,7 @@ def wrap(a):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def clamp(x, lo, hi):  # pragma: no cover - compiled
+def clamp(x, lo, hi):
     if x < lo:
         return lo
     if x > hi:
@@ -67,7 +67,7 @@ def clamp(x, lo, hi):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def fit_angle(a, cur, lo, hi):  # pragma: no cover - compiled
+def fit_angle(a, cur, lo, hi):
     """(angle, allowed): the relative angle ``a`` as a joint with limits ``[lo, hi]`` may hold it.
 
     A free joint (infinite limits) takes the representative of ``a`` nearest its current angle
@@ -87,7 +87,7 @@ def fit_angle(a, cur, lo, hi):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def wrap_free_joints(angles, lo, hi, out):  # pragma: no cover - compiled
+def wrap_free_joints(angles, lo, hi, out):
     """Copy ``angles`` into ``out``, wrapping free joints (no limits) into (-pi, pi]."""
     for i in range(angles.shape[0]):
         free = lo[i] == -np.inf and hi[i] == np.inf
@@ -95,7 +95,7 @@ def wrap_free_joints(angles, lo, hi, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def angles_from_positions_2d(pos, out):  # pragma: no cover - compiled
+def angles_from_positions_2d(pos, out):
     """Relative joint angles (wrapped into (-pi, pi]) of a pose given by its joint positions."""
     prev = 0.0
     for i in range(out.shape[0]):
@@ -108,7 +108,7 @@ def angles_from_positions_2d(pos, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def qmul(a0, a1, a2, a3, b0, b1, b2, b3):  # pragma: no cover - compiled
+def qmul(a0, a1, a2, a3, b0, b1, b2, b3):
     """Hamilton product of two quaternions given by their components."""
     return (
         a0 * b0 - a1 * b1 - a2 * b2 - a3 * b3,
@@ -119,7 +119,7 @@ def qmul(a0, a1, a2, a3, b0, b1, b2, b3):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def qrot(q0, q1, q2, q3, x, y, z):  # pragma: no cover - compiled
+def qrot(q0, q1, q2, q3, x, y, z):
     """Rotate the vector (x, y, z) by the unit quaternion q."""
     # t = 2 q_v x v ; v' = v + w t + q_v x t
     tx = 2.0 * (q2 * z - q3 * y)
@@ -133,7 +133,7 @@ def qrot(q0, q1, q2, q3, x, y, z):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def qnormalize(q0, q1, q2, q3):  # pragma: no cover - compiled
+def qnormalize(q0, q1, q2, q3):
     s = math.sqrt(q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3)
     if s == 0.0:
         return 1.0, 0.0, 0.0, 0.0
@@ -141,21 +141,21 @@ def qnormalize(q0, q1, q2, q3):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def q_axis_angle(ax, ay, az, angle):  # pragma: no cover - compiled
+def q_axis_angle(ax, ay, az, angle):
     """Quaternion of a rotation by ``angle`` about the unit axis (ax, ay, az)."""
     s = math.sin(0.5 * angle)
     return math.cos(0.5 * angle), ax * s, ay * s, az * s
 
 
 @njit(cache=True)
-def q_angle(q0, q1, q2, q3):  # pragma: no cover - compiled
+def q_angle(q0, q1, q2, q3):
     """Rotation angle in [0, pi] of a unit quaternion."""
     v = math.sqrt(q1 * q1 + q2 * q2 + q3 * q3)
     return 2.0 * math.atan2(v, abs(q0))
 
 
 @njit(cache=True)
-def q_to_rotvec(q0, q1, q2, q3):  # pragma: no cover - compiled
+def q_to_rotvec(q0, q1, q2, q3):
     """Rotation vector (axis times angle, angle in [0, pi]) of a unit quaternion."""
     if q0 < 0.0:
         q0, q1, q2, q3 = -q0, -q1, -q2, -q3
@@ -167,7 +167,7 @@ def q_to_rotvec(q0, q1, q2, q3):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def rotvec_to_q(x, y, z):  # pragma: no cover - compiled
+def rotvec_to_q(x, y, z):
     a = math.sqrt(x * x + y * y + z * z)
     if a < 1e-300:
         return 1.0, 0.5 * x, 0.5 * y, 0.5 * z
@@ -176,7 +176,7 @@ def rotvec_to_q(x, y, z):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def q_between(ux, uy, uz, vx, vy, vz):  # pragma: no cover - compiled
+def q_between(ux, uy, uz, vx, vy, vz):
     """Minimal rotation taking unit vector u to unit vector v.
 
     When u and v are opposite the axis is ambiguous; the one chosen is perpendicular to u and, for
@@ -199,7 +199,7 @@ def q_between(ux, uy, uz, vx, vy, vz):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def fk_3d(lengths, base, quats, pos, world):  # pragma: no cover - compiled
+def fk_3d(lengths, base, quats, pos, world):
     """Forward kinematics in 3-D.
 
     Parameters
@@ -228,7 +228,7 @@ def fk_3d(lengths, base, quats, pos, world):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def fk_3d_from(j, lengths, quats, pos, world):  # pragma: no cover - compiled
+def fk_3d_from(j, lengths, quats, pos, world):
     """Recompute frames and positions of links j..n-1, trusting everything before joint j."""
     if j == 0:
         f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0
@@ -248,7 +248,7 @@ def fk_3d_from(j, lengths, quats, pos, world):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def parent_frame(j, world):  # pragma: no cover - compiled
+def parent_frame(j, world):
     """World orientation of joint j's parent link (identity for the first joint)."""
     if j == 0:
         return 1.0, 0.0, 0.0, 0.0
@@ -256,13 +256,13 @@ def parent_frame(j, world):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def is_hinge(hinge, j):  # pragma: no cover - compiled
+def is_hinge(hinge, j):
     """Whether joint j turns about a hinge axis (a nonzero row of ``hinge``)."""
     return hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0
 
 
 @njit(cache=True)
-def hinge_angle(q0, q1, q2, q3, hx, hy, hz):  # pragma: no cover - compiled
+def hinge_angle(q0, q1, q2, q3, hx, hy, hz):
     """Signed angle about the hinge h (perpendicular to +x) of the direction q takes +x to."""
     ux, uy, uz = qrot(q0, q1, q2, q3, 1.0, 0.0, 0.0)
     # cross(x, u) . h  and  x . u  after projecting u on the plane normal to h
@@ -271,7 +271,7 @@ def hinge_angle(q0, q1, q2, q3, hx, hy, hz):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi):  # pragma: no cover - compiled
+def constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi):
     """Nearest rotation to q that joint j's limits allow.
 
     A hinge keeps only the rotation about its axis, with the signed angle clamped to
@@ -305,7 +305,7 @@ def constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi):  # pragma: no co
 
 
 @njit(cache=True)
-def joint_quat_toward(j, dx, dy, dz, world, cone, hinge, lo, hi):  # pragma: no cover - compiled
+def joint_quat_toward(j, dx, dy, dz, world, cone, hinge, lo, hi):
     """Local rotation of joint j that points its link as close to world direction d as allowed."""
     p0, p1, p2, p3 = parent_frame(j, world)
     lx, ly, lz = qrot(p0, -p1, -p2, -p3, dx, dy, dz)
@@ -324,7 +324,7 @@ def identity_quats(n: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def quats_from_positions_3d(pos, out):  # pragma: no cover - compiled
+def quats_from_positions_3d(pos, out):
     """Local joint rotations (swing only, no twist) that put the links along a pose's segments."""
     f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0
     for i in range(out.shape[0]):
@@ -345,7 +345,7 @@ def quats_from_positions_3d(pos, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def rotvecs_from_quats(q, out):  # pragma: no cover - compiled
+def rotvecs_from_quats(q, out):
     for i in range(q.shape[0]):
         x, y, z = q_to_rotvec(q[i, 0], q[i, 1], q[i, 2], q[i, 3])
         out[i, 0] = x
@@ -354,7 +354,7 @@ def rotvecs_from_quats(q, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def beyond_reach(lengths, base, target, out):  # pragma: no cover - compiled
+def beyond_reach(lengths, base, target, out):
     """If the target lies beyond the chain's total length, write into ``out`` the point at that
     length from the base towards it (the closest reachable point of a chain that can straighten
     and point anywhere) and return True; else return False."""
@@ -373,7 +373,7 @@ def beyond_reach(lengths, base, target, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def finish_2d(lengths, base, lo, hi, angles, target, pos, out):  # pragma: no cover - compiled
+def finish_2d(lengths, base, lo, hi, angles, target, pos, out):
     """A 2-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
 
     Writes the joint positions ``pos`` (n + 1, 2) (forward kinematics of ``angles``) and the
@@ -387,7 +387,7 @@ def finish_2d(lengths, base, lo, hi, angles, target, pos, out):  # pragma: no co
 
 
 @njit(cache=True)
-def finish_3d(lengths, base, quats, target, pos, out):  # pragma: no cover - compiled
+def finish_3d(lengths, base, quats, target, pos, out):
     """A 3-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
 
     Writes the joint positions ``pos`` (n + 1, 3) (forward kinematics of ``quats``) and the
@@ -400,7 +400,7 @@ def finish_3d(lengths, base, quats, target, pos, out):  # pragma: no cover - com
 
 
 @njit(cache=True)
-def dist2(p, q):  # pragma: no cover - compiled
+def dist2(p, q):
     s = 0.0
     for k in range(p.shape[0]):
         s += (p[k] - q[k]) ** 2

@@ -108,11 +108,21 @@ class MetricMap:
         def write(tmp: str) -> None:
             with open(tmp, "wb") as f:
                 np.savez_compressed(
-                    f, values=self.values, reached=self.reached, reachable=self.reachable,
-                    status=self.status, extent=np.array(self.extent), lengths=self.chain.lengths,
-                    lo=self.chain.lo, hi=self.chain.hi, method=self.method, metric=self.metric,
-                    tol=self.tol, max_iter=self.max_iter, coverage=self.coverage,
-                )  # fmt: skip
+                    f,
+                    values=self.values,
+                    reached=self.reached,
+                    reachable=self.reachable,
+                    status=self.status,
+                    extent=np.array(self.extent),
+                    lengths=self.chain.lengths,
+                    lo=self.chain.lo,
+                    hi=self.chain.hi,
+                    method=self.method,
+                    metric=self.metric,
+                    tol=self.tol,
+                    max_iter=self.max_iter,
+                    coverage=self.coverage,
+                )
 
         save_atomic(path, write)
 
@@ -172,10 +182,19 @@ def _assemble(chain: Chain, method: str, tiles: list[Tile], part: list[TileResul
     coverage = float((reached & reachable).sum() / n_reachable) if n_reachable else 0.0
     t = tiles[0]
     return MetricMap(
-        values=np.concatenate([r.values for r in part]), reached=reached, reachable=reachable,
-        status=status, coverage=coverage, chain=chain, method=method, metric=t.metric,
-        half=t.half, tol=part[0].tol, max_iter=part[0].max_iter, options=dict(t.options),
-    )  # fmt: skip
+        values=np.concatenate([r.values for r in part]),
+        reached=reached,
+        reachable=reachable,
+        status=status,
+        coverage=coverage,
+        chain=chain,
+        method=method,
+        metric=t.metric,
+        half=t.half,
+        tol=part[0].tol,
+        max_iter=part[0].max_iter,
+        options=dict(t.options),
+    )
 
 
 @contextlib.contextmanager

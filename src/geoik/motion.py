@@ -145,7 +145,7 @@ def _step_rotations(keys: np.ndarray, dim: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _rotations_3d(keys, out):  # pragma: no cover - compiled
+def _rotations_3d(keys, out):
     for k in range(out.shape[0]):
         for j in range(out.shape[1]):
             a, b = keys[k, j], keys[k + 1, j]
@@ -157,21 +157,21 @@ def _rotations_3d(keys, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def samples(biggest):  # pragma: no cover - compiled
+def samples(biggest):
     """Even number of samples of a multi-joint step whose largest joint rotation is ``biggest``
     (radians), so that no joint turns more than ``SAMPLE_STEP`` between two samples."""
     return 2 * max(1, int(math.ceil(biggest / (2.0 * SAMPLE_STEP))))
 
 
 @njit(cache=True)
-def samples_2d(widest):  # pragma: no cover - compiled
+def samples_2d(widest):
     """Samples (a multiple of 4) of a planar multi-joint step in which no link turns more than
     ``widest`` (radians), so that no link turns more than ``SAMPLE_STEP_2D`` between two."""
     return 4 * max(2, int(math.ceil(widest / (4.0 * SAMPLE_STEP_2D))))
 
 
 @njit(cache=True)
-def romberg(fine, mid, coarse):  # pragma: no cover - compiled
+def romberg(fine, mid, coarse):
     """Length of a smooth curve from three inscribed polylines through every sample, every
     other one and every fourth one: their shortfalls are ``c2 h^2 + c4 h^4 + O(h^6)`` in the
     parameter step h, so two rounds of Richardson extrapolation cancel both terms."""
@@ -180,7 +180,7 @@ def romberg(fine, mid, coarse):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def richardson(fine, coarse):  # pragma: no cover - compiled
+def richardson(fine, coarse):
     """Length of a smooth curve from two inscribed polylines, one through every sample
     (``fine``) and one through every other sample (``coarse``).
 
@@ -195,7 +195,7 @@ def richardson(fine, coarse):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def costs_2d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
+def costs_2d(lengths, base, keys, nkeys):
     """Costs of a 2-D motion given by its first ``nkeys`` keyframes.
 
     Returns (number of joint rotations above 5 degrees, sum of rotation magnitudes in radians,
@@ -246,7 +246,7 @@ def costs_2d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _polylines_2d(lengths, base, before, after, pos, m, links):  # pragma: no cover - compiled
+def _polylines_2d(lengths, base, before, after, pos, m, links):
     """Lengths of the polylines through m + 1, m / 2 + 1 and m / 4 + 1 evenly spaced points of
     the end effector's path while the relative angles go linearly from ``before`` (whose joint
     positions are ``pos``) to ``after``.
@@ -284,7 +284,7 @@ def _polylines_2d(lengths, base, before, after, pos, m, links):  # pragma: no co
 
 
 @njit(cache=True)
-def _trace_2d(lengths, base, keys, step):  # pragma: no cover - compiled
+def _trace_2d(lengths, base, keys, step):
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
     cur = np.empty(n)
@@ -316,7 +316,7 @@ def _trace_2d(lengths, base, keys, step):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _slerp_keys(a, b, t, cur):  # pragma: no cover - compiled
+def _slerp_keys(a, b, t, cur):
     """cur[j] = slerp from a[j] to b[j] at t, as (b a^-1)^t a."""
     for j in range(a.shape[0]):
         aj, bj = a[j], b[j]
@@ -329,7 +329,7 @@ def _slerp_keys(a, b, t, cur):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def costs_3d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
+def costs_3d(lengths, base, keys, nkeys):
     """Costs of a 3-D motion; see :func:`costs_2d`."""
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
@@ -378,8 +378,9 @@ def costs_3d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
         m += m % 4  # a multiple of 4; more samples while the extrapolation has not settled
         start = np.copy(pos[n])
         while True:
-            fine, mid, coarse = _polylines_3d(lengths, base, keys[k - 1], keys[k], start, m, cur,
-                                              pos, world)  # fmt: skip
+            fine, mid, coarse = _polylines_3d(
+                lengths, base, keys[k - 1], keys[k], start, m, cur, pos, world
+            )
             r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
             if abs(r_fine - r_mid) <= SETTLED * r_fine or m >= MAX_SAMPLES:
                 break
@@ -389,7 +390,7 @@ def costs_3d(lengths, base, keys, nkeys):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _polylines_3d(lengths, base, before, after, start, m, cur, pos, world):  # pragma: no cover
+def _polylines_3d(lengths, base, before, after, start, m, cur, pos, world):
     """:func:`_polylines_2d` for a 3-D step (slerp of each joint's local rotation); the end
     effector starts at ``start``."""
     n = lengths.shape[0]
@@ -411,7 +412,7 @@ def _polylines_3d(lengths, base, before, after, start, m, cur, pos, world):  # p
 
 
 @njit(cache=True)
-def _trace_3d(lengths, base, keys, step):  # pragma: no cover - compiled
+def _trace_3d(lengths, base, keys, step):
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))

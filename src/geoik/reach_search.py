@@ -41,7 +41,7 @@ __all__ = ["extreme_distance"]
 
 
 @njit(cache=True)
-def _eval(lengths, a, pos, grad):  # pragma: no cover - compiled
+def _eval(lengths, a, pos, grad):
     """F = |e|^2 at relative angles a (a[0] ignored), joint positions and dF/da_j into grad."""
     m = lengths.shape[0]
     phi = 0.0
@@ -60,7 +60,7 @@ def _eval(lengths, a, pos, grad):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _disc_bound(lengths, c, h):  # pragma: no cover - compiled
+def _disc_bound(lengths, c, h):
     """Disc enclosing the end effector over the box (circular arithmetic, tip to base).
 
     ``exp(i a)`` for ``a`` within ``h`` of ``c`` lies in the disc of centre ``cos(h) exp(i c)`` and
@@ -85,7 +85,7 @@ def _disc_bound(lengths, c, h):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _polish_to_zero(lengths, lo, hi, a, pos, grad):  # pragma: no cover - compiled
+def _polish_to_zero(lengths, lo, hi, a, pos, grad):
     """Gauss-Newton steps towards e = 0 kept inside the box; returns the smallest F met."""
     m = lengths.shape[0]
     f = _eval(lengths, a, pos, grad)
@@ -117,7 +117,7 @@ def _polish_to_zero(lengths, lo, hi, a, pos, grad):  # pragma: no cover - compil
 
 
 @njit(cache=True)
-def _hessian_bound(lengths):  # pragma: no cover - compiled
+def _hessian_bound(lengths):
     """The chain's length ``R_0`` and ``B[j, k] = R_j R_k + R_0 R_max(j,k)``, half the bound on
     the Hessian of ``F``: ``sum B h h`` is the second-order term of the Taylor enclosure."""
     m = lengths.shape[0]
@@ -132,7 +132,7 @@ def _hessian_bound(lengths):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _enclose(lengths, c, h, B, sgn, a, pos, grad):  # pragma: no cover - compiled
+def _enclose(lengths, c, h, B, sgn, a, pos, grad):
     """``F`` at the box centre ``c``, ``F`` at the corner the gradient points to (``sgn`` +1
     uphill, -1 downhill; written into ``a``) and the half-width of the Taylor enclosure of
     ``F`` over the box of half-widths ``h``."""
@@ -149,7 +149,7 @@ def _enclose(lengths, c, h, B, sgn, a, pos, grad):  # pragma: no cover - compile
 
 
 @njit(cache=True)
-def _split(lengths, c, h, B, sgn, cs, hs, top, pos, grad):  # pragma: no cover - compiled
+def _split(lengths, c, h, B, sgn, cs, hs, top, pos, grad):
     """Push the two halves of the box (c, h) on the stack, split along the coordinate that
     widens its enclosure most, the less promising half first (searched last); returns the new
     stack height."""
@@ -177,7 +177,7 @@ def _split(lengths, c, h, B, sgn, cs, hs, top, pos, grad):  # pragma: no cover -
 
 
 @njit(cache=True)
-def extreme_distance(lengths, lo, hi, maximize, eps, cap):  # pragma: no cover - compiled
+def extreme_distance(lengths, lo, hi, maximize, eps, cap):
     """Maximum (``maximize``) or minimum of the end-effector distance over the joint box.
 
     Parameters

@@ -152,8 +152,15 @@ def draw_map(ax: Axes, m: MetricMap, contours: bool = False, colorbar: bool = Tr
         Patch(facecolor=FAILURE, label="not reached"),
         Patch(facecolor=UNREACHABLE, edgecolor="0.4", label="out of reach"),
     ]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.11), ncol=2,
-              fontsize=8, frameon=False, handlelength=1.2)  # fmt: skip
+    ax.legend(
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.11),
+        ncol=2,
+        fontsize=8,
+        frameon=False,
+        handlelength=1.2,
+    )
     ax.set_title(
         f"{m.method}: {chain_label(m.chain)}\n"
         f"{m.params()}, {m.size}x{m.size} px, coverage {100 * m.coverage:.1f}%",

@@ -83,9 +83,17 @@ class Solution:
         path, which already holds checked values."""
         sol = object.__new__(cls)
         sol.__dict__.update(
-            chain=chain, target=target, method=method, positions=positions, angles=angles,
-            status=status, iterations=iterations, error=error, motion=motion, tol=tol,
-        )  # fmt: skip
+            chain=chain,
+            target=target,
+            method=method,
+            positions=positions,
+            angles=angles,
+            status=status,
+            iterations=iterations,
+            error=error,
+            motion=motion,
+            tol=tol,
+        )
         sol.__post_init__()
         return sol
 

@@ -126,9 +126,14 @@ def run_tile(tile: Tile) -> TileResult:
     r0, r1 = tile.rows
     targets = pixel_centres(tile.chain.base, tile.half, tile.size, r0, r1)
     res = evaluate(
-        tile.chain, targets, tile.method, tol=tile.tol, max_iter=tile.max_iter,
-        costs=tile.metric in NEEDS_COSTS, **tile.options,
-    )  # fmt: skip
+        tile.chain,
+        targets,
+        tile.method,
+        tol=tile.tol,
+        max_iter=tile.max_iter,
+        costs=tile.metric in NEEDS_COSTS,
+        **tile.options,
+    )
     values = np.asarray(getattr(res, METRICS[tile.metric]), dtype=np.float64)
     shape = (r1 - r0, tile.size)
     return TileResult(res.status.reshape(shape), values.reshape(shape), res.tol, res.max_iter)
@@ -233,9 +238,13 @@ def local_client(workers: int | None = None, threads: int = 1) -> Any:
     # silence_logs: a worker's heartbeat racing the shutdown logs a traceback; failures that
     # matter reach the caller as a ClusterError
     local = distributed.LocalCluster(
-        n_workers=n, threads_per_worker=threads, processes=True, dashboard_address=None,
-        env={"NUMBA_NUM_THREADS": str(threads)}, silence_logs=logging.CRITICAL,
-    )  # fmt: skip
+        n_workers=n,
+        threads_per_worker=threads,
+        processes=True,
+        dashboard_address=None,
+        env={"NUMBA_NUM_THREADS": str(threads)},
+        silence_logs=logging.CRITICAL,
+    )
     return distributed.Client(local)
 
 

@@ -56,29 +56,36 @@ as all the links after it (n = 6: 16,8,4,2,1,1; seed 004 Fig. 10)."""
 
 def _common(p: argparse.ArgumentParser, size: int = 300) -> None:
     p.add_argument(
-        "--metric", default="iterations", choices=list(METRICS),
+        "--metric",
+        default="iterations",
+        choices=list(METRICS),
         help="what each pixel shows (default iterations)",
-    )  # fmt: skip
+    )
     p.add_argument("--size", type=int, default=size, help=f"pixels per side (default {size})")
     p.add_argument("--tol", type=float, help="distance that counts as reached (default 1e-4 x L)")
     p.add_argument(
         "--max-iter", type=int, metavar="N", help="iteration budget (default per solver)"
     )
     p.add_argument(
-        "--opt", action="append", metavar="KEY=VALUE",
+        "--opt",
+        action="append",
+        metavar="KEY=VALUE",
         help="solver option, repeatable ('geoik methods' lists them)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--scheduler", metavar="ADDR",
+        "--scheduler",
+        metavar="ADDR",
         help="run the tiles on a Dask cluster: tcp://HOST:PORT of a running scheduler, or "
         "'local' to start a LocalCluster of one worker per core (needs pip install "
         "'geoik[dask]'); default: in this process. Results are identical either way",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--tile-rows", type=int, default=DEFAULT_TILE_ROWS, metavar="R",
-        help=f"pixel rows per tile, the unit of work and of progress (default "
-        f"{DEFAULT_TILE_ROWS})",
-    )  # fmt: skip
+        "--tile-rows",
+        type=int,
+        default=DEFAULT_TILE_ROWS,
+        metavar="R",
+        help=f"pixel rows per tile, the unit of work and of progress (default {DEFAULT_TILE_ROWS})",
+    )
 
 
 MAP_DESCRIPTION = """\
@@ -102,26 +109,33 @@ def register(subparsers: Any) -> None:
 
 def _register_map(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "map", help="draw a performance metric map (seed 004)", epilog=MAP_EXAMPLES,
-        description=MAP_DESCRIPTION, formatter_class=_FMT,
-    )  # fmt: skip
+        "map",
+        help="draw a performance metric map (seed 004)",
+        epilog=MAP_EXAMPLES,
+        description=MAP_DESCRIPTION,
+        formatter_class=_FMT,
+    )
     add_chain_arguments(p)
     p.add_argument("--method", default="ccd", help="solver name (default ccd)")
     _common(p)
     p.add_argument("--contours", action="store_true", help="draw contour lines")
     p.add_argument("-o", "--output", metavar="FILE", help="write the figure (PNG, SVG, PDF)")
     p.add_argument(
-        "--data", metavar="FILE.npz",
+        "--data",
+        metavar="FILE.npz",
         help="write the arrays (values, reached, reachable, status, extent) as NumPy .npz",
-    )  # fmt: skip
+    )
     p.set_defaults(handler=run_map)
 
 
 def _register_compare(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "compare", help="metric maps of several solvers side by side", epilog=COMPARE_EXAMPLES,
-        description=COMPARE_DESCRIPTION, formatter_class=_FMT,
-    )  # fmt: skip
+        "compare",
+        help="metric maps of several solvers side by side",
+        epilog=COMPARE_EXAMPLES,
+        description=COMPARE_DESCRIPTION,
+        formatter_class=_FMT,
+    )
     add_chain_arguments(p)
     p.add_argument("--methods", required=True, help="comma-separated solver names")
     _common(p)
@@ -133,13 +147,18 @@ def _register_compare(subparsers: Any) -> None:
 
 def _register_sweep(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "sweep", help="workspace coverage against the number of joints (seed 004 Figs. 9-10)",
-        epilog=SWEEP_EXAMPLES, description=SWEEP_DESCRIPTION, formatter_class=_FMT,
-    )  # fmt: skip
+        "sweep",
+        help="workspace coverage against the number of joints (seed 004 Figs. 9-10)",
+        epilog=SWEEP_EXAMPLES,
+        description=SWEEP_DESCRIPTION,
+        formatter_class=_FMT,
+    )
     p.add_argument(
-        "--lengths-rule", choices=("equal", "doubling"), default="equal",
+        "--lengths-rule",
+        choices=("equal", "doubling"),
+        default="equal",
         help="link lengths of each chain (default equal)",
-    )  # fmt: skip
+    )
     p.add_argument(
         "--joints", default="2-10", help="joint counts: a range 2-10, a list 2,3,5 or both"
     )
@@ -233,9 +252,14 @@ def _compute(
         with cluster(args.scheduler) as client:
             t0 = time.perf_counter()
             maps = metric_maps(
-                jobs, args.metric, args.size, client=client, progress=progress,
-                tile_rows=args.tile_rows, **kw,
-            )  # fmt: skip
+                jobs,
+                args.metric,
+                args.size,
+                client=client,
+                progress=progress,
+                tile_rows=args.tile_rows,
+                **kw,
+            )
             return maps, time.perf_counter() - t0
     finally:
         if bar is not None:
@@ -321,8 +345,15 @@ def run_sweep(args: argparse.Namespace) -> int:
     jobs = [(c, method) for method in methods for c in chains]
     maps, wall = _compute(args, jobs)
     print(f"{args.lengths_rule} links; metric {args.metric}; {args.size}x{args.size} pixels")
-    header = ["joints", "method", "coverage_pct", f"mean_{args.metric}", f"max_{args.metric}",
-              "lengths", "params"]  # fmt: skip
+    header = [
+        "joints",
+        "method",
+        "coverage_pct",
+        f"mean_{args.metric}",
+        f"max_{args.metric}",
+        "lengths",
+        "params",
+    ]
     rows = [
         [str(m.chain.n), *_row(m), ",".join(f"{v:g}" for v in m.chain.lengths), m.params()]
         for m in maps
@@ -334,8 +365,9 @@ def run_sweep(args: argparse.Namespace) -> int:
         print(f"wrote {args.csv}")
     if args.output:
         k = len(joints)
-        series = {meth: [m.coverage for m in maps[i * k : (i + 1) * k]]
-                  for i, meth in enumerate(methods)}  # fmt: skip
+        series = {
+            meth: [m.coverage for m in maps[i * k : (i + 1) * k]] for i, meth in enumerate(methods)
+        }
         title = f"Coverage, {args.lengths_rule} links ({maps[0].params()}, {args.size} px)"
         save_figure(sweep_figure(joints, series, title), args.output)
         print(f"wrote {args.output}")

@@ -75,9 +75,14 @@ def run(args: argparse.Namespace) -> int:
     start = None if args.start_deg is None else parse_start_deg(args.start_deg, chain)
     try:
         sol = solve(
-            chain, target, method=args.method, tol=args.tol, max_iter=args.max_iter, start=start,
+            chain,
+            target,
+            method=args.method,
+            tol=args.tol,
+            max_iter=args.max_iter,
+            start=start,
             **options,
-        )  # fmt: skip
+        )
     except GeoIKError as e:
         raise as_typed(e, options) from None
     c = costs(sol)

@@ -16,7 +16,7 @@ TWO_PI = 2.0 * math.pi
 
 
 @njit(cache=True)
-def arc_phi(lengths, m, th):  # pragma: no cover - compiled
+def arc_phi(lengths, m, th):
     """Central angle spanned by the chain and its derivative, at angle ``th`` of link m."""
     s, c = math.sin(0.5 * th), math.cos(0.5 * th)
     phi, dphi = th, 1.0
@@ -32,7 +32,7 @@ def arc_phi(lengths, m, th):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def arc_chord(lengths, m, th):  # pragma: no cover - compiled
+def arc_chord(lengths, m, th):
     s = math.sin(0.5 * th)
     if s > 1e-12:
         return lengths[m] * math.sin(0.5 * arc_phi(lengths, m, th)[0]) / s
@@ -45,7 +45,7 @@ def arc_chord(lengths, m, th):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def theta_end(lengths, m):  # pragma: no cover - compiled
+def theta_end(lengths, m):
     """Smallest theta with Phi(theta) = 2 pi (the curled chain), or 2 pi if there is none."""
     steps = 512
     prev = 0.0
@@ -65,7 +65,7 @@ def theta_end(lengths, m):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def newton_thetas(lengths, d, tol, max_iter, cap, end, out):  # pragma: no cover - compiled
+def newton_thetas(lengths, d, tol, max_iter, cap, end, out):
     """Safeguarded Newton on f(theta) over ``[0, min(theta_end, cap)]``; the iterates into
     ``out``. Returns (status, count); count -1 when ``cap`` (the limits) keeps the chain from
     curling enough for the target."""
@@ -110,7 +110,7 @@ def newton_thetas(lengths, d, tol, max_iter, cap, end, out):  # pragma: no cover
 
 
 @njit(cache=True)
-def arc_angles(lengths, th, side, alpha, out):  # pragma: no cover - compiled
+def arc_angles(lengths, th, side, alpha, out):
     """Relative angles of the arc pose: link m subtends ``th``, chord aimed at ``alpha``."""
     n = lengths.shape[0]
     m = 0
@@ -132,6 +132,6 @@ def arc_angles(lengths, th, side, alpha, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def arc_side(base, target, end):  # pragma: no cover - compiled
+def arc_side(base, target, end):
     cross = (target[0] - base[0]) * (end[1] - base[1]) - (target[1] - base[1]) * (end[0] - base[0])
     return -1.0 if cross > 0.0 else 1.0

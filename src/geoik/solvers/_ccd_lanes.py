@@ -46,7 +46,7 @@ _REACHED, _CLOSEST, _STALLED = float(REACHED), float(CLOSEST), float(STALLED)
 
 
 @njit(cache=True, inline="always")
-def _layout(n):  # pragma: no cover - compiled
+def _layout(n):
     """First rows of the blocks of the work array for n joints: the relative rotations
     ``(cos, sin)`` (n rows each), the angles (n), the "turned at least once" flags (n), the joint
     positions ``x, y`` (n + 1 each), then the per-lane scalars (``_ROWS``); and the row count."""
@@ -56,8 +56,23 @@ def _layout(n):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def ccd_2d_lanes(lengths, base, lo, hi, targets, angles, tol, max_iter, opts, rec, nrec, status,
-                 iters, end, final):  # fmt: skip  # pragma: no cover - compiled
+def ccd_2d_lanes(
+    lengths,
+    base,
+    lo,
+    hi,
+    targets,
+    angles,
+    tol,
+    max_iter,
+    opts,
+    rec,
+    nrec,
+    status,
+    iters,
+    end,
+    final,
+):
     """Solve K planar targets by CCD from K start poses, in lanes.
 
     Parameters
@@ -108,7 +123,7 @@ def ccd_2d_lanes(lengths, base, lo, hi, targets, angles, tol, max_iter, opts, re
 
 
 @njit(cache=True, error_model="numpy")
-def _start(lengths, base, targets, angles, work, nrec):  # pragma: no cover - compiled
+def _start(lengths, base, targets, angles, work, nrec):
     """Relative rotations of the start poses, targets and beyond-reach points per lane."""
     n = lengths.shape[0]
     rc, rs, ang, _, _, _, w, _ = _layout(n)
@@ -136,7 +151,7 @@ def _start(lengths, base, targets, angles, work, nrec):  # pragma: no cover - co
 
 
 @njit(cache=True, error_model="numpy")
-def _place(lengths, base, work):  # pragma: no cover - compiled
+def _place(lengths, base, work):
     """Joint positions of every lane from the relative rotations (complex products)."""
     n = lengths.shape[0]
     rc, rs, _, _, px, py, w, _ = _layout(n)
@@ -160,7 +175,7 @@ def _place(lengths, base, work):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def _check(it, tol, n, work, status, iters):  # pragma: no cover - compiled
+def _check(it, tol, n, work, status, iters):
     """After sweep ``it`` (0: the start pose), settle the lanes that are done; count the rest.
 
     A branch-free pass over the lanes finds the settled ones (their code in row ``GO``, -1 for
@@ -194,7 +209,7 @@ def _check(it, tol, n, work, status, iters):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_free(j, n, work, track, recording):  # pragma: no cover - compiled
+def _turn_free(j, n, work, track, recording):
     """Turn free joint ``j`` in every active lane: rotation (dot, cross)/norm, no trigonometry.
     ``track``: mark the joint as turned (for the final angles); ``recording``: leave what
     :func:`_record` needs (turned or not, cross and dot)."""
@@ -232,7 +247,7 @@ def _turn_free(j, n, work, track, recording):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_limited(j, n, lo, hi, work):  # pragma: no cover - compiled
+def _turn_limited(j, n, lo, hi, work):
     """Turn joint ``j`` (with limits) in every active lane: the angle is clamped into [lo, hi]."""
     rc, rs, ang, _, px, py, w, _ = _layout(n)
     for b in range(work.shape[1]):
@@ -258,7 +273,7 @@ def _turn_limited(j, n, lo, hi, work):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _record(j, n, free, work, rec, nrec):  # pragma: no cover - compiled
+def _record(j, n, free, work, rec, nrec):
     """One keyframe (all relative angles) for every lane whose joint ``j`` just turned."""
     _, _, ang, _, _, _, w, _ = _layout(n)
     cap = rec.shape[1]

@@ -24,7 +24,7 @@ child by this share of the offset its placement gives it (see :func:`circle_poin
 
 
 @njit(cache=True)
-def reach_of(lengths, k):  # pragma: no cover - compiled
+def reach_of(lengths, k):
     """(minimum, maximum) reach of the unconstrained sub-chain of links ``0..k-1``."""
     total = 0.0
     longest = 0.0
@@ -35,7 +35,7 @@ def reach_of(lengths, k):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def circle_point(x1, y1, link, radius, side, off):  # pragma: no cover - compiled
+def circle_point(x1, y1, link, radius, side, off):
     """Intersection of the circle of ``radius`` about the origin and the circle of radius
     ``link`` about ``(x1, y1)``, on one side of the line from the origin to ``(x1, y1)``: that of
     ``off`` (the signed offset, counter-clockwise positive, of the joint's current position from
@@ -57,7 +57,7 @@ def circle_point(x1, y1, link, radius, side, off):  # pragma: no cover - compile
 
 
 @njit(cache=True)
-def curl_half_angle(ratio):  # pragma: no cover - compiled
+def curl_half_angle(ratio):
     """Half the central angle, ``x`` in ``[0, pi]``, of a circular arc whose chord is ``ratio``
     (in ``[0, 1]``) times its length: ``sin(x) / x = ratio``.
 
@@ -88,7 +88,7 @@ def curl_half_angle(ratio):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def arc_distance(s, total, half):  # pragma: no cover - compiled
+def arc_distance(s, total, half):
     """Distance from the base of the point at arc length ``s`` along the circular arc of length
     ``total`` and central angle ``2 half`` that starts at the base: ``(total / half) sin(half s /
     total)`` (``s`` itself on a straight arc)."""
@@ -98,7 +98,7 @@ def arc_distance(s, total, half):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def plane_basis(cur, base, u, v):  # pragma: no cover - compiled
+def plane_basis(cur, base, u, v):
     """In-plane unit ``v`` perpendicular to unit ``u``: the best fit of the current joints'
     offsets (3-D), or ``u`` turned by +90 degrees (2-D)."""
     if base.shape[0] == 2:
@@ -130,7 +130,7 @@ def plane_basis(cur, base, u, v):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def goal_direction(cur, goal, u):  # pragma: no cover - compiled
+def goal_direction(cur, goal, u):
     """Unit direction from the base ``cur[0]`` to ``goal`` into ``u``; returns the distance.
 
     A goal at the base takes the current end effector's direction, else the first link's."""
@@ -159,7 +159,7 @@ def goal_direction(cur, goal, u):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def project(cur, u, v, cx, cy):  # pragma: no cover - compiled
+def project(cur, u, v, cx, cy):
     """Coordinates ``(cx, cy)`` of the joints ``cur`` relative to the base ``cur[0]`` along the
     working plane's axes ``u`` and ``v`` (an orthographic projection in 3-D)."""
     for i in range(cur.shape[0]):
@@ -170,7 +170,7 @@ def project(cur, u, v, cx, cy):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def bulge_side(cy, tie):  # pragma: no cover - compiled
+def bulge_side(cy, tie):
     """Side of the base-to-goal line on which the current joints ``1..n`` lie, from their offsets
     ``cy`` across it summed: +1 (also on a tie, within ``tie``) or -1."""
     total = 0.0
@@ -180,7 +180,7 @@ def bulge_side(cy, tie):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def place_chain(lengths, cur, goal, out):  # pragma: no cover - compiled
+def place_chain(lengths, cur, goal, out):
     """Place a chain's joints by intersection of circles (seed 003 Section 4).
 
     Parameters

@@ -39,7 +39,7 @@ COLLAPSE_SWEEPS = 40
 
 
 @njit(cache=True)
-def limit_angle(t, lo, hi):  # pragma: no cover - compiled
+def limit_angle(t, lo, hi):
     """The allowed relative angle nearest to ``t`` along the circle.
 
     Free joints (infinite limits) return ``t`` itself. A limited joint returns ``t`` moved by a
@@ -60,7 +60,7 @@ def limit_angle(t, lo, hi):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def turn_2d(j, theta, angles, lo, hi):  # pragma: no cover - compiled
+def turn_2d(j, theta, angles, lo, hi):
     """Turn 2-D joint ``j`` by ``theta`` (shortest way), held inside its limits.
 
     Returns the rotation actually made; ``angles[j]`` is updated.
@@ -72,7 +72,7 @@ def turn_2d(j, theta, angles, lo, hi):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def side_turn_2d(alpha, delta, prev_side):  # pragma: no cover - compiled
+def side_turn_2d(alpha, delta, prev_side):
     """Rotation that leaves a link at angle ``delta`` from the target vector, on its own side.
 
     ``alpha`` is the signed angle from the link to the target vector. Seed 000 eqs. (6)-(7): the
@@ -92,7 +92,7 @@ def side_turn_2d(alpha, delta, prev_side):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def law_of_cosines(a, b, c):  # pragma: no cover - compiled
+def law_of_cosines(a, b, c):
     """Angle opposite ``b`` in the triangle of sides a, b, c (seed 000 eq. 5), in [0, pi]."""
     den = 2.0 * a * c
     if den < TINY:
@@ -102,7 +102,7 @@ def law_of_cosines(a, b, c):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def finish(pos, target, outer, is_beyond, tol):  # pragma: no cover - compiled
+def finish(pos, target, outer, is_beyond, tol):
     """Kernel status after the pass: REACHED, CLOSEST (beyond reach, at the nearest point) or
     STALLED (the pass is over and missed; ``geoik.solve`` judges the final pose)."""
     n = pos.shape[0] - 1
@@ -117,7 +117,7 @@ def finish(pos, target, outer, is_beyond, tol):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _tip_distance(lengths, j0, ang):  # pragma: no cover - compiled
+def _tip_distance(lengths, j0, ang):
     x, y, a = 0.0, 0.0, 0.0
     for j in range(j0, lengths.shape[0]):
         a += ang[j]
@@ -127,7 +127,7 @@ def _tip_distance(lengths, j0, ang):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _descend(lengths, lo, hi, j0, ang):  # pragma: no cover - compiled
+def _descend(lengths, lo, hi, j0, ang):
     """Coordinate descent of the tip's distance from joint j0 (CCD towards the sub-chain's root)."""
     n = lengths.shape[0]
     px = np.empty(n + 1)
@@ -152,7 +152,7 @@ def _descend(lengths, lo, hi, j0, ang):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def collapsed_lengths(lengths, lo, hi, out):  # pragma: no cover - compiled
+def collapsed_lengths(lengths, lo, hi, out):
     """``out[i]``: the distance from joint i + 1 to the tip when links i + 1.. are fully collapsed.
 
     That is the smallest distance the sub-chain of links ``i + 1 .. n - 1`` can put its tip from
@@ -189,7 +189,7 @@ def collapsed_lengths(lengths, lo, hi, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def planar_bounds(cone, hinge, lo, hi, lo2, hi2):  # pragma: no cover - compiled
+def planar_bounds(cone, hinge, lo, hi, lo2, hi2):
     """Planar stand-ins for 3-D limits: a ball joint bends in +-cone, a hinge in [lo, hi]."""
     for j in range(cone.shape[0]):
         if is_hinge(hinge, j):
@@ -204,7 +204,7 @@ def planar_bounds(cone, hinge, lo, hi, lo2, hi2):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def unit(x, y, z):  # pragma: no cover - compiled
+def unit(x, y, z):
     """(x, y, z) normalised, and its length (0 and a zero vector when it has none)."""
     m = math.sqrt(x * x + y * y + z * z)
     if m < TINY:
@@ -213,7 +213,7 @@ def unit(x, y, z):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def axis_perp(ux, uy, uz, kx, ky, kz):  # pragma: no cover - compiled
+def axis_perp(ux, uy, uz, kx, ky, kz):
     """Unit axis perpendicular to unit u: k with its u part removed, else the fixed axis.
 
     The fixed axis is +z (+y when u is within 25 degrees of z) made perpendicular to u: a chain in
@@ -233,7 +233,7 @@ def axis_perp(ux, uy, uz, kx, ky, kz):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def side_axis(ux, uy, uz, cx, cy, cz, kx, ky, kz):  # pragma: no cover - compiled
+def side_axis(ux, uy, uz, cx, cy, cz, kx, ky, kz):
     """Axis and angle of the turn from unit u towards unit c: (axis, angle in [0, pi]).
 
     The axis is ``u x c`` (seed 000 eq. 7); when u and c are parallel it is the previous axis k
@@ -249,7 +249,7 @@ def side_axis(ux, uy, uz, cx, cy, cz, kx, ky, kz):  # pragma: no cover - compile
 
 
 @njit(cache=True)
-def turn_world_3d(j, kx, ky, kz, theta, c, quats, world, cone, hinge, lo, hi):  # noqa: E501  # pragma: no cover
+def turn_world_3d(j, kx, ky, kz, theta, c, quats, world, cone, hinge, lo, hi):
     """Turn joint j by the world rotation (axis k, angle theta), held in its limits.
 
     When the next joint is a hinge, a ball joint j also twists its link so that hinge's axis is
@@ -271,7 +271,7 @@ def turn_world_3d(j, kx, ky, kz, theta, c, quats, world, cone, hinge, lo, hi):  
 
 
 @njit(cache=True)
-def twist_to_hinge(j, q0, q1, q2, q3, c, world, hinge):  # pragma: no cover - compiled
+def twist_to_hinge(j, q0, q1, q2, q3, c, world, hinge):
     """Ball joint j's rotation q twisted about its link so the hinge of joint j + 1 is normal to
     the plane of the link and c (the smaller of the two twists; none if that plane is undefined or
     joint j + 1 is no hinge). The twist leaves the link's direction, hence its bend, unchanged."""
@@ -295,7 +295,7 @@ def twist_to_hinge(j, q0, q1, q2, q3, c, world, hinge):  # pragma: no cover - co
 
 
 @njit(cache=True)
-def _commit(j, q0, q1, q2, q3, quats):  # pragma: no cover - compiled
+def _commit(j, q0, q1, q2, q3, quats):
     q0, q1, q2, q3 = qnormalize(q0, q1, q2, q3)
     o0, o1, o2, o3 = quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3]
     d0, d1, d2, d3 = qmul(q0, q1, q2, q3, o0, -o1, -o2, -o3)
@@ -307,7 +307,7 @@ def _commit(j, q0, q1, q2, q3, quats):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def turn_hinge_onto_cone(j, ux, uy, uz, cx, cy, cz, delta, quats, world, hinge, lo, hi):  # noqa: E501  # pragma: no cover
+def turn_hinge_onto_cone(j, ux, uy, uz, cx, cy, cz, delta, quats, world, hinge, lo, hi):
     """Turn hinge joint j so that its link makes the angle ``delta`` with unit c, if it can.
 
     The hinge sweeps the link (unit u) round the plane normal to its world axis w; that circle

@@ -30,7 +30,7 @@ from geoik.solvers._two_bone_core import EXACT, elbow_direction, judge_kernel, u
 
 
 @njit(cache=True)
-def pole_normal(ux, uy, uz, pole):  # pragma: no cover - compiled
+def pole_normal(ux, uy, uz, pole):
     """Unit component of ``pole`` normal to ``u``; +z (else +y) when the pole is along ``u``."""
     px, py, pz = pole[0], pole[1], pole[2]
     pn = math.sqrt(px * px + py * py + pz * pz)
@@ -46,7 +46,7 @@ def pole_normal(ux, uy, uz, pole):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def first_joint(d, bend_axis, gamma, cone, hinge, lo, hi):  # pragma: no cover - compiled
+def first_joint(d, bend_axis, gamma, cone, hinge, lo, hi):
     """Joint 0's rotation pointing its link along ``d``, limited.
 
     A ball joint followed by a hinge is twisted about ``d`` so that the hinge's world axis is
@@ -71,7 +71,7 @@ def first_joint(d, bend_axis, gamma, cone, hinge, lo, hi):  # pragma: no cover -
 
 
 @njit(cache=True)
-def aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):  # noqa: E501  # pragma: no cover
+def aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):
     """Point joint 1's link at the target from the elbow, as far as its limits allow."""
     fk_3d(lengths, base, quats, pos, world)
     dx, dy, dz = target[0] - pos[1, 0], target[1] - pos[1, 1], target[2] - pos[1, 2]
@@ -81,7 +81,7 @@ def aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):  
 
 
 @njit(cache=True)
-def aim_first(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):  # noqa: E501  # pragma: no cover
+def aim_first(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):
     """Turn joint 0 so the end effector points at the target from the base, limited."""
     ax, ay, az, na = unit_or_zero(pos[2] - base)
     bx, by, bz, nb = unit_or_zero(target - base)
@@ -95,7 +95,7 @@ def aim_first(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):  #
 
 
 @njit(cache=True)
-def within_cone(ux, uy, uz, vx, vy, vz, c, r1, r2, cone0):  # pragma: no cover - compiled
+def within_cone(ux, uy, uz, vx, vy, vz, c, r1, r2, cone0):
     """The elbow side ``v`` (unit, normal to the target direction ``u``) turned about ``u`` as
     little as needed for the first link to lie within a ball first joint's cone about +x.
 
@@ -127,7 +127,7 @@ def within_cone(ux, uy, uz, vx, vy, vz, c, r1, r2, cone0):  # pragma: no cover -
 
 
 @njit(cache=True)
-def branch_3d(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world):  # noqa: E501  # pragma: no cover
+def branch_3d(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world):
     """Set ``quats`` to one branch (clamped if it breaks a limit); returns its error."""
     r1, r2 = lengths[0], lengths[1]
     d = np.empty(3)
@@ -159,7 +159,7 @@ def branch_3d(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos
 
 
 @njit(cache=True)
-def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, pos, world):  # noqa: E501  # pragma: no cover
+def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, pos, world):
     """Set ``quats`` to one branch of a chain whose first joint is a hinge; returns its error.
 
     The hinge's axis ``h`` (in the base frame, which is the world's) fixes the plane the first
@@ -228,16 +228,17 @@ def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, 
 
 
 @njit(cache=True)
-def one_branch(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world):  # noqa: E501  # pragma: no cover
+def one_branch(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world):
     """One branch: :func:`hinge_first_branch` for a hinge first joint, else :func:`branch_3d`."""
     if is_hinge(hinge, 0):
-        return hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, pos,
-                                  world)  # fmt: skip
+        return hinge_first_branch(
+            lengths, base, cone, hinge, lo, hi, target, side, quats, pos, world
+        )
     return branch_3d(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world)
 
 
 @njit(cache=True)
-def two_bone_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def two_bone_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     r1, r2 = lengths[0], lengths[1]
     pos = np.empty((3, 3))
     world = np.empty((2, 4))

@@ -17,7 +17,7 @@ EXACT = 1e-12
 
 
 @njit(cache=True)
-def elbow_direction(ux, uy, uz, vx, vy, vz, c, r1, r2, side):  # pragma: no cover - compiled
+def elbow_direction(ux, uy, uz, vx, vy, vz, c, r1, r2, side):
     """Unit direction of the first link (seed 001, for. 1-3, single-division form).
 
     ``u`` is the unit direction to the target at distance ``c``, ``v`` a unit vector normal to
@@ -33,7 +33,7 @@ def elbow_direction(ux, uy, uz, vx, vy, vz, c, r1, r2, side):  # pragma: no cove
 
 
 @njit(cache=True)
-def unit_or_zero(p):  # pragma: no cover - compiled
+def unit_or_zero(p):
     """(unit vector, length) of ``p`` (d,), padded to 3-D; zeros and 0 for the zero vector."""
     big = 0.0
     for k in range(p.shape[0]):
@@ -47,7 +47,7 @@ def unit_or_zero(p):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def judge_kernel(end, base, target, r1, r2, tol):  # pragma: no cover - compiled
+def judge_kernel(end, base, target, r1, r2, tol):
     """Kernel status: REACHED within tol, CLOSEST at the provably closest point, else STALLED."""
     if dist2(end, target) <= tol * tol:
         return REACHED

@@ -86,7 +86,7 @@ __all__ = ["SOLVER", "LimitError"]
 
 
 @njit(cache=True)
-def _fits_2d(angles, lo, hi, first):  # pragma: no cover - compiled
+def _fits_2d(angles, lo, hi, first):
     for i in range(first, angles.shape[0]):
         if angles[i] < lo[i] or angles[i] > hi[i]:
             return i
@@ -94,7 +94,7 @@ def _fits_2d(angles, lo, hi, first):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _cap_2d(lengths, lo, hi, side, buf):  # pragma: no cover - compiled
+def _cap_2d(lengths, lo, hi, side, buf):
     """Largest theta whose turns (joints 1..) fit the limits, assuming they fit near 0."""
     a, b = 0.0, TWO_PI
     arc_angles(lengths, b, side, 0.0, buf)
@@ -111,7 +111,7 @@ def _cap_2d(lengths, lo, hi, side, buf):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec, pre):  # noqa: E501  # pragma: no cover
+def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec, pre):
     """The 2-D kernel; returns (status, iterations, nrec, joint whose limit cannot be met).
 
     ``pre`` holds the chain's constants from :func:`prepare` (theta at which the chain curls
@@ -156,7 +156,7 @@ def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec, pre):
 
 
 @njit(cache=True)
-def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
+def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     status, iters, nrec, _ = caa_core_2d(
         lengths, base, lo, hi, target, angles, tol, max_iter, rec, opts
     )
@@ -164,19 +164,19 @@ def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # 
 
 
 @njit(cache=True)
-def _dot(a, b):  # pragma: no cover - compiled
+def _dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
 @njit(cache=True)
-def _cross(a, b):  # pragma: no cover - compiled
+def _cross(a, b):
     return np.array(
         [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
     )
 
 
 @njit(cache=True)
-def _plane(base, target, pos, hinge):  # pragma: no cover - compiled
+def _plane(base, target, pos, hinge):
     """Orthonormal (u, v, normal) of the arc's plane; u along the (projected) target."""
     w = target - base
     n = hinge.shape[0]
@@ -213,7 +213,7 @@ def _plane(base, target, pos, hinge):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _fits_3d(quats, cone, hinge, lo, hi, first):  # pragma: no cover - compiled
+def _fits_3d(quats, cone, hinge, lo, hi, first):
     for i in range(first, quats.shape[0]):
         q0, q1, q2, q3 = quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3]
         c = constrain_joint_3d(q0, q1, q2, q3, i, cone, hinge, lo, hi)
@@ -223,7 +223,7 @@ def _fits_3d(quats, cone, hinge, lo, hi, first):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _arc_quats(lengths, base, th, side, u, v, flat, pos2, pos3, quats):  # pragma: no cover
+def _arc_quats(lengths, base, th, side, u, v, flat, pos2, pos3, quats):
     """Local rotations of the arc pose in the plane (u, v) through the base."""
     arc_angles(lengths, th, side, 0.0, flat)
     fk_2d(lengths, np.zeros(2), flat, pos2)
@@ -233,7 +233,7 @@ def _arc_quats(lengths, base, th, side, u, v, flat, pos2, pos3, quats):  # pragm
 
 
 @njit(cache=True)
-def _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, quats):  # noqa: E501  # pragma: no cover
+def _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, quats):
     """Largest theta whose joints 1.. fit the limits, assuming they fit near 0."""
     a, b = 0.0, TWO_PI
     _arc_quats(lengths, base, b, side, u, v, flat, pos2, pos3, quats)
@@ -250,7 +250,7 @@ def _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, qu
 
 
 @njit(cache=True)
-def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec, pre):  # noqa: E501  # pragma: no cover
+def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec, pre):
     """The 3-D kernel; returns (status, iterations, nrec, joint whose limit cannot be met)."""
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
@@ -297,7 +297,7 @@ def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter
 
 
 @njit(cache=True)
-def caa_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def caa_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     status, iters, nrec, _ = caa_core_3d(
         lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec, opts
     )
@@ -311,11 +311,24 @@ def check_limits(chain, target, state, tol, max_iter, opts) -> None:
     rec = np.empty((1 + max_iter,) + s.shape)
     rec[0] = s
     if chain.dim == 2:
-        out = caa_core_2d(chain.lengths, chain.base, chain.lo, chain.hi, target, s, tol,
-                          max_iter, rec, opts)  # fmt: skip
+        out = caa_core_2d(
+            chain.lengths, chain.base, chain.lo, chain.hi, target, s, tol, max_iter, rec, opts
+        )
     else:
-        out = caa_core_3d(chain.lengths, chain.base, chain.cone, chain.hinge, chain.lo,
-                          chain.hi, target, s, tol, max_iter, rec, opts)  # fmt: skip
+        out = caa_core_3d(
+            chain.lengths,
+            chain.base,
+            chain.cone,
+            chain.hinge,
+            chain.lo,
+            chain.hi,
+            target,
+            s,
+            tol,
+            max_iter,
+            rec,
+            opts,
+        )
     j = int(out[3])
     if j >= 0:
         raise LimitError(

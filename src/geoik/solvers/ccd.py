@@ -47,7 +47,7 @@ from geoik.solvers.base import Solver
 
 
 @njit(cache=True)
-def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
+def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     """The registered 2-D kernel: :func:`ccd_2d_lanes` with one lane (see its module).
 
     ``angles`` and ``rec`` go to the lane kernel as one-lane views, so the final angles and the
@@ -57,14 +57,29 @@ def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # 
     targets[0, 0], targets[0, 1] = target[0], target[1]
     out = np.empty((3, 1), np.int64)  # keyframes used, status, sweeps
     end = np.empty((1, 2))
-    ccd_2d_lanes(lengths, base, lo, hi, targets, angles[None, :], tol, max_iter, opts,
-                 rec[None, :, :], out[0], out[1], out[2], end, True)  # fmt: skip
+    ccd_2d_lanes(
+        lengths,
+        base,
+        lo,
+        hi,
+        targets,
+        angles[None, :],
+        tol,
+        max_iter,
+        opts,
+        rec[None, :, :],
+        out[0],
+        out[1],
+        out[2],
+        end,
+        True,
+    )
     nrec = out[0, 0]
     return out[1, 0], out[2, 0], nrec
 
 
 @njit(cache=True)
-def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))

@@ -110,7 +110,7 @@ from geoik.solvers.base import Solver
 
 
 @njit(cache=True)
-def angles_toward_2d(lengths, base, lo, hi, placed, angles):  # pragma: no cover - compiled
+def angles_toward_2d(lengths, base, lo, hi, placed, angles):
     """Set relative angles, base to tip, pointing each link at its placed child within limits."""
     x, y = base[0], base[1]
     heading = 0.0
@@ -132,7 +132,7 @@ def angles_toward_2d(lengths, base, lo, hi, placed, angles):  # pragma: no cover
 
 
 @njit(cache=True)
-def quats_toward_3d(lengths, base, cone, hinge, lo, hi, placed, quats, pos, world):  # noqa: E501  # pragma: no cover
+def quats_toward_3d(lengths, base, cone, hinge, lo, hi, placed, quats, pos, world):
     """Set local rotations, base to tip, pointing each link at its placed child within limits;
     ``pos`` and ``world`` receive the resulting forward kinematics."""
     pos[0, :] = base
@@ -161,7 +161,7 @@ def quats_toward_3d(lengths, base, cone, hinge, lo, hi, placed, quats, pos, worl
 
 
 @njit(cache=True)
-def _verdict(code, end, target, goal, tol, n):  # pragma: no cover - compiled
+def _verdict(code, end, target, goal, tol, n):
     """(status, iterations) of a placement, judged on the end effector's final position."""
     steps = 1 if code == BEYOND else max(1, n - 1)
     tol2 = tol * tol
@@ -173,7 +173,7 @@ def _verdict(code, end, target, goal, tol, n):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def circles_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
+def circles_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     cur = np.empty((n + 1, 2))
     fk_2d(lengths, base, angles, cur)
@@ -189,7 +189,7 @@ def circles_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
 
 
 @njit(cache=True)
-def circles_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def circles_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     cur = np.empty((n + 1, 3))
     world = np.empty((n, 4))

@@ -103,7 +103,7 @@ TINY = 1e-300
 
 
 @njit(cache=True)
-def backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy):  # pragma: no cover - compiled
+def backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy):
     """Tip-to-base pass: end effector on the target, each joint pulled towards its old place.
 
     Link ``i`` is then turned, if need be, so that joint ``i + 1``'s angle to the link placed
@@ -132,7 +132,7 @@ def backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy):  # pragma: no cover - 
 
 
 @njit(cache=True)
-def forward_2d(lengths, lo, hi, qx, qy, angles, px, py):  # pragma: no cover - compiled
+def forward_2d(lengths, lo, hi, qx, qy, angles, px, py):
     """Base-to-tip pass: each joint turns towards ``q[i + 1]`` as far as its limits allow.
 
     ``px[0], py[0]`` is the base; positions ``p[1:]`` are recomputed from the new angles.
@@ -149,7 +149,7 @@ def forward_2d(lengths, lo, hi, qx, qy, angles, px, py):  # pragma: no cover - c
 
 
 @njit(cache=True)
-def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
+def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     px = np.empty(n + 1)
     py = np.empty(n + 1)
@@ -196,7 +196,7 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec): 
 
 
 @njit(cache=True)
-def parent_in_child(k, bx, by, bz, cone, hinge, lo, hi):  # pragma: no cover - compiled
+def parent_in_child(k, bx, by, bz, cone, hinge, lo, hi):
     """Inverse of joint ``k``'s local rotation putting its parent link as near the direction
     ``b`` (a unit vector in link ``k``'s frame) as the joint's limits allow.
 
@@ -219,7 +219,7 @@ def parent_in_child(k, bx, by, bz, cone, hinge, lo, hi):  # pragma: no cover - c
 
 
 @njit(cache=True)
-def backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q):  # pragma: no cover
+def backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q):
     """Tip-to-base pass in 3-D; ``q`` (n + 1, 3) receives the joints' desired points.
 
     ``pos`` and ``world`` describe the pose the iteration started from. The pass carries a frame
@@ -253,7 +253,7 @@ def backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q):  # pragma:
 
 
 @njit(cache=True)
-def twist_for_hinge(f0, f1, f2, f3, r0, r1, r2, r3, length, p, nxt, h, lo, hi):  # noqa: E501  # pragma: no cover
+def twist_for_hinge(f0, f1, f2, f3, r0, r1, r2, r3, length, p, nxt, h, lo, hi):
     """A ball joint's rotation ``r`` (parent frame ``f``) twisted about its own link so that the
     child hinge's axis ``h`` (in this link's frame) is normal to the plane of the link and the
     direction from the link's end to ``nxt``: the one plane in which the child can turn towards
@@ -272,8 +272,9 @@ def twist_for_hinge(f0, f1, f2, f3, r0, r1, r2, r3, length, p, nxt, h, lo, hi): 
     # hinge angle from +x to the next direction with the axis x cross l (positive) or its negative
     phi = math.atan2(m, lx)
     ky, kz = -lz / m, ly / m
-    if not (lo <= phi <= hi) and (lo <= -phi <= hi or abs(-phi - clamp(-phi, lo, hi)) < abs(
-            phi - clamp(phi, lo, hi))):  # fmt: skip
+    if not (lo <= phi <= hi) and (
+        lo <= -phi <= hi or abs(-phi - clamp(-phi, lo, hi)) < abs(phi - clamp(phi, lo, hi))
+    ):
         ky, kz = -ky, -kz
     tau = math.atan2(h[1] * kz - h[2] * ky, h[1] * ky + h[2] * kz)
     t0, t1 = math.cos(0.5 * tau), math.sin(0.5 * tau)
@@ -281,7 +282,7 @@ def twist_for_hinge(f0, f1, f2, f3, r0, r1, r2, r3, length, p, nxt, h, lo, hi): 
 
 
 @njit(cache=True)
-def forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world):  # pragma: no cover - compiled
+def forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world):
     """Base-to-tip pass in 3-D: each joint's rotation points its link at ``q[i + 1]`` as nearly
     as its hinge or cone allows; ``world`` and ``pos[1:]`` follow by forward kinematics. A ball
     joint followed by a hinge also takes the twist that lets the hinge turn towards ``q[i + 2]``
@@ -294,9 +295,22 @@ def forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world):  # pragma: n
             r0, r1, r2, r3 = joint_quat_toward(i, dx, dy, dz, world, cone, hinge, lo, hi)
             r0, r1, r2, r3 = qnormalize(r0, r1, r2, r3)
             if i + 1 < n and not is_hinge(hinge, i) and is_hinge(hinge, i + 1):
-                r0, r1, r2, r3 = twist_for_hinge(f0, f1, f2, f3, r0, r1, r2, r3, lengths[i],
-                                                 pos[i], q[i + 2], hinge[i + 1], lo[i + 1],
-                                                 hi[i + 1])  # fmt: skip
+                r0, r1, r2, r3 = twist_for_hinge(
+                    f0,
+                    f1,
+                    f2,
+                    f3,
+                    r0,
+                    r1,
+                    r2,
+                    r3,
+                    lengths[i],
+                    pos[i],
+                    q[i + 2],
+                    hinge[i + 1],
+                    lo[i + 1],
+                    hi[i + 1],
+                )
             quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3] = r0, r1, r2, r3
         f0, f1, f2, f3 = qmul(f0, f1, f2, f3, quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3])
         f0, f1, f2, f3 = qnormalize(f0, f1, f2, f3)
@@ -308,7 +322,7 @@ def forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world):  # pragma: n
 
 
 @njit(cache=True)
-def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))

@@ -100,7 +100,7 @@ AT_LIMIT = 1e-9
 
 
 @njit(cache=True)
-def jacobian_2d(pos, out):  # pragma: no cover - compiled
+def jacobian_2d(pos, out):
     """Jacobian (2, n) of the end effector in the relative joint angles, from positions (n+1, 2)."""
     n = out.shape[1]
     for j in range(n):
@@ -109,7 +109,7 @@ def jacobian_2d(pos, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def dof_count_3d(hinge):  # pragma: no cover - compiled
+def dof_count_3d(hinge):
     """Number of 3-D degrees of freedom: 1 per hinge, 3 per ball joint."""
     m = 0
     for j in range(hinge.shape[0]):
@@ -118,7 +118,7 @@ def dof_count_3d(hinge):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def jacobian_3d(pos, world, hinge, out):  # pragma: no cover - compiled
+def jacobian_3d(pos, world, hinge, out):
     """Jacobian (3, m) of the end effector in the 3-D degrees of freedom, joint by joint.
 
     A hinge contributes the column ``w x r`` (``w`` its world axis, ``r = e - p_j``), a ball
@@ -146,7 +146,7 @@ def jacobian_3d(pos, world, hinge, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def solve_damped(jac, active, lam2, de, y):  # pragma: no cover - compiled
+def solve_damped(jac, active, lam2, de, y):
     """``y = (J_a J_a^T + lam2 I)^{-1} de`` for the active columns of ``jac`` (d = 2 or 3)."""
     d = jac.shape[0]
     a = np.zeros((3, 3))
@@ -186,7 +186,7 @@ def solve_damped(jac, active, lam2, de, y):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def clamped_error(end, aim, dmax, de):  # pragma: no cover - compiled
+def clamped_error(end, aim, dmax, de):
     """``de = aim - end``, its length clamped to ``dmax``; returns the unclamped length."""
     s = 0.0
     for k in range(de.shape[0]):
@@ -200,7 +200,7 @@ def clamped_error(end, aim, dmax, de):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dof):  # pragma: no cover
+def damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dof):
     """DLS step ``dof`` (m,); columns that would push a joint past the limit it sits on drop out.
 
     ``blocked_lo[c]`` / ``blocked_hi[c]`` say that degree of freedom ``c`` sits on its lower /
@@ -226,13 +226,13 @@ def damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dof):  # pragm
 
 
 @njit(cache=True)
-def damping_now(lam0_2, boost, gap, dmax):  # pragma: no cover - compiled
+def damping_now(lam0_2, boost, gap, dmax):
     """``lambda^2`` of one update: ``lam0^2 * boost * min(1, gap / dmax)`` (floored)."""
     return lam0_2 * boost * max(min(1.0, gap / dmax), 1e-12)
 
 
 @njit(cache=True)
-def next_boost(boost, before2, after2):  # pragma: no cover - compiled
+def next_boost(boost, before2, after2):
     """Levenberg-Marquardt's rule on ``lambda^2``: x4 after an update that grew the distance to
     the aim, /4 (down to 1) after one that did not."""
     if after2 > before2:
@@ -241,7 +241,7 @@ def next_boost(boost, before2, after2):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # pragma: no cover
+def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     total = lengths.sum()
     lam0_2 = (opts[0] * total) ** 2
@@ -294,7 +294,7 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # 
 
 
 @njit(cache=True)
-def hinge_blocks(quats, hinge, lo, hi, blocked_lo, blocked_hi):  # pragma: no cover - compiled
+def hinge_blocks(quats, hinge, lo, hi, blocked_lo, blocked_hi):
     """Per degree of freedom: does it sit on its lower / upper limit (hinges only)."""
     col = 0
     for j in range(hinge.shape[0]):
@@ -312,7 +312,7 @@ def hinge_blocks(quats, hinge, lo, hi, blocked_lo, blocked_hi):  # pragma: no co
 
 
 @njit(cache=True)
-def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):  # pragma: no cover - compiled
+def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):
     """Turn each joint by its step (scaled to at most MAX_ANGLE), then clamp it to its limits.
 
     ``world`` holds the frames the Jacobian was taken at. Returns the largest joint rotation.
@@ -355,7 +355,7 @@ def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):  # pragma: no cover -
 
 
 @njit(cache=True)
-def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     total = lengths.sum()
     lam0_2 = (opts[0] * total) ** 2

@@ -73,7 +73,7 @@ def _threshold_ok(value: float) -> str | None:
 
 
 @njit(cache=True)
-def split_link(lengths, i):  # pragma: no cover - compiled
+def split_link(lengths, i):
     """Link k in [i + 1, n - 1] whose joint is nearest half of links i.. (ties: the lower k)."""
     n = lengths.shape[0]
     total = 0.0
@@ -89,7 +89,7 @@ def split_link(lengths, i):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def go_round_angle(a, b, c, link, offset, threshold):  # pragma: no cover - compiled
+def go_round_angle(a, b, c, link, offset, threshold):
     """Angle δ ± offset between link i and the target vector in step 6 (eqs. 3 and 5)."""
     gamma = math.acos(min(1.0, max(-1.0, (a * a + b * b - c * c) / max(2.0 * a * b, TINY))))
     theta_k = math.pi - gamma
@@ -98,7 +98,7 @@ def go_round_angle(a, b, c, link, offset, threshold):  # pragma: no cover - comp
 
 
 @njit(cache=True)
-def _record_2d(angles, rec, nrec):  # pragma: no cover - compiled
+def _record_2d(angles, rec, nrec):
     if nrec < rec.shape[0]:
         rec[nrec, :] = angles
         return nrec + 1
@@ -106,7 +106,7 @@ def _record_2d(angles, rec, nrec):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _aim_2d(j, vx, vy, tx, ty, delta, side, angles, lo, hi):  # pragma: no cover - compiled
+def _aim_2d(j, vx, vy, tx, ty, delta, side, angles, lo, hi):
     """Turn joint j so the vector v (from the joint) makes angle delta with t, on its side."""
     if tx * tx + ty * ty <= TINY:
         tx, ty = vx, vy
@@ -121,7 +121,7 @@ def _aim_2d(j, vx, vy, tx, ty, delta, side, angles, lo, hi):  # pragma: no cover
 
 
 @njit(cache=True)
-def single_pass_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def single_pass_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     offset, threshold = math.radians(opts[0]), math.radians(opts[1])
     p = np.empty((n + 1, 2))
@@ -181,7 +181,7 @@ def single_pass_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, r
 
 
 @njit(cache=True)
-def _aim_3d(j, v, t, delta, axis, quats, world, pos, lengths, cone, hinge, lo, hi):  # noqa: E501  # pragma: no cover
+def _aim_3d(j, v, t, delta, axis, quats, world, pos, lengths, cone, hinge, lo, hi):
     """Turn joint j so the vector v (from the joint) makes angle delta with t, in their plane.
 
     ``axis`` (3,) holds the previous turn's axis on entry and this turn's on return. Returns True
@@ -201,7 +201,7 @@ def _aim_3d(j, v, t, delta, axis, quats, world, pos, lengths, cone, hinge, lo, h
 
 
 @njit(cache=True)
-def _record_3d(quats, rec, nrec):  # pragma: no cover - compiled
+def _record_3d(quats, rec, nrec):
     if nrec < rec.shape[0]:
         rec[nrec, :, :] = quats
         return nrec + 1
@@ -209,7 +209,7 @@ def _record_3d(quats, rec, nrec):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _plane_normal(pos, world, target, axis):  # pragma: no cover - compiled
+def _plane_normal(pos, world, target, axis):
     """Normal of the plane through the base, the chain (its chord, else its first link) and the
     target; when they are collinear, +z (else +y) made perpendicular to the chain."""
     n = pos.shape[0] - 1
@@ -222,7 +222,7 @@ def _plane_normal(pos, world, target, axis):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def single_pass_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def single_pass_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     offset, threshold = math.radians(opts[0]), math.radians(opts[1])
     pos = np.empty((n + 1, 3))
@@ -246,14 +246,40 @@ def single_pass_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_i
         if a * a + b * b - c * c <= 0.0:
             break
         delta = go_round_angle(a, b, c, lengths[i], offset, threshold)
-        if _aim_3d(i, pos[i + 1] - pos[i], target - pos[i], delta, axis, quats, world, pos,
-                   lengths, cone, hinge, lo, hi):  # fmt: skip
+        if _aim_3d(
+            i,
+            pos[i + 1] - pos[i],
+            target - pos[i],
+            delta,
+            axis,
+            quats,
+            world,
+            pos,
+            lengths,
+            cone,
+            hinge,
+            lo,
+            hi,
+        ):
             nrec = _record_3d(quats, rec, nrec)
         i += 1
     if straighten or i == n - 1:
         for j in range(i, n):
-            if _aim_3d(j, pos[j + 1] - pos[j], target - pos[j], 0.0, axis, quats, world, pos,
-                       lengths, cone, hinge, lo, hi):  # fmt: skip
+            if _aim_3d(
+                j,
+                pos[j + 1] - pos[j],
+                target - pos[j],
+                0.0,
+                axis,
+                quats,
+                world,
+                pos,
+                lengths,
+                cone,
+                hinge,
+                lo,
+                hi,
+            ):
                 nrec = _record_3d(quats, rec, nrec)
         return finish(pos, target, outer, is_beyond, tol), 1, nrec
     k = split_link(lengths, i)
@@ -261,11 +287,37 @@ def single_pass_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_i
     b = math.sqrt(dist2(pos[n], pos[k]))
     c = math.sqrt(dist2(target, pos[i]))
     delta_b = law_of_cosines(a, b, c)
-    if _aim_3d(i, pos[k] - pos[i], target - pos[i], delta_b, axis, quats, world, pos, lengths,
-               cone, hinge, lo, hi):  # fmt: skip
+    if _aim_3d(
+        i,
+        pos[k] - pos[i],
+        target - pos[i],
+        delta_b,
+        axis,
+        quats,
+        world,
+        pos,
+        lengths,
+        cone,
+        hinge,
+        lo,
+        hi,
+    ):
         nrec = _record_3d(quats, rec, nrec)
-    if _aim_3d(k, pos[n] - pos[k], target - pos[k], 0.0, axis, quats, world, pos, lengths, cone,
-               hinge, lo, hi):  # fmt: skip
+    if _aim_3d(
+        k,
+        pos[n] - pos[k],
+        target - pos[k],
+        0.0,
+        axis,
+        quats,
+        world,
+        pos,
+        lengths,
+        cone,
+        hinge,
+        lo,
+        hi,
+    ):
         nrec = _record_3d(quats, rec, nrec)
     return finish(pos, target, outer, is_beyond, tol), 1, nrec
 

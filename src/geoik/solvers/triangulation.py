@@ -84,7 +84,7 @@ FORMED = 1e-9
 
 
 @njit(cache=True)
-def rest_lengths(lengths, lo, hi, out):  # pragma: no cover - compiled
+def rest_lengths(lengths, lo, hi, out):
     """Fill ``out[i]`` with joint i's b; return True for the constrained variant.
 
     b is the straight length of links i + 1.. when joints 1.. are all free, else their fully
@@ -106,7 +106,7 @@ def rest_lengths(lengths, lo, hi, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def target_angle(a, b, c, formed):  # pragma: no cover - compiled
+def target_angle(a, b, c, formed):
     """(δb, triangle closed): the angle the link should make with the target vector."""
     if formed or c >= a + b:
         return 0.0, False
@@ -116,7 +116,7 @@ def target_angle(a, b, c, formed):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def triangulation_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def triangulation_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
     outer = np.empty(2)
@@ -157,7 +157,7 @@ def triangulation_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts,
 
 
 @njit(cache=True)
-def triangulation_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):  # noqa: E501  # pragma: no cover
+def triangulation_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))
@@ -180,12 +180,14 @@ def triangulation_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max
             continue
         ux, uy, uz = qrot(world[i, 0], world[i, 1], world[i, 2], world[i, 3], 1.0, 0.0, 0.0)
         if is_hinge(hinge, i):
-            moved = turn_hinge_onto_cone(i, ux, uy, uz, cx, cy, cz, delta, quats, world, hinge,
-                                         lo, hi)  # fmt: skip
+            moved = turn_hinge_onto_cone(
+                i, ux, uy, uz, cx, cy, cz, delta, quats, world, hinge, lo, hi
+            )
         else:
             ax, ay, az, ang = side_axis(ux, uy, uz, cx, cy, cz, kx, ky, kz)
-            moved = turn_world_3d(i, ax, ay, az, ang - delta, target - pos[i], quats, world, cone,
-                                  hinge, lo, hi)  # fmt: skip
+            moved = turn_world_3d(
+                i, ax, ay, az, ang - delta, target - pos[i], quats, world, cone, hinge, lo, hi
+            )
             if moved > 0.0:
                 kx, ky, kz = ax, ay, az
         if moved > 0.0:

@@ -65,14 +65,14 @@ from geoik.solvers.base import Option, Solver, sign
 
 
 @njit(cache=True)
-def end_error_2d(r1, r2, a0, a1, px, py):  # pragma: no cover - compiled
+def end_error_2d(r1, r2, a0, a1, px, py):
     ex = r1 * math.cos(a0) + r2 * math.cos(a0 + a1)
     ey = r1 * math.sin(a0) + r2 * math.sin(a0 + a1)
     return math.sqrt((ex - px) ** 2 + (ey - py) ** 2)
 
 
 @njit(cache=True)
-def branch_2d(r1, r2, px, py, side, angles, lo, hi):  # pragma: no cover - compiled
+def branch_2d(r1, r2, px, py, side, angles, lo, hi):
     """(a0, a1) of one branch; clamped as the module docstring says if it breaks a limit."""
     ux, uy, _, c = unit_or_zero(np.array((px, py)))
     if c == 0.0:
@@ -93,9 +93,7 @@ def branch_2d(r1, r2, px, py, side, angles, lo, hi):  # pragma: no cover - compi
 
 
 @njit(cache=True)
-def two_bone_2d(
-    lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec
-):  # pragma: no cover
+def two_bone_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     r1, r2 = lengths[0], lengths[1]
     px, py = target[0] - base[0], target[1] - base[1]
     end = np.empty(2)

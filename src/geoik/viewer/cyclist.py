@@ -123,8 +123,13 @@ def _leg(state: Any, side: str, crank: float, method: str, y: float) -> dict[str
     ankle = (px - FOOT * math.cos(pitch), pz + FOOT * math.sin(pitch))
     chain = _leg_chain()
     opts: dict[str, Any] = {"elbow": -1} if method == "two-bone" else {}  # knee forwards
-    sol = solve(chain, (ankle[0] - HIP[0], ankle[1] - HIP[1]), method,
-                start=state.previous.get(side), **opts)  # fmt: skip
+    sol = solve(
+        chain,
+        (ankle[0] - HIP[0], ankle[1] - HIP[1]),
+        method,
+        start=state.previous.get(side),
+        **opts,
+    )
     state.previous[side] = sol.angles
     pts = [[HIP[0] + p[0], y, HIP[1] + p[1]] for p in sol.positions]
     a = np.array(pts[-1])

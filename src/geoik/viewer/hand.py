@@ -68,17 +68,52 @@ wrist is the root, which never moves)."""
 # range of the curl (total turn along the finger, radians; negative: bent back), and how far
 # the finger may turn sideways towards the ball (degrees)
 _FINGER_DATA = (
-    ("thumb", "thumb_base", (0.42, 0.32, 0.27), (0.75, 0.3, -0.45), (0.0, -1.0, -0.3),
-     (-0.4, 3.2), 25.0),
-    ("index", "index_base", (0.40, 0.23, 0.18), (1.0, 0.06, 0.0), (0.0, 0.0, -1.0),
-     (-0.4, 4.2), 10.0),
-    ("middle", "middle_base", (0.44, 0.27, 0.19), (1.0, 0.0, 0.0), (0.0, 0.0, -1.0),
-     (-0.4, 4.2), 5.0),
-    ("ring", "ring_base", (0.41, 0.26, 0.18), (1.0, -0.06, 0.0), (0.0, 0.0, -1.0),
-     (-0.4, 4.2), 8.0),
-    ("little", "little_base", (0.33, 0.19, 0.17), (1.0, -0.14, 0.0), (0.0, 0.0, -1.0),
-     (-0.4, 4.2), 12.0),
-)  # fmt: skip
+    (
+        "thumb",
+        "thumb_base",
+        (0.42, 0.32, 0.27),
+        (0.75, 0.3, -0.45),
+        (0.0, -1.0, -0.3),
+        (-0.4, 3.2),
+        25.0,
+    ),
+    (
+        "index",
+        "index_base",
+        (0.40, 0.23, 0.18),
+        (1.0, 0.06, 0.0),
+        (0.0, 0.0, -1.0),
+        (-0.4, 4.2),
+        10.0,
+    ),
+    (
+        "middle",
+        "middle_base",
+        (0.44, 0.27, 0.19),
+        (1.0, 0.0, 0.0),
+        (0.0, 0.0, -1.0),
+        (-0.4, 4.2),
+        5.0,
+    ),
+    (
+        "ring",
+        "ring_base",
+        (0.41, 0.26, 0.18),
+        (1.0, -0.06, 0.0),
+        (0.0, 0.0, -1.0),
+        (-0.4, 4.2),
+        8.0,
+    ),
+    (
+        "little",
+        "little_base",
+        (0.33, 0.19, 0.17),
+        (1.0, -0.14, 0.0),
+        (0.0, 0.0, -1.0),
+        (-0.4, 4.2),
+        12.0,
+    ),
+)
 OPEN_CURL = 0.0
 """Curl of the open hand every frame starts from (straight fingers; see the module notes)."""
 FINGERS = tuple(row[0] for row in _FINGER_DATA)
@@ -179,8 +214,9 @@ def hand_skeleton() -> tuple[Skeleton, tuple[Finger, ...]]:
         nu = _unit(np.asarray(n) - float(np.dot(n, du)) * du)
         joints = np.array([sk.index(base)] + [sk.index(f"{f}_{k}") for k in (1, 2)] + [sk.index(f)])
         base_at = pts[sk.index(base)]
-        fingers.append(Finger(f, joints, base_at, np.array(lengths), du, nu, s_range,
-                              math.radians(spread)))  # fmt: skip
+        fingers.append(
+            Finger(f, joints, base_at, np.array(lengths), du, nu, s_range, math.radians(spread))
+        )
     return sk, tuple(fingers)
 
 

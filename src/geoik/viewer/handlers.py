@@ -39,16 +39,18 @@ def methods_reply(_msg: dict[str, Any]) -> dict[str, Any]:
     """The registered solvers, their chains and options."""
     out = []
     for name, s in REGISTRY.items():
-        out.append({
-            "name": name,
-            "summary": s.summary,
-            "source": s.source,
-            "dims": list(s.dims),
-            "links": [s.links[0], s.links[1]],
-            "iterative": s.iterative,
-            "default_max_iter": s.default_max_iter,
-            "options": {o.name: {"default": o.default, "help": o.help} for o in s.options},
-        })  # fmt: skip
+        out.append(
+            {
+                "name": name,
+                "summary": s.summary,
+                "source": s.source,
+                "dims": list(s.dims),
+                "links": [s.links[0], s.links[1]],
+                "iterative": s.iterative,
+                "default_max_iter": s.default_max_iter,
+                "options": {o.name: {"default": o.default, "help": o.help} for o in s.options},
+            }
+        )
     return {"methods": out, "map_metrics": list(MAP_METRICS), "tree_methods": list(TREE_METHODS)}
 
 

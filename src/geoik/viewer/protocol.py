@@ -89,9 +89,10 @@ def check_id(value: Any) -> None:
     ok = value is None or isinstance(value, int | str) and not isinstance(value, bool)
     if not ok or (isinstance(value, str) and len(value) > _ID_CHARS):
         raise ProtocolError(
-            "id", f"expected a number or a string of at most {_ID_CHARS} characters, "
-            f"got {describe(value)}"
-        )  # fmt: skip
+            "id",
+            f"expected a number or a string of at most {_ID_CHARS} characters, "
+            f"got {describe(value)}",
+        )
 
 
 def safe_id(msg: Any) -> Any:
@@ -120,8 +121,9 @@ def number(
         raise ProtocolError(name, "expected a number, got nothing")
     ok = isinstance(value, int | float) and not isinstance(value, bool)
     if not ok or not math.isfinite(value) or not lo <= value <= hi:
-        raise ProtocolError(name, f"expected a finite number in [{lo:g}, {hi:g}], got "
-                            f"{describe(value)}")  # fmt: skip
+        raise ProtocolError(
+            name, f"expected a finite number in [{lo:g}, {hi:g}], got {describe(value)}"
+        )
     return float(value)
 
 
@@ -170,21 +172,23 @@ def chain_from(msg: dict[str, Any], key: str = "chain") -> Chain:
         raise ProtocolError(f"{key}.dim", f"expected 2 (the panel is planar), got {describe(dim)}")
     lengths = spec.get("lengths")
     if isinstance(lengths, list) and len(lengths) > MAX_LINKS:
-        raise ProtocolError(f"{key}.lengths", f"expected at most {MAX_LINKS} links, got "
-                            f"{len(lengths)}")  # fmt: skip
+        raise ProtocolError(
+            f"{key}.lengths", f"expected at most {MAX_LINKS} links, got {len(lengths)}"
+        )
     if isinstance(lengths, list):
         for i, v in enumerate(lengths):
             if isinstance(v, int | float) and not isinstance(v, bool) and abs(v) > MAX_COORDINATE:
                 raise ProtocolError(
-                    f"{key}.lengths[{i}]", f"expected a length of at most {MAX_COORDINATE:g}, "
-                    f"got {describe(v)}"
-                )  # fmt: skip
+                    f"{key}.lengths[{i}]",
+                    f"expected a length of at most {MAX_COORDINATE:g}, got {describe(v)}",
+                )
     if "base" in spec:
         point(spec, "base", 2, f"{key}.")
     bend = spec.get("max_bend_deg")
     if isinstance(bend, list) and len(bend) > MAX_LINKS:
-        raise ProtocolError(f"{key}.max_bend_deg", f"expected at most {MAX_LINKS} entries, got "
-                            f"{len(bend)}")  # fmt: skip
+        raise ProtocolError(
+            f"{key}.max_bend_deg", f"expected at most {MAX_LINKS} entries, got {len(bend)}"
+        )
     try:
         return Chain.planar(lengths, bend, spec.get("base", (0.0, 0.0)))
     except GeoIKError as e:

@@ -77,8 +77,11 @@ def warm_up() -> None:
         with contextlib.suppress(GeoIKError):
             handlers.solve_reply({"chain": chain, "target": [1.5, 1.0], "method": name})
     state = SceneState()
-    for msg in ({"scene": "arm", "target": [1.0, 1.0]}, {"scene": "cyclist", "t": 0.1},
-                {"scene": "hand", "ball": [1.05, 0.0, -0.65]}):  # fmt: skip
+    for msg in (
+        {"scene": "arm", "target": [1.0, 1.0]},
+        {"scene": "cyclist", "t": 0.1},
+        {"scene": "hand", "ball": [1.05, 0.0, -0.65]},
+    ):
         for method in ("fabrik", "circles"):
             with contextlib.suppress(GeoIKError):
                 scene_reply(dict(msg, method=method), state)
@@ -126,8 +129,11 @@ class Session:
             if kind == "scene":
                 body = scene_reply(msg, self.scenes)
             else:
-                body = {"solve": handlers.solve_reply, "methods": handlers.methods_reply,
-                        "reach": handlers.reach_reply}[kind](msg)  # fmt: skip
+                body = {
+                    "solve": handlers.solve_reply,
+                    "methods": handlers.methods_reply,
+                    "reach": handlers.reach_reply,
+                }[kind](msg)
         except GeoIKError as e:
             return error_reply(safe_id(msg), kind, e)
         except (TypeError, ValueError, OverflowError, MemoryError) as e:
@@ -157,8 +163,9 @@ class Session:
             body = await run_in_threadpool(self.cache.reply, msg, progress, cancel)
             reply = dict(body, type="map", id=msg.get("id"))
         except MapCancelledError:
-            reply = error_reply(safe_id(msg), "map", ProtocolError("map", "superseded by a "
-                                "newer map request"))  # fmt: skip
+            reply = error_reply(
+                safe_id(msg), "map", ProtocolError("map", "superseded by a newer map request")
+            )
         except GeoIKError as e:
             reply = error_reply(safe_id(msg), "map", e)
         except (TypeError, ValueError, OverflowError, MemoryError) as e:
