@@ -16,8 +16,8 @@ def chain():
 @pytest.mark.parametrize(
     ("target", "words"),
     [
-        ((1.0,), ["target", "2 coordinates", "(1.0,)"]),
-        ((1, 2, 3), ["target", "2 coordinates"]),
+        ((1.0,), ["target", "2 finite coordinates", "(1.0,)"]),
+        ((1, 2, 3), ["target", "2 finite coordinates"]),
         ((float("nan"), 1), ["target", "finite"]),
         ((float("inf"), 1), ["target", "finite"]),
         ("here", ["target"]),
@@ -128,7 +128,7 @@ def test_targets_of_any_numeric_sequence(chain, target):
 
 
 def test_nested_target_is_rejected(chain):
-    with pytest.raises(ik.InvalidTargetError, match="2 coordinates"):
+    with pytest.raises(ik.InvalidTargetError, match="2 finite coordinates"):
         ik.solve(chain, [[3.0, 4.0]], method="ccd")
 
 

@@ -139,13 +139,13 @@ def test_limits_are_met_or_refused():
 
 @pytest.mark.parametrize("dim", [2, 3])
 def test_kernel_refusing_limits_keeps_the_start_pose(dim):
-    """The batch engine calls the kernel without solve()'s pre-check: for an arc the limits
-    forbid on either side, the kernel reports STALLED and leaves the start pose (which meets the
-    limits) as it was, recording no step; the batch engine therefore never returns a pose
-    breaking them."""
-    from geoik.api import rest_state
+    """For an arc the limits forbid on either side, the kernel reports STALLED with the joint it
+    cannot meet (nrec = -1 - joint) and leaves the start pose (which meets the limits) as it
+    was, recording no step: solve() raises a LimitError naming that joint, and the batch engine
+    never returns a pose breaking them."""
     from geoik.geometry import STALLED
     from geoik.solvers.caa import SOLVER
+    from geoik.state import rest_state
 
     bends = [None, 40, 40, 40]
     if dim == 2:
@@ -154,31 +154,13 @@ def test_kernel_refusing_limits_keeps_the_start_pose(dim):
         chain = ik.Chain.spatial([1.0] * 4, max_bend_deg=bends)
     target = np.zeros(dim)
     target[:2] = (0.2, 0.1)
-    with pytest.raises(LimitError):
+    with pytest.raises(LimitError, match="joint 1 "):
         ik.solve(chain, target, method="caa")
     state = rest_state(chain)
     start = state.copy()
     opts = SOLVER.kernel_opts(chain, {})
     rec = np.empty((SOLVER.capacity(chain.n, 50),) + state.shape)
     rec[0] = state
-    if dim == 2:
-        out = SOLVER.kernel_2d(
-            chain.lengths, chain.base, chain.lo, chain.hi, target, state, 1e-4, 50, opts, rec
-        )
-    else:
-        out = SOLVER.kernel_3d(
-            chain.lengths,
-            chain.base,
-            chain.cone,
-            chain.hinge,
-            chain.lo,
-            chain.hi,
-            target,
-            state,
-            1e-4,
-            50,
-            opts,
-            rec,
-        )
-    assert out == (STALLED, 0, 1)
+    out = SOLVER.run(chain, target, state, 1e-4, 50, opts, rec)
+    assert out == (STALLED, 0, -2)
     np.testing.assert_array_equal(state, start)

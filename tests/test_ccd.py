@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import geoik as ik
-from geoik.api import rest_state
 from geoik.geometry import fk_2d
-from geoik.solvers._ccd_lanes import ccd_2d_lanes
 from geoik.solvers.ccd import ccd_2d
+from geoik.solvers.ccd.lanes import ccd_2d_lanes
+from geoik.state import rest_state
 
 N_TARGETS = 48
 TOL, MAX_ITER = 1e-3, 30

@@ -158,7 +158,7 @@ def test_equal_links_curl_without_crossing(n):
 
 def test_curl_half_angle_and_arc_distance():
     """sin(x) / x = ratio on [0, pi]; the arc's end lies at the chord length from its start."""
-    from geoik.solvers._circle_place import arc_distance, curl_half_angle
+    from geoik.solvers.circles.place import arc_distance, curl_half_angle
 
     assert curl_half_angle(1.0) == 0.0 and curl_half_angle(0.0) == math.pi
     for ratio in (1e-9, 0.01, 0.3, 0.5, 0.9, 0.999999, 1.0 - 1e-15):
@@ -201,7 +201,7 @@ def test_limited_chain_is_judged_honestly():
 def test_circle_point_side():
     """The chain's side, unless the joint's current offset from the line to its child is at
     least a quarter of the placed joint's (here 1): then the side of that offset."""
-    from geoik.solvers._circle_place import circle_point
+    from geoik.solvers.circles.place import circle_point
 
     r2 = math.sqrt(2.0)
     np.testing.assert_allclose(circle_point(2.0, 0.0, r2, r2, 1.0, 0.0), (1.0, 1.0), atol=1e-12)

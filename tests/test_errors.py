@@ -27,7 +27,7 @@ CASES = [
     (
         lambda: ik.solve(PLANAR, (1.0, 2.0, 3.0), "ccd"),
         ik.InvalidTargetError,
-        ["target", "2 coordinates", "2-D chain", "(1.0, 2.0, 3.0)"],
+        ["target", "2 finite coordinates", "2-D chain", "(1.0, 2.0, 3.0)"],
     ),
     (
         lambda: ik.solve(PLANAR, "somewhere", "ccd"),

@@ -10,6 +10,7 @@ import pytest
 
 import geoik as ik
 from geoik import geometry as g
+from geoik.judge import finish_2d, finish_3d, judge_params
 
 PI = math.pi
 
@@ -90,9 +91,21 @@ def test_finish_gives_forward_kinematics_wrapped_angles_and_error():
     chain = ik.Chain.planar([1.0, 2.0, 0.5], max_bend_deg=[None, 90, None])
     state = np.array([7.0, 1.0, -4.0])
     pos, out = np.empty((4, 2)), np.empty(3)
-    err = g.finish_2d(
-        chain.lengths, chain.base, chain.lo, chain.hi, state, np.array([1.0, 1.0]), pos, out
+    params = judge_params(chain)
+    code, err = finish_2d(
+        chain.lengths,
+        chain.base,
+        chain.lo,
+        chain.hi,
+        state,
+        np.array([1.0, 1.0]),
+        2,
+        1e-9,
+        params,
+        pos,
+        out,
     )
+    assert code == 2  # the kernel's MAX_ITERATIONS stands: the target is not reached
     np.testing.assert_allclose(out, [7.0 - 2 * PI, 1.0, -4.0 + 2 * PI])
     np.testing.assert_allclose(pos, chain.pose_from_angles(out).positions, atol=1e-12)
     assert err == pytest.approx(math.dist(pos[-1], (1.0, 1.0)))
@@ -100,7 +113,10 @@ def test_finish_gives_forward_kinematics_wrapped_angles_and_error():
     rv = np.array([[0.1, 0.2, 0.3], [0.0, -0.5, 0.2]])
     q = np.array([g.rotvec_to_q(*r) for r in rv])
     pos, out = np.empty((3, 3)), np.empty((2, 3))
-    err = g.finish_3d(spatial.lengths, spatial.base, q, np.zeros(3), pos, out)
+    code, err = finish_3d(
+        spatial.lengths, spatial.base, q, np.zeros(3), 0, 1e-9, judge_params(spatial), pos, out
+    )
+    assert code == 3  # a kernel's REACHED that the end effector belies becomes STALLED
     np.testing.assert_allclose(out, rv, atol=1e-15)
     np.testing.assert_allclose(pos, spatial.pose_from_angles(rv).positions, atol=1e-15)
     assert err == pytest.approx(np.linalg.norm(pos[-1]))

@@ -30,8 +30,8 @@ def _solve(method: str, chain, target, **kw):
     (CAA: limits it cannot meet raise at the boundary instead of returning a pose)."""
     try:
         return ik.solve(chain, target, method=method, **kw)
-    except ik.UnsupportedChainError:
-        if REGISTRY[method].check is None:
+    except ik.LimitError:
+        if not REGISTRY[method].limit_note:
             raise
         return None
 
@@ -155,27 +155,23 @@ def kernel_cases() -> list[tuple[str, int, ik.Chain, np.ndarray]]:
 def run_kernels(cases) -> list[tuple]:
     """Each case's kernel output, final state, keyframes and motion costs (what ``solve`` and
     ``costs`` read), plus the CCD lane kernel on blocks of targets."""
-    from geoik.api import rest_state
     from geoik.motion import motion_costs
-    from geoik.solvers._ccd_lanes import ccd_2d_lanes
+    from geoik.solvers.ccd.lanes import ccd_2d_lanes
+    from geoik.state import rest_state
 
     results = []
-    for method, dim, chain, target in cases:
+    for method, _dim, chain, target in cases:
         s = REGISTRY[method]
         try:
             opts = s.kernel_opts(chain, {})
             state = rest_state(chain)
-            if s.check is not None:
-                s.check(chain, target, state, 1e-6, 30, opts)
         except ik.GeoIKError:
             continue
         rec = np.zeros((s.capacity(chain.n, 30),) + state.shape)
         rec[0] = state
-        args = [chain.lengths, chain.base, chain.lo, chain.hi, target, state, 1e-6, 30, opts, rec]
-        if dim == 3:
-            args[2:4] = [chain.cone, chain.hinge, chain.lo, chain.hi]
-        out = tuple(int(v) for v in s.kernel(dim)(*args))
-        results.append((method, out, state, rec[: out[2]], motion_costs(chain, rec[: out[2]])))
+        out = tuple(int(v) for v in s.run(chain, target, state, 1e-6, 30, opts, rec))
+        used = max(out[2], 1)  # a limit the kernel cannot meet: nrec = -1 - joint, start kept
+        results.append((method, out, state, rec[:used], motion_costs(chain, rec[:used])))
     for limits in (None, 60.0):
         chain = ik.Chain.planar([1.0, 0.7, 1.3, 0.5, 1.1], max_bend_deg=limits)
         targets = np.array([[1.5, 2.0], [-3.0, 0.5], [0.0, 0.0], [6.0, 2.0], [2.0, 0.0]])

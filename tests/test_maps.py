@@ -10,8 +10,8 @@ import pytest
 from matplotlib.figure import Figure
 
 import geoik as ik
-from geoik._files import save_atomic
 from geoik.errors import GeoIKError
+from geoik.files import save_atomic
 from geoik.maps import METRICS, metric_map
 from geoik.render import save_figure
 from geoik.render_maps import (

@@ -5,42 +5,36 @@ kernel :func:`geoik.solve` runs) from the chain's rest pose for every target of 
 parallel (numba ``prange`` over chunks of targets, each chunk with its own buffers). Each target
 is validated, judged and costed exactly as :func:`geoik.solve` and :func:`geoik.costs` do:
 
-- the options go through ``api.check_tol``, ``api.check_max_iter`` and ``Solver.pack_options``;
+- the arguments go through :mod:`geoik.checks` and ``Solver.kernel_opts``;
 - the final positions are ``geometry.fk_2d`` of the kernel's final angles and the status is
-  judged by :func:`judge_2d` (REACHED iff the error is within ``tol``; CLOSEST only when the end
-  effector is provably at the closest reachable point), the compiled form of ``api.judge``;
+  :func:`geoik.judge.judge` of the end effector, the judge :func:`geoik.solve` ends in;
 - the costs are ``motion.costs_2d`` of the kernel's recorded keyframes.
 
-The engine is compiled once for an explicit signature in which the kernel is a first-class
-function, so the compiled engine is cached on disk and shared by every solver.
+A solver that declares a lane kernel (``Solver.kernel_2d_lanes``: CCD) runs blocks of targets
+through it at once instead. The two engines are compiled on first use (not at import) for an
+explicit signature in which the kernel is a first-class function, so each compiled engine is
+cached on disk and shared by every solver.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
-import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numba import njit, prange, types
 
-from geoik import api
 from geoik.chain import Chain
-from geoik.errors import (
-    InvalidChainError,
-    InvalidOptionError,
-    InvalidTargetError,
-    UnsupportedChainError,
-    describe,
-)
-from geoik.geometry import CLOSEST, REACHED, STALLED, fk_2d, wrap_free_joints
+from geoik.checks import check_flag, check_max_iter, check_points, check_tol
+from geoik.errors import InvalidChainError, UnsupportedChainError, describe
+from geoik.geometry import REACHED, fk_2d, wrap_free_joints
+from geoik.judge import judge, judge_params
 from geoik.motion import costs_2d
-from geoik.reach import closest_reachable_point
-from geoik.solvers import get
+from geoik.solvers import Solver, get
+from geoik.state import rest_state
 
-__all__ = ["BatchResult", "evaluate", "judge_2d", "judge_params"]
+__all__ = ["BatchResult", "evaluate"]
 
 _A1 = types.Array(types.float64, 1, "C")
 _A2 = types.Array(types.float64, 2, "C")
@@ -89,7 +83,7 @@ KERNEL_2D_LANES_ARGS = (
     types.boolean,
 )
 """Argument types of a lane kernel (``kernel_2d_lanes`` of a solver module, see
-``geoik.solvers._ccd_lanes.ccd_2d_lanes``): targets (K, 2), angles (K, n), rec (K, cap, n),
+``geoik.solvers.ccd.lanes.ccd_2d_lanes``): targets (K, 2), angles (K, n), rec (K, cap, n),
 nrec, status, iterations (K,), the final end effector (K, 2) and whether to write the final
 angles."""
 _LANE_ENGINE_SIG = types.void(
@@ -102,9 +96,6 @@ LANES = 128
 """Targets per block of the lane engine (fewer when costs are wanted, see :func:`_lanes`): long
 enough that the lane loops run vectorised, short enough for the work array to stay in cache."""
 
-# judge_params layout
-_ROUT, _RIN, _OUTER, _INNER = 0, 1, 2, 3
-
 
 @dataclass(frozen=True, eq=False)
 class BatchResult:
@@ -112,7 +103,8 @@ class BatchResult:
 
     Attributes
     ----------
-    status : (m,) int8 codes, the values of :class:`geoik.Status`.
+    status : (m,) int8 :class:`geoik.Status` values (``result.status == geoik.Status.REACHED``
+        compares element-wise; ``geoik.Status(result.status[i])`` is one target's status).
     iterations : (m,) int64 iterations used.
     error : (m,) float64 distance from the end effector to the target.
     rotations_over_5deg : (m,) int64 number of joint rotations above 5 degrees.
@@ -140,58 +132,7 @@ class BatchResult:
         return self.status == REACHED
 
 
-def judge_params(chain: Chain) -> np.ndarray:
-    """What :func:`judge_2d` needs to know of a chain's closest reachable points.
-
-    Returns ``[outer radius, inner radius, outer, inner]``: ``outer`` is 1 when the closest
-    reachable point to a target farther than the outer radius from the base is its radial
-    projection on that circle, ``inner`` likewise for targets nearer than the inner radius, as
-    ``reach.closest_reachable_point`` decides (it is asked about a far target and about the base).
-    """
-    out = np.zeros(4)
-    total = chain.total_length
-    far = chain.base.copy()
-    far[0] += 2.0 * total + 1.0
-    for k, probe in ((0, far), (1, chain.base.copy())):
-        point = closest_reachable_point(chain, probe)
-        if point is None:
-            continue
-        radius = float(np.linalg.norm(point - chain.base))
-        known = (*chain.reach(), total)
-        out[k] = min(known, key=lambda r: abs(r - radius))
-        out[k + 2] = 1.0
-    return out
-
-
-@njit(cache=True)
-def judge_2d(tx, ty, ex, ey, code, tol, base, params):
-    """(status, error) of a 2-D solve, as ``api.judge``: REACHED iff error <= tol; CLOSEST only
-    when the end effector (ex, ey) is within tol of the provably closest reachable point to the
-    target (tx, ty); otherwise the kernel's code, a kernel's REACHED/CLOSEST becoming STALLED."""
-    error = math.sqrt((ex - tx) ** 2 + (ey - ty) ** 2)  # as geometry.finish_2d measures it
-    if error <= tol:
-        return REACHED, error
-    dx, dy = tx - base[0], ty - base[1]
-    dist = math.hypot(dx, dy)
-    scale = -1.0
-    if params[_OUTER] != 0.0 and dist > params[_ROUT]:
-        scale = params[_ROUT] / dist
-    elif params[_INNER] != 0.0 and dist < params[_RIN]:
-        if dist == 0.0:
-            if error <= params[_RIN] + tol:
-                return CLOSEST, error
-        else:
-            scale = params[_RIN] / dist
-    if scale >= 0.0:
-        cx, cy = base[0] + dx * scale, base[1] + dy * scale
-        if math.hypot(ex - cx, ey - cy) <= tol:
-            return CLOSEST, error
-    if code in (REACHED, CLOSEST):
-        return STALLED, error
-    return code, error
-
-
-@njit(_ENGINE_SIG, parallel=True, cache=True)
+@njit(parallel=True, cache=True)
 def _engine(
     kernel,
     lengths,
@@ -229,12 +170,12 @@ def _engine(
             t[0], t[1] = targets[i, 0], targets[i, 1]
             code, used, nrec = kernel(lengths, base, lo, hi, t, ang, tol, max_iter, opts, rec)
             fk_2d(lengths, base, ang, pos)
-            st, err = judge_2d(t[0], t[1], pos[n, 0], pos[n, 1], code, tol, base, params)
+            st, err = judge(t, pos[n], code, tol, base, params)
             status[i] = st
             iters[i] = used
             error[i] = err
             if want_costs:
-                k, total, p = costs_2d(lengths, base, rec, nrec)
+                k, total, p = costs_2d(lengths, base, rec, max(nrec, 1))
                 count[i], rotsum[i], path[i] = k, total, p
             if angles.shape[0] > 0:
                 wrap_free_joints(ang, lo, hi, angles[i])
@@ -300,7 +241,7 @@ def _lane_task(
         )
         for b in range(min(lanes, i1 - b0)):
             i = b0 + b
-            st, err = judge_2d(t[b, 0], t[b, 1], end[b, 0], end[b, 1], out[1, b], tol, base, params)
+            st, err = judge(t[b], end[b], out[1, b], tol, base, params)
             status[i], iters[i], error[i] = st, out[2, b], err
             if want_costs:
                 count[i], rotsum[i], path[i] = costs_2d(lengths, base, rec[b], out[0, b])
@@ -308,7 +249,7 @@ def _lane_task(
                 wrap_free_joints(ang[b], lo, hi, angles[i])
 
 
-@njit(_LANE_ENGINE_SIG, parallel=True, cache=True)
+@njit(parallel=True, cache=True)
 def _lane_engine(
     kernel,
     lengths,
@@ -365,25 +306,6 @@ def _lane_engine(
         )
 
 
-def check_targets(chain: Chain, targets: Any, name: str = "targets") -> np.ndarray:
-    """Targets as a C-contiguous (m, 2) float64 array, or InvalidTargetError naming what came."""
-    try:
-        t = np.asarray(targets, dtype=np.float64)  # no copy of a float64 array
-        t = np.ascontiguousarray(t.reshape(1, -1) if t.ndim < 2 else t)
-    except (TypeError, ValueError):
-        raise InvalidTargetError(
-            f"{name}: expected an (m, {chain.dim}) array of finite coordinates, "
-            f"got {describe(targets)}"
-        ) from None
-    if t.ndim != 2 or t.shape[1] != chain.dim:
-        raise InvalidTargetError(
-            f"{name}: expected an (m, {chain.dim}) array of coordinates, got shape {t.shape}"
-        )
-    if not np.all(np.isfinite(t)):
-        raise InvalidTargetError(f"{name}: expected finite coordinates, got NaN or infinity")
-    return t
-
-
 def evaluate(
     chain: Chain,
     targets: Any,
@@ -409,9 +331,9 @@ def evaluate(
     -------
     BatchResult
         Target by target what ``geoik.solve(chain, target, method, tol, max_iter, **options)``
-        and ``geoik.costs`` of it give. A target that :func:`geoik.solve` refuses up front
-        (``Solver.check``: CAA when its arc would break a joint limit) is not an error here but
-        whatever the kernel reports for it, a failure (CAA: STALLED after 0 iterations).
+        and ``geoik.costs`` of it give. A target for which :func:`geoik.solve` raises a
+        :class:`geoik.LimitError` (CAA when its arc would break a joint limit) is not an error
+        here but a failure: STALLED after 0 iterations.
 
     Raises
     ------
@@ -424,29 +346,6 @@ def evaluate(
     in chunks; a solver with a lane kernel (CCD) runs blocks of :data:`LANES` targets through it
     at once. A target's result never depends on the targets beside it.
     """
-    solver = _check(chain, method, angles, costs)
-    t = check_targets(chain, targets)
-    tol_ = api.check_tol(chain, tol)
-    iters = api.check_max_iter(max_iter, solver.default_max_iter)
-    opts = np.ascontiguousarray(solver.kernel_opts(chain, options))
-    out = _empty(t.shape[0], chain.n, angles)
-    _run(solver, chain, t, tol_, iters, opts, costs, out)
-    status, it, err, count, rotsum, path, final = out
-    return BatchResult(
-        status=status,
-        iterations=it,
-        error=err,
-        rotations_over_5deg=count,
-        rotation_sum_deg=np.degrees(rotsum),
-        path_length=path,
-        angles=final if angles else None,
-        tol=tol_,
-        max_iter=iters,
-    )
-
-
-def _check(chain: Any, method: Any, angles: Any, costs: Any) -> Any:
-    """The solver, once the chain, the method and the flags are known to be acceptable."""
     solver = get(method)
     if not isinstance(chain, Chain):
         raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
@@ -455,14 +354,30 @@ def _check(chain: Any, method: Any, angles: Any, costs: Any) -> Any:
             f"chain: the batch engine solves planar chains, got a {chain.dim}-D chain"
         )
     solver.check_chain(chain.n, chain.dim)
-    for name, flag in (("angles", angles), ("costs", costs)):
-        if not isinstance(flag, bool | np.bool_):
-            raise InvalidOptionError(f"{name}: expected True or False, got {describe(flag)}")
-    return solver
+    want_angles = check_flag(angles, "angles")
+    want_costs = check_flag(costs, "costs")
+    t = check_points(targets, chain.dim, "targets")
+    tol_ = check_tol(tol, chain.total_length)
+    iters = check_max_iter(max_iter, solver.default_max_iter)
+    opts = np.ascontiguousarray(solver.kernel_opts(chain, options))
+    out = _empty(t.shape[0], chain.n, want_angles)
+    _run(solver, chain, t, tol_, iters, opts, want_costs, out)
+    status, it, err, count, rotsum, path, final = out
+    return BatchResult(
+        status=status,
+        iterations=it,
+        error=err,
+        rotations_over_5deg=count,
+        rotation_sum_deg=np.degrees(rotsum),
+        path_length=path,
+        angles=final if want_angles else None,
+        tol=tol_,
+        max_iter=iters,
+    )
 
 
 def _run(
-    solver: Any,
+    solver: Solver,
     chain: Chain,
     t: np.ndarray,
     tol: float,
@@ -473,44 +388,16 @@ def _run(
 ) -> None:
     """Fill ``out`` (see :func:`_empty`) by the solver's lane kernel or its one-target kernel."""
     m, n = t.shape[0], chain.n
-    start = np.ascontiguousarray(api.rest_state(chain), dtype=np.float64)
-    arrays = [
-        np.array(a, dtype=np.float64, order="C")
-        for a in (chain.lengths, chain.base, chain.lo, chain.hi)
-    ]
+    start = np.ascontiguousarray(rest_state(chain))
     cap, params = solver.capacity(n, iters), judge_params(chain)
-    lanes = _lane_kernel(solver.module)
-    if lanes is not None:
-        _lane_engine(
-            lanes,
-            *arrays,
-            t,
-            start,
-            tol,
-            iters,
-            opts,
-            cap,
-            params,
-            bool(costs),
-            _lanes(costs, cap, n),
-            *out,
-        )
+    model = chain.kernel_arrays
+    if solver.kernel_2d_lanes is not None:
+        engine, kernel = _lane_engine_for(solver.kernel_2d_lanes)
+        size = _lanes(costs, cap, n)
     else:
-        chunk = max(1, min(256, -(-m // 64)))
-        _engine(
-            _compiled(solver.kernel_2d),
-            *arrays,
-            t,
-            start,
-            tol,
-            iters,
-            opts,
-            cap,
-            params,
-            bool(costs),
-            chunk,
-            *out,
-        )
+        engine, kernel = _engine_for(solver.kernel_2d)
+        size = max(1, min(256, -(-m // 64)))  # chunk of targets per task
+    engine(kernel, *model, t, start, tol, iters, opts, cap, params, costs, size, *out)
 
 
 def _lanes(costs: bool, cap: int, n: int) -> int:
@@ -532,15 +419,17 @@ def _empty(m: int, n: int, angles: bool) -> list[np.ndarray]:
 
 
 @functools.cache
-def _lane_kernel(module: str) -> Any:
-    """The solver module's ``kernel_2d_lanes`` compiled for the lane engine, or None."""
-    kernel = getattr(importlib.import_module(module), "kernel_2d_lanes", None)
-    if kernel is not None:
-        kernel.compile(KERNEL_2D_LANES_ARGS)
-    return kernel
-
-
-def _compiled(kernel: Any) -> Any:
-    """The kernel compiled for the engine's argument types (numba caches it on disk)."""
+def _engine_for(kernel: Any) -> tuple[Any, Any]:
+    """The one-target engine and ``kernel``, both compiled for the engine's signature (on first
+    use; numba caches both on disk)."""
     kernel.compile(KERNEL_2D_ARGS)
-    return kernel
+    _engine.compile(_ENGINE_SIG)
+    return _engine, kernel
+
+
+@functools.cache
+def _lane_engine_for(kernel: Any) -> tuple[Any, Any]:
+    """The lane engine and the lane ``kernel``, compiled for their signatures on first use."""
+    kernel.compile(KERNEL_2D_LANES_ARGS)
+    _lane_engine.compile(_LANE_ENGINE_SIG)
+    return _lane_engine, kernel

@@ -9,9 +9,12 @@ from typing import Any
 
 import numpy as np
 
+from geoik.checks import check_point, is_number
 from geoik.errors import InvalidChainError, InvalidPoseError, describe
-from geoik.geometry import fk_2d, fk_3d, identity_quats, rotvec_to_q
+from geoik.geometry import fk_2d, fk_3d
 from geoik.pose import Pose
+from geoik.reach import chain_reach
+from geoik.state import public_angles, quats_from_rotvecs, rest_state
 
 __all__ = ["Chain"]
 
@@ -40,28 +43,12 @@ def _as_lengths(lengths: Any) -> np.ndarray:
     return arr
 
 
-def _as_point(value: Any, dim: int, name: str) -> np.ndarray:
-    try:
-        arr = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidChainError(
-            f"{name}: expected {dim} finite coordinates, got {describe(value)}"
-        ) from None
-    if arr.shape != (dim,) or not np.all(np.isfinite(arr)):
-        raise InvalidChainError(f"{name}: expected {dim} finite coordinates, got {describe(value)}")
-    return arr
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, int | float | np.integer | np.floating) and not isinstance(x, bool)
-
-
 def _bend_entry(entry: Any, i: int, signed_ok: bool) -> tuple[float, float] | None:
     """Parse one joint's limit (degrees) into a signed (min, max) pair in degrees, None if free."""
     where = f"max_bend_deg[{i}]"
     if entry is None:
         return None
-    if _is_number(entry):
+    if is_number(entry):
         b = float(entry)
         if not math.isfinite(b) or b < 0.0 or b > 180.0:
             hint = " (a signed range is a (min, max) pair)" if b < 0.0 and signed_ok else ""
@@ -76,7 +63,7 @@ def _bend_entry(entry: Any, i: int, signed_ok: bool) -> tuple[float, float] | No
                 f"a 3-D ball joint takes one maximum bend (a cone), got {describe(entry)}"
             )
         lo, hi = entry
-        if not (_is_number(lo) and _is_number(hi)):
+        if not (is_number(lo) and is_number(hi)):
             raise InvalidChainError(f"{where}: expected two numbers (min, max), got {entry!r}")
         lo, hi = float(lo), float(hi)
         for v in (lo, hi):
@@ -96,13 +83,13 @@ def _bend_entry(entry: Any, i: int, signed_ok: bool) -> tuple[float, float] | No
 def _per_joint(value: Any, n: int, name: str) -> list[Any]:
     if value is None:
         return [None] * n
-    if _is_number(value):
+    if is_number(value):
         return [value] * n
     if isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
         items = list(value)
         if len(items) != n:
             hint = ""
-            if len(items) == 2 and all(_is_number(x) for x in items):
+            if len(items) == 2 and all(is_number(x) for x in items):
                 pair = tuple(float(x) for x in items)
                 hint = f" (the range {pair} for every joint: [{pair}] * {n})"
             raise InvalidChainError(
@@ -127,7 +114,7 @@ def _hinge_entries(value: Any, n: int) -> list[Any]:
     if not isinstance(value, Sequence | np.ndarray) or isinstance(value, str):
         raise InvalidChainError(f"{expected}, got {describe(value)}")
     items = list(value)
-    if len(items) == 3 and all(_is_number(x) for x in items):
+    if len(items) == 3 and all(is_number(x) for x in items):
         axis = tuple(float(x) for x in items)
         raise InvalidChainError(
             f"{expected}, got the single axis {axis} (for every joint: [{axis}] * {n})"
@@ -177,7 +164,7 @@ class Chain:
         """
         ls = _as_lengths(lengths)
         n = ls.size
-        b = _as_point(base, 2, "base")
+        b = check_point(base, 2, "base", InvalidChainError)
         lo = np.full(n, -np.inf)
         hi = np.full(n, np.inf)
         for i, entry in enumerate(_per_joint(max_bend_deg, n, "max_bend_deg")):
@@ -211,7 +198,7 @@ class Chain:
         """
         ls = _as_lengths(lengths)
         n = ls.size
-        b = _as_point(base, 3, "base")
+        b = check_point(base, 3, "base", InvalidChainError)
         hinge = np.zeros((n, 3))
         axes = _hinge_entries(hinge_axes, n)
         for i, axis in enumerate(axes):
@@ -276,6 +263,19 @@ class Chain:
             cached = self._cache["is_limited"] = self._any_limit()
         return bool(cached)
 
+    @property
+    def kernel_arrays(self) -> tuple[np.ndarray, ...]:
+        """The chain as every solver kernel takes it (see :class:`geoik.solvers.Solver`):
+        ``(lengths, base, lo, hi)`` in 2-D, ``(lengths, base, cone, hinge, lo, hi)`` in 3-D."""
+        cached = self._cache.get("kernel_arrays")
+        if cached is None:
+            if self.dim == 2:
+                cached = (self.lengths, self.base, self.lo, self.hi)
+            else:
+                cached = (self.lengths, self.base, self.cone, self.hinge, self.lo, self.hi)
+            self._cache["kernel_arrays"] = cached
+        return cached
+
     def _any_limit(self) -> bool:
         return bool(
             np.any(np.isfinite(self.lo))
@@ -312,9 +312,7 @@ class Chain:
     def rest_pose(self) -> Pose:
         """The rest pose: straight along +x, with each joint clamped into its limits (a joint
         whose limits exclude 0 rests at the nearer bound)."""
-        from geoik.api import final_angles, rest_state
-
-        return self.pose_from_angles(final_angles(self, rest_state(self)))
+        return self.pose_from_angles(public_angles(self, rest_state(self)))
 
     def pose_from_angles(self, angles: Any) -> Pose:
         """Forward kinematics.
@@ -356,16 +354,6 @@ class Chain:
         """(minimum, maximum) distance from the base that the end effector can reach."""
         cached = self._cache.get("reach")
         if cached is None:
-            from geoik.reach import chain_reach
-
             cached = chain_reach(self)
             self._cache["reach"] = cached
         return cached
-
-
-def quats_from_rotvecs(rv: np.ndarray) -> np.ndarray:
-    """(n, 4) unit quaternions from (n, 3) rotation vectors."""
-    q = identity_quats(rv.shape[0])
-    for i in range(rv.shape[0]):
-        q[i] = rotvec_to_q(rv[i, 0], rv[i, 1], rv[i, 2])
-    return q

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from geoik import __version__
-from geoik.errors import GeoIKError
+from geoik.errors import GeoIKError, UsageError
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -46,10 +46,6 @@ examples:
 
 # a value that starts with a minus sign followed by a digit or a point: "-5,3", "-30:120"
 _NEGATIVE_VALUE = re.compile(r"^-\.?\d")
-
-
-class UsageError(Exception):
-    """A command-line syntax error (argparse's), reported as one line."""
 
 
 class _Parser(argparse.ArgumentParser):

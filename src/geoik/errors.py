@@ -6,15 +6,23 @@ the argument, what was expected and what came.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
+    "ClusterError",
+    "DaskMissingError",
     "GeoIKError",
     "InvalidChainError",
     "InvalidOptionError",
     "InvalidPoseError",
     "InvalidTargetError",
     "LimitError",
+    "MapCancelledError",
+    "ProtocolError",
+    "ServerAddressError",
     "UnknownMethodError",
     "UnsupportedChainError",
+    "UsageError",
 ]
 
 
@@ -48,6 +56,37 @@ class UnsupportedChainError(GeoIKError):
 
 class LimitError(UnsupportedChainError):
     """The chain's joint limits do not allow the pose a solver must produce (e.g. CAA's arc)."""
+
+
+class ProtocolError(GeoIKError):
+    """A message the viewer cannot act on; ``field`` names the offending part."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.msg_id: Any = None
+        self.request: Any = None
+
+
+class MapCancelledError(Exception):
+    """A viewer's map computation stopped because a newer one was asked for (control flow,
+    not bad input)."""
+
+
+class ServerAddressError(GeoIKError):
+    """The viewer cannot listen on the address asked for."""
+
+
+class DaskMissingError(GeoIKError):
+    """A Dask scheduler was asked for but ``dask.distributed`` is not installed."""
+
+
+class ClusterError(GeoIKError):
+    """A Dask scheduler cannot be reached or has no workers, or a tile failed on the cluster."""
+
+
+class UsageError(Exception):
+    """A command-line syntax error (argparse's), reported as one line by ``geoik``."""
 
 
 def describe(value: object) -> str:

@@ -32,6 +32,11 @@ CLOSEST = 1
 MAX_ITERATIONS = 2
 STALLED = 3
 
+TINY = 1e-300
+"""Distances (and squared distances) below this are taken as zero."""
+TREE_MOVED = 1e-12
+"""A tree round moving no joint more than this times the skeleton's scale has stalled."""
+
 
 # ----------------------------------------------------------------------------------------- 2-D
 
@@ -373,30 +378,23 @@ def beyond_reach(lengths, base, target, out):
 
 
 @njit(cache=True)
-def finish_2d(lengths, base, lo, hi, angles, target, pos, out):
-    """A 2-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
-
-    Writes the joint positions ``pos`` (n + 1, 2) (forward kinematics of ``angles``) and the
-    public angles ``out`` (n,) (free joints wrapped into (-pi, pi]); returns the distance from
-    the end effector to ``target``.
-    """
-    n = lengths.shape[0]
-    fk_2d(lengths, base, angles, pos)
-    wrap_free_joints(angles, lo, hi, out)
-    return math.sqrt((pos[n, 0] - target[0]) ** 2 + (pos[n, 1] - target[1]) ** 2)
-
-
-@njit(cache=True)
-def finish_3d(lengths, base, quats, target, pos, out):
-    """A 3-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
-
-    Writes the joint positions ``pos`` (n + 1, 3) (forward kinematics of ``quats``) and the
-    rotation vectors ``out`` (n, 3); returns the distance from the end effector to ``target``.
-    """
-    n = lengths.shape[0]
-    fk_3d(lengths, base, quats, pos, np.empty((n, 4)))
-    rotvecs_from_quats(quats, out)
-    return math.sqrt(dist2(pos[n], target))
+def distance(p, q):
+    """|p - q| without overflow or underflow: the plain sum of squares where it is safe (every
+    realistic case, rounded as NumPy's norm of two or three numbers is), scaled otherwise."""
+    s = 0.0
+    for k in range(p.shape[0]):
+        s += (p[k] - q[k]) ** 2
+    if 1e-280 < s < 1e280:
+        return math.sqrt(s)
+    big = 0.0
+    for k in range(p.shape[0]):
+        big = max(big, abs(p[k] - q[k]))
+    if big == 0.0 or not math.isfinite(big):
+        return big
+    s = 0.0
+    for k in range(p.shape[0]):
+        s += ((p[k] - q[k]) / big) ** 2
+    return big * math.sqrt(s)
 
 
 @njit(cache=True)
@@ -405,3 +403,57 @@ def dist2(p, q):
     for k in range(p.shape[0]):
         s += (p[k] - q[k]) ** 2
     return s
+
+
+# ------------------------------------------------------------------------ trees (positions)
+#
+# Tree kernels work on joint positions. Arrays describe the tree: ``parent (m,)`` (-1 for the
+# root), ``lengths (m,)`` (link from the parent), ``order (m,)`` (each joint after its parent,
+# the root first), ``active (m,)`` (on the path from the root to a targeted end effector),
+# ``targeted (m,)``, ``targets (m, d)`` (rows of targeted joints used), ``has_closest (m,)`` and
+# ``closest (m, d)`` (a targeted joint whose target is out of its reach is done when within
+# ``tol`` of that point). ``pos (m, d)`` holds the start pose on entry and the result on return.
+# Tree kernels return ``(code, iterations)`` with code REACHED (every targeted joint done),
+# STALLED or MAX_ITERATIONS.
+
+
+@njit(cache=True)
+def all_done(pos, targeted, targets, has_closest, closest, tol):
+    tol2 = tol * tol
+    for j in range(pos.shape[0]):
+        if not targeted[j] or dist2(pos[j], targets[j]) <= tol2:
+            continue
+        if has_closest[j] and dist2(pos[j], closest[j]) <= tol2:
+            continue
+        return False
+    return True
+
+
+@njit(cache=True)
+def toward(src, dst, fallback_from, fallback_to, length, out):
+    """``out = src + length * unit(dst - src)``; a zero direction takes the fallback's, then +x."""
+    dim = src.shape[0]
+    n2 = dist2(dst, src)
+    if n2 > TINY:
+        k = length / math.sqrt(n2)
+        for c in range(dim):
+            out[c] = src[c] + k * (dst[c] - src[c])
+        return
+    n2 = dist2(fallback_to, fallback_from)
+    for c in range(dim):
+        out[c] = src[c]
+    if n2 > TINY:
+        k = length / math.sqrt(n2)
+        for c in range(dim):
+            out[c] += k * (fallback_to[c] - fallback_from[c])
+    else:
+        out[0] += length
+
+
+@njit(cache=True)
+def max_move(pos, prev, active):
+    worst = 0.0
+    for j in range(pos.shape[0]):
+        if active[j]:
+            worst = max(worst, dist2(pos[j], prev[j]))
+    return math.sqrt(worst)

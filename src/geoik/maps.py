@@ -103,7 +103,7 @@ class MetricMap:
     def save_npz(self, path: str | os.PathLike[str]) -> None:
         """Write the arrays and what was mapped to a NumPy ``.npz`` file, atomically (an
         interrupted write leaves nothing under ``path``)."""
-        from geoik._files import save_atomic
+        from geoik.files import save_atomic
 
         def write(tmp: str) -> None:
             with open(tmp, "wb") as f:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from geoik._files import save_atomic
+from geoik.files import save_atomic
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

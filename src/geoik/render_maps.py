@@ -9,7 +9,7 @@ chain, solver, parameters and coverage.
 
 Figures are :class:`matplotlib.figure.Figure` objects drawn on an Agg canvas: no pyplot, no
 global state. They are written by :func:`geoik.render.save_figure`, through
-:func:`geoik._files.save_atomic` (a temporary file renamed into place), as every other file is,
+:func:`geoik.files.save_atomic` (a temporary file renamed into place), as every other file is,
 so an interrupted run never leaves a half-written file under the requested name.
 """
 

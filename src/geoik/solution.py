@@ -14,11 +14,15 @@ if TYPE_CHECKING:
     from geoik.chain import Chain
     from geoik.motion import Motion
 
-__all__ = ["Solution", "Status"]
+__all__ = ["STATUSES", "Solution", "Status"]
 
 
-class Status(Enum):
-    """How a solve ended."""
+class Status(int, Enum):
+    """How a solve ended.
+
+    The values are the kernels' status codes, and a Status is an int: arrays of codes, such as
+    :attr:`geoik.batch.BatchResult.status`, compare with it element-wise.
+    """
 
     REACHED = 0
     """The end effector is within ``tol`` of the target."""
@@ -29,6 +33,10 @@ class Status(Enum):
     """The solver used all its iterations without reaching the target."""
     STALLED = 3
     """The solver stopped early (no progress, or a one-pass method ended) short of the target."""
+
+
+STATUSES = tuple(Status)
+"""The statuses indexed by their values, the kernels' status codes (:mod:`geoik.geometry`)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -26,7 +26,7 @@ import numpy as np
 
 from geoik.batch import evaluate
 from geoik.chain import Chain
-from geoik.errors import GeoIKError
+from geoik.errors import ClusterError, DaskMissingError, GeoIKError
 
 __all__ = [
     "METRICS",
@@ -59,14 +59,6 @@ DEFAULT_TILE_ROWS = 50
 RETRIES = 3
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a scheduler to answer, and for a cluster to have a worker."""
-
-
-class DaskMissingError(GeoIKError):
-    """A Dask scheduler was asked for but ``dask.distributed`` is not installed."""
-
-
-class ClusterError(GeoIKError):
-    """A Dask scheduler cannot be reached or has no workers, or a tile failed on the cluster."""
 
 
 @dataclass(frozen=True)

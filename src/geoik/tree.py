@@ -48,7 +48,6 @@ pull a shared joint apart usually end STALLED.
 
 from __future__ import annotations
 
-import math
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -56,23 +55,23 @@ from typing import Any
 
 import numpy as np
 
-from geoik._tree_kernels import circles_tree, fabrik_tree
+from geoik.checks import check_max_iter, check_point, check_tol
 from geoik.errors import (
-    InvalidOptionError,
+    InvalidChainError,
     InvalidPoseError,
     InvalidTargetError,
     UnknownMethodError,
     describe,
 )
-from geoik.geometry import MAX_ITERATIONS
+from geoik.judge import annulus_params, judge
 from geoik.skeleton import Skeleton
-from geoik.solution import Status
+from geoik.solution import STATUSES, Status
+from geoik.solvers.circles.tree import circles_tree
+from geoik.solvers.fabrik import fabrik_tree
 
 __all__ = ["METHODS", "TreeSolution", "solve_tree"]
 
 METHODS = ("circles", "fabrik")
-DEFAULT_TOL = 1e-4
-"""Default tolerance, relative to the longest path from the root to an end effector."""
 DEFAULT_MAX_ITER = 1000
 _LENGTH_RTOL = 1e-6
 
@@ -127,8 +126,9 @@ def solve_tree(
     skeleton : the tree (:class:`geoik.Skeleton`).
     targets : end-effector name -> (d,) point. End effectors not named are carried along.
     method : ``"circles"`` (seed 003) or ``"fabrik"`` (multi-end-effector FABRIK).
-    tol : distance within which a target counts as reached; default ``1e-4`` times the longest
-        path from the root to an end effector.
+    tol : distance within which a target counts as reached; default
+        :data:`geoik.checks.DEFAULT_TOL` (``1e-4``) times the longest path from the root to an
+        end effector.
     max_iter : budget of passes / rounds; default 1000.
     start : (m, d) joint positions to start from (e.g. the previous frame's
         ``TreeSolution.positions``, or a TreeSolution); default the rest pose.
@@ -138,8 +138,6 @@ def solve_tree(
     TreeSolution
     """
     if not isinstance(skeleton, Skeleton):
-        from geoik.errors import InvalidChainError
-
         raise InvalidChainError(f"skeleton: expected a geoik.Skeleton, got {describe(skeleton)}")
     if method not in METHODS:
         raise UnknownMethodError(
@@ -148,8 +146,8 @@ def solve_tree(
     goals = _check_targets(skeleton, targets)
     scale = max((skeleton.reach(e)[1] for e in skeleton.effector_names), default=0.0)
     scale = max(scale, float(skeleton.lengths.max(initial=0.0)), 1e-300)
-    tol_ = _check_tol(tol, scale)
-    iters = _check_max_iter(max_iter)
+    tol_ = check_tol(tol, scale)
+    iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
     first = _check_start(skeleton, start)
     pos, code, used = _run(skeleton, goals, method, first, tol_, iters, scale)
     status, error = _judge(skeleton, goals, pos, tol_, code)
@@ -255,29 +253,15 @@ def _closest_point(sk: Skeleton, name: str, t: np.ndarray) -> np.ndarray | None:
 
 
 def _judge(sk: Skeleton, goals: dict[str, np.ndarray], pos: np.ndarray, tol: float, code: int):
+    """Each targeted end effector's (Status, error), by the judge :func:`geoik.solve` uses, with
+    the annulus its path from the root reaches (skeleton joints are free)."""
     status: dict[str, Status] = {}
     error: dict[str, float] = {}
     for name, t in goals.items():
-        p = pos[sk.index(name)]
-        error[name] = float(np.linalg.norm(p - t))
-        if error[name] <= tol:
-            status[name] = Status.REACHED
-        elif _at_closest(sk, name, t, p, tol):
-            status[name] = Status.CLOSEST
-        else:
-            status[name] = Status.MAX_ITERATIONS if code == MAX_ITERATIONS else Status.STALLED
+        params = annulus_params(*sk.reach(name))
+        c, e = judge(t, pos[sk.index(name)], code, tol, sk.root, params)
+        status[name], error[name] = STATUSES[c], float(e)
     return status, error
-
-
-def _at_closest(sk: Skeleton, name: str, t: np.ndarray, p: np.ndarray, tol: float) -> bool:
-    """Whether ``p`` is within ``tol`` of the reachable point nearest to an out-of-reach ``t``."""
-    closest = _closest_point(sk, name, t)
-    if closest is not None:
-        return float(np.linalg.norm(p - closest)) <= tol
-    rmin = sk.reach(name)[0]
-    if rmin > 0.0 and np.array_equal(t, sk.root):
-        return abs(float(np.linalg.norm(p - sk.root)) - rmin) <= tol
-    return False
 
 
 # ---------------------------------------------------------------------- input checks
@@ -295,35 +279,10 @@ def _check_targets(sk: Skeleton, targets: Any) -> dict[str, np.ndarray]:
             raise InvalidTargetError(
                 f"targets: expected end-effector names ({', '.join(effectors)}), got {name!r}"
             )
-        try:
-            t = np.array(value, dtype=np.float64)
-        except (TypeError, ValueError):
-            t = np.zeros(0)
-        if t.shape != (sk.dim,) or not np.all(np.isfinite(t)):
-            raise InvalidTargetError(
-                f"targets[{name!r}]: expected {sk.dim} finite coordinates for a {sk.dim}-D "
-                f"skeleton, got {describe(value)}"
-            )
+        t = check_point(value, sk.dim, f"targets[{name!r}]", model="skeleton")
         t.setflags(write=False)
         out[name] = t
     return out
-
-
-def _check_tol(tol: Any, scale: float) -> float:
-    if tol is None:
-        return DEFAULT_TOL * scale
-    ok = isinstance(tol, int | float | np.number) and not isinstance(tol, bool)
-    if not ok or not math.isfinite(tol) or tol <= 0:
-        raise InvalidOptionError(f"tol: expected a finite distance > 0, got {describe(tol)}")
-    return float(tol)
-
-
-def _check_max_iter(max_iter: Any) -> int:
-    if max_iter is None:
-        return DEFAULT_MAX_ITER
-    if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 1:
-        raise InvalidOptionError(f"max_iter: expected an integer >= 1, got {describe(max_iter)}")
-    return int(max_iter)
 
 
 def _check_start(sk: Skeleton, start: Any) -> np.ndarray:

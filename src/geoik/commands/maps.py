@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from geoik._files import save_atomic
 from geoik.chain import Chain
 from geoik.commands._args import add_chain_arguments, chain_from_args, parse_options
 from geoik.commands._progress import ProgressBar
 from geoik.errors import InvalidOptionError
+from geoik.files import save_atomic
 from geoik.maps import METRICS, MetricMap, check_jobs, metric_maps
 from geoik.render import save_figure
 from geoik.render_maps import chain_label, figure_dpi, maps_figure, sweep_figure

@@ -11,7 +11,7 @@ import sys
 import webbrowser
 from typing import Any
 
-from geoik.errors import GeoIKError
+from geoik.errors import ServerAddressError
 
 HELP = "open the interactive viewer (a local web page driving the solvers)"
 DESCRIPTION = """\
@@ -77,10 +77,6 @@ def _port(text: str) -> int:
 def missing_dependencies() -> list[str]:
     """The viewer extra's packages that cannot be imported."""
     return [name for name in _NEEDS if importlib.util.find_spec(name) is None]
-
-
-class ServerAddressError(GeoIKError):
-    """The viewer cannot listen on the address asked for."""
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from geoik._files import write_text
+from geoik.files import write_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

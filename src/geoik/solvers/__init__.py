@@ -7,8 +7,8 @@ from geoik.solvers import (
     caa,
     ccd,
     circles,
+    dls,
     fabrik,
-    jacobian,
     single_pass,
     triangulation,
     two_bone,
@@ -19,7 +19,7 @@ __all__ = ["REGISTRY", "Option", "Solver", "get"]
 
 REGISTRY: dict[str, Solver] = {
     m.SOLVER.name: m.SOLVER
-    for m in (ccd, fabrik, circles, jacobian, triangulation, single_pass, two_bone, caa)
+    for m in (ccd, fabrik, circles, dls, triangulation, single_pass, two_bone, caa)
 }
 
 

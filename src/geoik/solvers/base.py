@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from geoik.errors import InvalidOptionError, UnsupportedChainError, describe
+from geoik.errors import InvalidOptionError, LimitError, UnsupportedChainError, describe
 
 __all__ = ["Option", "Solver"]
 
@@ -59,9 +59,14 @@ class Solver:
     returns a float64 array appended to ``opts``; see :meth:`kernel_opts`), used alike by
     :func:`geoik.solve` and the batch engine.
 
-    ``check``, if given, is called by :func:`geoik.solve` before the kernel as
-    ``check(chain, target, state, tol, max_iter, opts)`` (``state`` the start pose as the kernel
-    gets it) and raises a :class:`geoik.errors.GeoIKError` for a request the kernel cannot meet.
+    ``kernel_2d_lanes``, if given, solves many planar targets at once in lanes (CCD); the batch
+    engine runs it instead of ``kernel_2d`` (see :mod:`geoik.batch`).
+
+    A kernel that cannot produce its pose within the joint limits (CAA: the arc it must take)
+    keeps the start pose and returns ``(STALLED, 0, -1 - j)``, ``j`` the first joint whose
+    limits it cannot meet: :func:`geoik.solve` raises :class:`geoik.LimitError` naming the joint
+    (and ``limit_note``, why the solver is bound to that pose), the batch engine records a
+    failure.
     """
 
     name: str
@@ -75,7 +80,8 @@ class Solver:
     default_max_iter: int = 100
     iterative: bool = True
     links: tuple[int, int | None] = (1, None)
-    check: Callable[..., None] | None = None
+    limit_note: str = ""
+    kernel_2d_lanes: Any = None
     prepare: Callable[[Any, np.ndarray], np.ndarray] | None = None
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
     _defaults: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
@@ -89,6 +95,30 @@ class Solver:
 
     def kernel(self, dim: int) -> Any:
         return self.kernel_2d if dim == 2 else self.kernel_3d
+
+    def run(
+        self,
+        chain: Any,
+        target: np.ndarray,
+        state: np.ndarray,
+        tol: float,
+        max_iter: int,
+        opts: np.ndarray,
+        rec: np.ndarray,
+    ) -> tuple[int, int, int]:
+        """Run the kernel of the chain's dimension on ``state`` (in place) towards ``target``;
+        returns the kernel's ``(status, iterations, nrec)``."""
+        kernel = self.kernel_2d if chain.dim == 2 else self.kernel_3d
+        return kernel(*chain.kernel_arrays, target, state, tol, max_iter, opts, rec)
+
+    def limit_error(self, chain: Any, target: np.ndarray, joint: int) -> LimitError:
+        """The error of a kernel that reported joint ``joint``'s limits as unmeetable."""
+        why = f" ({self.limit_note})" if self.limit_note else ""
+        return LimitError(
+            f"chain: method {self.name!r} cannot reach target {np.round(target, 6).tolist()} "
+            f"without joint {joint} leaving its limits {chain.max_bend_deg()[joint]!r} "
+            f"(degrees){why}"
+        )
 
     def check_chain(self, n: int, dim: int) -> None:
         lo, hi = self.links

@@ -76,6 +76,8 @@ from geoik.geometry import (
     PI,
     REACHED,
     STALLED,
+    TREE_MOVED,
+    all_done,
     beyond_reach,
     clamp,
     dist2,
@@ -83,11 +85,13 @@ from geoik.geometry import (
     fk_3d,
     is_hinge,
     joint_quat_toward,
+    max_move,
     q_axis_angle,
     q_between,
     qmul,
     qnormalize,
     qrot,
+    toward,
     wrap,
 )
 from geoik.solvers.base import Solver
@@ -356,6 +360,59 @@ def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, 
         if dist2(pos[n], end) <= still2:
             return STALLED, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
+
+
+@njit(cache=True)
+def fabrik_tree(
+    parent,
+    lengths,
+    order,
+    active,
+    targeted,
+    targets,
+    has_closest,
+    closest,
+    pos,
+    tol,
+    max_iter,
+    scale,
+):
+    """Multi-end-effector FABRIK on a tree of positions (Aristidou & Lasenby 2011, Section 5;
+    see :mod:`geoik.tree`, and :mod:`geoik.geometry` for the arrays)."""
+    m, dim = pos.shape
+    want = pos.copy()
+    acc = np.zeros((m, dim))
+    cnt = np.zeros(m)
+    prop = np.empty(dim)
+    prev = pos.copy()
+    if all_done(pos, targeted, targets, has_closest, closest, tol):
+        return REACHED, 0
+    for it in range(1, max_iter + 1):
+        acc[:, :] = 0.0
+        cnt[:] = 0.0
+        for idx in range(m - 1, 0, -1):  # tip to root: children before parents
+            j = order[idx]
+            if not active[j]:
+                continue
+            if targeted[j]:
+                want[j, :] = targets[j]
+            else:
+                want[j, :] = acc[j] / cnt[j]  # the centroid of the sub-base's proposals
+            p = parent[j]
+            toward(want[j], pos[p], pos[j], pos[p], lengths[j], prop)
+            acc[p, :] += prop
+            cnt[p] += 1.0
+        for idx in range(1, m):  # root to tips
+            j = order[idx]
+            if active[j]:
+                p = parent[j]
+                toward(pos[p], want[j], prev[p], prev[j], lengths[j], pos[j])
+        if all_done(pos, targeted, targets, has_closest, closest, tol):
+            return REACHED, it
+        if max_move(pos, prev, active) <= TREE_MOVED * scale:
+            return STALLED, it
+        prev[:, :] = pos
+    return MAX_ITERATIONS, max_iter
 
 
 SOLVER = Solver(

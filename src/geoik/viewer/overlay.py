@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from geoik.errors import MapCancelledError
 from geoik.maps import metric_map
 from geoik.solvers import get
 from geoik.viewer.handlers import MAP_METRICS, options_of, tol_of
@@ -27,10 +28,6 @@ __all__ = ["MapCache", "MapCancelledError", "map_image"]
 DEFAULT_SIZE = 128
 _BANDS = 16
 """A map is computed in about this many bands of rows, each reported as progress."""
-
-
-class MapCancelledError(Exception):
-    """A map computation stopped because a newer one was asked for."""
 
 
 class MapCache:

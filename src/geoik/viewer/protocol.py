@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from geoik.chain import Chain
-from geoik.errors import GeoIKError, describe
+from geoik.errors import GeoIKError, ProtocolError, describe
 
 __all__ = [
     "MAX_ITER",
@@ -43,16 +43,6 @@ MAX_COORDINATE = 1e6
 """Largest length or coordinate accepted, so that squares and sums stay far from overflow."""
 TYPES = ("solve", "methods", "reach", "map", "scene")
 _ID_CHARS = 64
-
-
-class ProtocolError(GeoIKError):
-    """A message the viewer cannot act on; ``field`` names the offending part."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.msg_id: Any = None
-        self.request: Any = None
 
 
 def parse_message(raw: str | bytes | None) -> dict[str, Any]:

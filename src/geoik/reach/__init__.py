@@ -17,7 +17,7 @@ circles and cones) is connected and the distance is continuous.
   before reaches distances ``[m1, M1]``, the whole reaches
   ``[max(0, m1 - M2, m2 - M1), M1 + M2]``. A chain without limits is the case of single links.
 * A run of links whose inner joints are all limited (2-D) is solved by the branch and bound of
-  :mod:`geoik.reach_search` (a second-order Taylor enclosure that provably converges; accuracy
+  :mod:`geoik.reach.search` (a second-order Taylor enclosure that provably converges; accuracy
   ``1e-12`` times the run's length). When every inner joint allows 0 the maximum is the straight
   run's length, exactly.
 * 3-D runs of ball joints with cones reduce exactly to the planar run with symmetric limits
@@ -46,12 +46,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from geoik.reach_search import extreme_distance
+from geoik.geometry import distance
+from geoik.reach.search import extreme_distance
 
 if TYPE_CHECKING:
     from geoik.chain import Chain
 
-__all__ = ["chain_reach", "clamp_into_reach", "closest_reachable_point", "reach_is_exact"]
+__all__ = [
+    "chain_reach",
+    "clamp_into_reach",
+    "closest_radii",
+    "closest_reachable_point",
+    "reach_is_exact",
+]
 
 _EPS = 1e-12
 _CAP = 150_000
@@ -179,30 +186,43 @@ def _radial(chain: Chain, d: np.ndarray, dist: float, radius: float) -> np.ndarr
     return chain.base + d * (radius / dist)
 
 
-def closest_reachable_point(chain: Chain, target: np.ndarray) -> np.ndarray | None:
-    """The reachable point nearest to an out-of-reach ``target``.
+def closest_radii(chain: Chain) -> tuple[float | None, float | None]:
+    """Radii of the spheres about the base that hold the closest reachable points, where that is
+    provable: ``(outer, inner)``. A target farther than ``outer`` from the base has its closest
+    reachable point on the sphere of radius ``outer`` (its radial projection), one nearer than
+    ``inner`` on the sphere of radius ``inner``; None where nothing is provable (or, for
+    ``inner``, where the minimum reach is 0 and no target is too near).
 
-    Returns None when the target is within reach, or when the nearest point is not provable.
     It is provable when the first joint is free: the reachable set is then invariant under
     rotations about the base, hence (its distances forming an interval) the full annulus
     (spherical shell) ``rmin <= |p - base| <= rmax``, and the nearest point lies on the ray
     through the target. It is also provable for a chain that can straighten (every joint but the
-    first allows angle 0) with a free first joint and a target beyond its length. For a target at
-    the base of a chain whose minimum reach is positive, every point of that circle (sphere) is
-    nearest; the one along +x is returned.
+    first allows angle 0) with a free first joint and a target beyond its length.
+    """
+    if not _first_joint_free(chain):
+        return None, None
+    if reach_is_exact(chain):
+        rmin, rmax = chain.reach()
+        return rmax, (rmin if rmin > 0.0 else None)
+    if _straight_allowed(chain):
+        return chain.total_length, None
+    return None, None
+
+
+def closest_reachable_point(chain: Chain, target: np.ndarray) -> np.ndarray | None:
+    """The reachable point nearest to an out-of-reach ``target`` (see :func:`closest_radii`).
+
+    Returns None when the target is within reach, or when the nearest point is not provable.
+    For a target at the base of a chain whose minimum reach is positive, every point of that
+    circle (sphere) is nearest; the one along +x is returned.
     """
     d = target - chain.base
-    dist = float(np.linalg.norm(d))
-    if _first_joint_free(chain) and reach_is_exact(chain):
-        rmin, rmax = chain.reach()
-        if dist > rmax:
-            return _radial(chain, d, dist, rmax)
-        if dist < rmin:
-            return _radial(chain, d, dist, rmin)
-        return None
-    total = chain.total_length
-    if dist > total and _straight_allowed(chain) and _first_joint_free(chain):
-        return _radial(chain, d, dist, total)
+    dist = distance(target, chain.base)
+    outer, inner = closest_radii(chain)
+    if outer is not None and dist > outer:
+        return _radial(chain, d, dist, outer)
+    if inner is not None and dist < inner:
+        return _radial(chain, d, dist, inner)
     return None
 
 
@@ -213,7 +233,7 @@ def clamp_into_reach(chain: Chain, target: np.ndarray) -> np.ndarray:
     with positive minimum reach goes along +x.
     """
     d = target - chain.base
-    dist = float(np.linalg.norm(d))
+    dist = distance(target, chain.base)
     rmin, rmax = chain.reach()
     if dist > rmax:
         return _radial(chain, d, dist, rmax)

@@ -9,7 +9,7 @@ import pytest
 import geoik as ik
 from geoik import geometry as g
 from geoik.errors import InvalidOptionError
-from geoik.solvers.jacobian import dof_count_3d, jacobian_2d, jacobian_3d
+from geoik.solvers.dls import dof_count_3d, jacobian_2d, jacobian_3d
 from tests.conftest import check_invariants
 
 EPS = 1e-6

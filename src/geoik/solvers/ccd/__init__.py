@@ -42,8 +42,8 @@ from geoik.geometry import (
     qnormalize,
     qrot,
 )
-from geoik.solvers._ccd_lanes import MOVED, ccd_2d_lanes
 from geoik.solvers.base import Solver
+from geoik.solvers.ccd.lanes import MOVED, ccd_2d_lanes
 
 
 @njit(cache=True)
@@ -141,9 +141,6 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     return MAX_ITERATIONS, max_iter, nrec
 
 
-kernel_2d_lanes = ccd_2d_lanes
-"""The lane form of :func:`ccd_2d`, which the batch engine calls for blocks of targets."""
-
 SOLVER = Solver(
     name="ccd",
     summary="Cyclic Coordinate Descent: joints turn one at a time from the end effector back",
@@ -151,6 +148,7 @@ SOLVER = Solver(
     module=__name__,
     kernel_2d=ccd_2d,
     kernel_3d=ccd_3d,
+    kernel_2d_lanes=ccd_2d_lanes,
     capacity=lambda n, max_iter: 1 + n * max_iter,
     default_max_iter=100,
 )

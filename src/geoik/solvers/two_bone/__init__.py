@@ -57,9 +57,9 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import PI, REACHED, dist2, fit_angle
-from geoik.solvers._two_bone_3d import two_bone_3d
-from geoik.solvers._two_bone_core import EXACT, elbow_direction, judge_kernel, unit_or_zero
 from geoik.solvers.base import Option, Solver, sign
+from geoik.solvers.two_bone.core import EXACT, elbow_direction, judge_kernel, unit_or_zero
+from geoik.solvers.two_bone.spatial import two_bone_3d
 
 # ----------------------------------------------------------------------------------------- 2-D
 

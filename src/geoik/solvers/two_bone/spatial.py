@@ -26,7 +26,7 @@ from geoik.geometry import (
     qrot,
     wrap,
 )
-from geoik.solvers._two_bone_core import EXACT, elbow_direction, judge_kernel, unit_or_zero
+from geoik.solvers.two_bone.core import EXACT, elbow_direction, judge_kernel, unit_or_zero
 
 
 @njit(cache=True)

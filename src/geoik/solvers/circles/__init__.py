@@ -105,8 +105,8 @@ from geoik.geometry import (
     qrot,
     wrap,
 )
-from geoik.solvers._circle_place import BEYOND, IN_REACH, TINY, place_chain
 from geoik.solvers.base import Solver
+from geoik.solvers.circles.place import BEYOND, IN_REACH, TINY, place_chain
 
 
 @njit(cache=True)

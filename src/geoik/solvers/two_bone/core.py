@@ -1,7 +1,7 @@
 """Seed 001's elbow formula and the kernel-side judgement shared by the two-bone kernels.
 
 See :mod:`geoik.solvers.two_bone` for the method; this module holds what its 2-D and 3-D kernels
-(:mod:`geoik.solvers._two_bone_3d`) both use.
+(:mod:`geoik.solvers.two_bone.spatial`) both use.
 """
 
 from __future__ import annotations

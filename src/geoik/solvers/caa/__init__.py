@@ -50,8 +50,10 @@ Choices
   current first link, then +x, +z, +y); when the chain has hinges, all of which must be parallel,
   the plane is the one through the base normal to their axis, and the target is projected on it.
 * Limits: the pose must meet every joint limit at every step. If the preferred side breaks one,
-  the other side is tried; if both do, the kernel keeps the start pose and returns STALLED, and
-  :func:`geoik.solve` raises :class:`LimitError` beforehand (its pre-check runs the same code).
+  the other side is tried; if both do, the kernel keeps the start pose and reports the joint
+  whose limit it cannot meet (``nrec = -1 - joint``, see :class:`geoik.solvers.Solver`):
+  :func:`geoik.solve` raises :class:`LimitError` naming it, the batch engine records a
+  failure (STALLED after 0 iterations).
 """
 
 from __future__ import annotations
@@ -61,7 +63,6 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.errors import LimitError
 from geoik.geometry import (
     REACHED,
     STALLED,
@@ -73,16 +74,16 @@ from geoik.geometry import (
     qmul,
     quats_from_positions_3d,
 )
-from geoik.solvers._caa_arc import (
+from geoik.solvers.base import Solver
+from geoik.solvers.caa.arc import (
     TWO_PI,
     arc_angles,
     arc_side,
     newton_thetas,
     theta_end,
 )
-from geoik.solvers.base import Solver
 
-__all__ = ["SOLVER", "LimitError"]
+__all__ = ["SOLVER"]
 
 
 @njit(cache=True)
@@ -111,16 +112,16 @@ def _cap_2d(lengths, lo, hi, side, buf):
 
 
 @njit(cache=True)
-def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec, pre):
-    """The 2-D kernel; returns (status, iterations, nrec, joint whose limit cannot be met).
+def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, pre, rec):
+    """The 2-D kernel; ``nrec = -1 - j`` when joint ``j``'s limits forbid the arc on either side.
 
-    ``pre`` holds the chain's constants from :func:`prepare` (theta at which the chain curls
-    shut, and the limits' caps on theta for arcs on either side), or is empty."""
+    ``pre`` (the kernel's ``opts``) holds the chain's constants from :func:`prepare` (theta at
+    which the chain curls shut, and the limits' caps on theta for arcs on either side)."""
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
     fk_2d(lengths, base, angles, pos)
     if (pos[n, 0] - target[0]) ** 2 + (pos[n, 1] - target[1]) ** 2 <= tol * tol:
-        return REACHED, 0, 1, -1
+        return REACHED, 0, 1
     dx, dy = target[0] - base[0], target[1] - base[1]
     d = math.sqrt(dx * dx + dy * dy)
     alpha = math.atan2(dy, dx) if d > 0.0 else 0.0
@@ -147,20 +148,12 @@ def caa_core_2d(lengths, base, lo, hi, target, angles, tol, max_iter, rec, pre):
             break
         side = -side
     if broken >= 0:
-        return STALLED, 0, 1, broken
+        return STALLED, 0, -1 - broken
     for k in range(count):
         arc_angles(lengths, ths[k], side, alpha, angles)
         if k + 1 < rec.shape[0]:
             rec[k + 1, :] = angles
-    return status, count, min(count + 1, rec.shape[0]), -1
-
-
-@njit(cache=True)
-def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
-    status, iters, nrec, _ = caa_core_2d(
-        lengths, base, lo, hi, target, angles, tol, max_iter, rec, opts
-    )
-    return status, iters, nrec
+    return status, count, min(count + 1, rec.shape[0])
 
 
 @njit(cache=True)
@@ -250,14 +243,15 @@ def _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, qu
 
 
 @njit(cache=True)
-def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec, pre):
-    """The 3-D kernel; returns (status, iterations, nrec, joint whose limit cannot be met)."""
+def caa_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, pre, rec):
+    """The 3-D kernel; ``nrec = -1 - j`` when joint ``j``'s limits forbid the arc on either side.
+    ``pre`` (the kernel's ``opts``) holds the theta at which the chain curls shut."""
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     fk_3d(lengths, base, quats, pos, np.empty((n, 4)))
     err = pos[n] - target
     if _dot(err, err) <= tol * tol:
-        return REACHED, 0, 1, -1
+        return REACHED, 0, 1
     u, v, normal = _plane(base, target, pos, hinge)
     w = target - base
     d = _dot(w, u)
@@ -288,54 +282,12 @@ def caa_core_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter
             break
         side = -side
     if broken >= 0:
-        return STALLED, 0, 1, broken
+        return STALLED, 0, -1 - broken
     for k in range(count):
         _arc_quats(lengths, base, ths[k], side, u, v, flat, pos2, pos3, quats)
         if k + 1 < rec.shape[0]:
             rec[k + 1, :, :] = quats
-    return status, count, min(count + 1, rec.shape[0]), -1
-
-
-@njit(cache=True)
-def caa_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
-    status, iters, nrec, _ = caa_core_3d(
-        lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, rec, opts
-    )
-    return status, iters, nrec
-
-
-def check_limits(chain, target, state, tol, max_iter, opts) -> None:
-    """Pre-check of :func:`geoik.solve`: raise :class:`LimitError` if the arc pose (on either
-    side) breaks a joint limit, by running the kernel's own code on copies."""
-    s = state.copy()
-    rec = np.empty((1 + max_iter,) + s.shape)
-    rec[0] = s
-    if chain.dim == 2:
-        out = caa_core_2d(
-            chain.lengths, chain.base, chain.lo, chain.hi, target, s, tol, max_iter, rec, opts
-        )
-    else:
-        out = caa_core_3d(
-            chain.lengths,
-            chain.base,
-            chain.cone,
-            chain.hinge,
-            chain.lo,
-            chain.hi,
-            target,
-            s,
-            tol,
-            max_iter,
-            rec,
-            opts,
-        )
-    j = int(out[3])
-    if j >= 0:
-        raise LimitError(
-            f"chain: method 'caa' puts every joint on one circular arc, which for target "
-            f"{np.round(target, 6).tolist()} needs joint {j} outside its limits "
-            f"{chain.max_bend_deg()[j]!r} (degrees) on either side of the arc"
-        )
+    return status, count, min(count + 1, rec.shape[0])
 
 
 def prepare(chain, opts: np.ndarray) -> np.ndarray:
@@ -361,6 +313,6 @@ SOLVER = Solver(
     kernel_3d=caa_3d,
     capacity=lambda n, max_iter: 2 + max_iter,
     default_max_iter=50,
-    check=check_limits,
+    limit_note="it puts every joint on one circular arc, on either side of the line to the target",
     prepare=prepare,
 )

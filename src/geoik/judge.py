@@ -1,0 +1,129 @@
+"""The one judge of how a solve ended, shared by :func:`geoik.solve`, the batch engine and the
+tree solvers.
+
+A kernel reports a code (REACHED, CLOSEST, MAX_ITERATIONS or STALLED), but its word is not
+taken: the end effector is measured. REACHED iff its distance from the target is within ``tol``;
+CLOSEST only when the target is out of reach and the end effector is within ``tol`` of the
+provably closest reachable point (:func:`geoik.reach.closest_reachable_point`); otherwise the
+kernel's MAX_ITERATIONS or STALLED (a kernel's REACHED or CLOSEST that does not pass becomes
+STALLED).
+
+The closest reachable point, where provable, is the target's radial projection onto a sphere
+about the base, so a model is described to the judge by four numbers (:func:`judge_params`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from geoik.geometry import (
+    CLOSEST,
+    REACHED,
+    STALLED,
+    distance,
+    fk_2d,
+    fk_3d,
+    rotvecs_from_quats,
+    wrap_free_joints,
+)
+from geoik.reach import closest_radii
+
+if TYPE_CHECKING:
+    from geoik.chain import Chain
+
+__all__ = ["annulus_params", "finish_2d", "finish_3d", "judge", "judge_params"]
+
+# judge params layout: [outer radius, inner radius, outer known, inner known]
+_ROUT, _RIN, _OUTER, _INNER = 0, 1, 2, 3
+
+
+def annulus_params(rmin: float, rmax: float) -> np.ndarray:
+    """Judge params of an end effector that reaches exactly the distances ``[rmin, rmax]`` from
+    its base in every direction (a free first joint)."""
+    return np.array([rmax, rmin, 1.0, 1.0 if rmin > 0.0 else 0.0])
+
+
+def judge_params(chain: Chain) -> np.ndarray:
+    """What :func:`judge` needs to know of a chain's closest reachable points (cached).
+
+    ``[outer radius, inner radius, outer known, inner known]``: a target farther from the base
+    than the outer radius has its closest reachable point on that sphere when ``outer known`` is
+    1, and likewise for a target nearer than the inner radius.
+    """
+    cached = chain._cache.get("judge_params")
+    if cached is None:
+        outer, inner = closest_radii(chain)
+        cached = np.array(
+            [
+                0.0 if outer is None else outer,
+                0.0 if inner is None else inner,
+                0.0 if outer is None else 1.0,
+                0.0 if inner is None else 1.0,
+            ]
+        )
+        chain._cache["judge_params"] = cached
+    return cached
+
+
+@njit(cache=True)
+def judge(target, end, code, tol, base, params):
+    """(status code, error) of a solve whose end effector is at ``end``.
+
+    Parameters
+    ----------
+    target, end, base : (d,) the target, the end effector, the base (the root of a tree path).
+    code : the kernel's status code.
+    tol : the tolerance.
+    params : (4,) :func:`judge_params` of the model.
+    """
+    error = distance(end, target)
+    if error <= tol:
+        return REACHED, error
+    dist = distance(target, base)
+    scale = -1.0
+    if params[_OUTER] != 0.0 and dist > params[_ROUT]:
+        scale = params[_ROUT] / dist
+    elif params[_INNER] != 0.0 and dist < params[_RIN]:
+        if dist == 0.0:  # every point of the inner sphere is nearest
+            if error <= params[_RIN] + tol:
+                return CLOSEST, error
+        else:
+            scale = params[_RIN] / dist
+    if scale >= 0.0:
+        closest = np.empty(target.shape[0])
+        for k in range(target.shape[0]):
+            closest[k] = base[k] + (target[k] - base[k]) * scale
+        if distance(end, closest) <= tol:
+            return CLOSEST, error
+    if code in (REACHED, CLOSEST):
+        return STALLED, error
+    return code, error
+
+
+@njit(cache=True)
+def finish_2d(lengths, base, lo, hi, angles, target, code, tol, params, pos, out):
+    """A 2-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
+
+    Writes the joint positions ``pos`` (n + 1, 2) (forward kinematics of ``angles``) and the
+    public angles ``out`` (n,) (free joints wrapped into (-pi, pi]); returns :func:`judge` of the
+    end effector: ``(status code, error)``.
+    """
+    fk_2d(lengths, base, angles, pos)
+    wrap_free_joints(angles, lo, hi, out)
+    return judge(target, pos[lengths.shape[0]], code, tol, base, params)
+
+
+@njit(cache=True)
+def finish_3d(lengths, base, quats, target, code, tol, params, pos, out):
+    """A 3-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
+
+    Writes the joint positions ``pos`` (n + 1, 3) (forward kinematics of ``quats``) and the
+    rotation vectors ``out`` (n, 3); returns :func:`judge` of the end effector.
+    """
+    n = lengths.shape[0]
+    fk_3d(lengths, base, quats, pos, np.empty((n, 4)))
+    rotvecs_from_quats(quats, out)
+    return judge(target, pos[n], code, tol, base, params)

@@ -1,0 +1,108 @@
+"""Seed 003's intersection of circles on a tree, segment by segment (see :mod:`geoik.tree` for the
+algorithm and its choices, and :mod:`geoik.geometry` for the arrays that describe a tree)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from geoik.geometry import (
+    MAX_ITERATIONS,
+    REACHED,
+    STALLED,
+    TREE_MOVED,
+    all_done,
+    clamp,
+    dist2,
+    max_move,
+    toward,
+)
+from geoik.solvers.circles.place import place_chain, reach_of
+
+
+@njit(cache=True)
+def _propose(seg, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop):
+    """Backward step of one segment: if its key joint cannot sit at ``want[key]`` from where
+    its top is, propose the top's current position moved into the segment's annulus about it."""
+    k, a = key[seg], top[seg]
+    rmin, rmax = reach_of(seg_len[ptr[seg] + 1 : ptr[seg + 1]], ptr[seg + 1] - ptr[seg] - 1)
+    d = math.sqrt(dist2(pos[a], want[k]))
+    if rmin <= d <= rmax:
+        return  # the segment reaches from where its top is: no correction
+    toward(want[k], pos[a], pos[k], pos[a], clamp(d, rmin, rmax), prop)
+    acc[a, :] += prop
+    cnt[a] += 1.0
+
+
+@njit(cache=True)
+def _place(seg, top, key, ptr, joints, seg_len, want, targeted, targets, pos):
+    """Forward step of one segment: its key joint's goal, then the circles placement."""
+    k, a = key[seg], top[seg]
+    lo, hi = ptr[seg], ptr[seg + 1]
+    ls = seg_len[lo + 1 : hi]
+    dim = pos.shape[1]
+    goal = np.empty(dim)
+    if targeted[k]:
+        goal[:] = targets[k]
+    else:
+        rmin, rmax = reach_of(ls, hi - lo - 1)
+        d = math.sqrt(dist2(want[k], pos[a]))
+        toward(pos[a], want[k], pos[a], pos[k], clamp(d, rmin, rmax), goal)
+    cur = np.empty((hi - lo, dim))
+    for i in range(hi - lo):
+        cur[i, :] = pos[joints[lo + i]]
+    out = np.empty((hi - lo, dim))
+    place_chain(ls, cur, goal, out)
+    for i in range(1, hi - lo):
+        pos[joints[lo + i], :] = out[i]
+
+
+@njit(cache=True)
+def circles_tree(
+    top,
+    key,
+    ptr,
+    joints,
+    seg_len,
+    active,
+    targeted,
+    targets,
+    has_closest,
+    closest,
+    pos,
+    tol,
+    max_iter,
+    scale,
+):
+    """Circle intersection on a tree, segment by segment (see geoik.tree)."""
+    m, dim = pos.shape
+    nseg = top.shape[0]
+    want = pos.copy()
+    acc = np.zeros((m, dim))
+    cnt = np.zeros(m)
+    prop = np.empty(dim)
+    prev = pos.copy()
+    if all_done(pos, targeted, targets, has_closest, closest, tol):
+        return REACHED, 0
+    for it in range(1, max_iter + 1):
+        acc[:, :] = 0.0
+        cnt[:] = 0.0
+        for s in range(nseg - 1, -1, -1):
+            k = key[s]
+            if targeted[k]:
+                want[k, :] = targets[k]
+            elif cnt[k] > 0.0:
+                want[k, :] = acc[k] / cnt[k]
+            else:
+                want[k, :] = pos[k]
+            _propose(s, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop)
+        for s in range(nseg):
+            _place(s, top, key, ptr, joints, seg_len, want, targeted, targets, pos)
+        if all_done(pos, targeted, targets, has_closest, closest, tol):
+            return REACHED, it
+        if max_move(pos, prev, active) <= TREE_MOVED * scale:
+            return STALLED, it
+        prev[:, :] = pos
+    return MAX_ITERATIONS, max_iter
