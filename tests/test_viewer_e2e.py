@@ -235,12 +235,24 @@ def test_map_overlay_shows_the_metric_map_with_its_legend(page):
             let n = 0; for (let i = 3; i < d.length; i += 4) n += d[i] > 0; return n; })()"""
     )
     assert legend_ink > 1000  # the colour bar and its labels are drawn
+    bar = m["reply"]["bar"]  # the server's colour bar (geoik.palette): its ends always labelled
+    drawn = state(page, "s.map.legendLabels")
+    assert drawn[:2] == [bar["ticks"][0][1], bar["ticks"][-1][1]]
+    assert bar["ticks"][-1][1] == fmt_int(m["reply"]["vmax"]) and bar["label"] == "iterations"
+    labels = page.eval_on_selector_all("#metric option", "os => os.map(o => o.textContent)")
+    assert labels == list(state(page, "s.mapMetricLabels").values())
+    assert "end-effector path length (link lengths)" in labels
     page.click("#replay")  # the docs' picture: map, chain, replayed trace
     page.wait_for_function("!geoikState.replaying", timeout=30_000)
     page.screenshot(path=ARTIFACTS / "viewer-map.png")
     page.uncheck("#overlay")
     assert state(page, "s.overlay") is False and state(page, "s.map.state") == "off"
     assert page.errors == []
+
+
+def fmt_int(v):
+    assert float(v).is_integer()
+    return str(int(v))
 
 
 def check_scene_reply(scene, r):
