@@ -314,3 +314,35 @@ def test_dragging_in_the_scene_views_moves_what_they_control(page):
     ball = state(page, "s.sceneReply.ball")
     assert ball[:2] == pytest.approx([1.1, 0.3], abs=0.05)
     assert page.errors == []
+
+
+def in_sight(pg, selector):
+    """Whether the element lies wholly inside the window, and the page does not overflow it
+    sideways (half a pixel of rounding allowed)."""
+    return pg.evaluate(
+        f"""(() => {{ const r = document.querySelector('{selector}').getBoundingClientRect();
+            const d = document.documentElement;
+            return r.width > 0 && r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5
+                   && r.right <= innerWidth + 0.5 && d.scrollWidth <= d.clientWidth; }})()"""
+    )
+
+
+def test_the_hand_fingertip_table_is_wholly_in_sight(page):
+    page.click("#tabs button[data-scene=hand]")
+    page.wait_for_function("geoikState.sceneReply && geoikState.sceneReply.scene === 'hand'")
+    page.wait_for_selector("table.fingers")
+    rows = page.eval_on_selector_all("table.fingers tr", "rs => rs.map(r => r.innerText)")
+    assert len(rows) == 6  # the header and the five fingers
+    assert in_sight(page, "table.fingers") and in_sight(page, "#scene-detail")  # 1280 x 800
+    size = page.viewport_size
+    try:
+        for width, height in ((1024, 700), (800, 600), (420, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(200)
+            page.eval_on_selector("#scene-detail", "e => e.scrollIntoView({block: 'end'})")
+            assert in_sight(page, "#scene-detail"), (width, height)
+            page.screenshot(path=ARTIFACTS / f"viewer-hand-{width}x{height}.png")
+    finally:
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+    assert page.errors == []
