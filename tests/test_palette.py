@@ -111,7 +111,7 @@ def test_figure_colour_bar_of_a_continuous_metric_labels_min_and_max(path_map):
     assert bar_ax.get_ylim() == pytest.approx((v.min(), v.max()))  # the bar ends at the max
     assert float(labels[0]) == pytest.approx(v.min(), abs=0.01)
     assert float(labels[-1]) == pytest.approx(v.max(), abs=0.01)
-    assert bar_ax.get_ylabel() == "end-effector path length (link lengths)"
+    assert bar_ax.get_ylabel() == "end-effector path length (unit of the link lengths)"
 
 
 @pytest.mark.parametrize("which", ["iterations_map", "path_map"])

@@ -112,7 +112,8 @@ def test_methods_lists_the_registry_the_tree_methods_and_the_map_metrics(ws):
     assert [m["name"] for m in r["methods"]] == list(REGISTRY)
     assert r["tree_methods"] == list(TREE_METHODS)
     assert r["map_metrics"] == list(palette.METRICS)
-    assert r["map_metric_labels"] == {k: m.label for k, m in palette.METRICS.items()}
+    words = {k: {"words": m.words, "unit": m.unit} for k, m in palette.METRICS.items()}
+    assert r["map_metric_labels"] == words
     colours = r["map_colours"]  # what the page's legend draws, from geoik.palette
     assert colours["failure"] == "#000000" and colours["outside"] == "#999999"
     assert [c for _, c in colours["stops"]] == [

@@ -239,9 +239,16 @@ def test_map_overlay_shows_the_metric_map_with_its_legend(page):
     drawn = state(page, "s.map.legendLabels")
     assert drawn[:2] == [bar["ticks"][0][1], bar["ticks"][-1][1]]
     assert bar["ticks"][-1][1] == fmt_int(m["reply"]["vmax"]) and bar["label"] == "iterations"
-    labels = page.eval_on_selector_all("#metric option", "os => os.map(o => o.textContent)")
-    assert labels == list(state(page, "s.mapMetricLabels").values())
-    assert "end-effector path length (link lengths)" in labels
+    options = page.eval_on_selector_all(
+        "#metric option", "os => os.map(o => [o.value, o.textContent, o.title])"
+    )
+    sent = state(page, "s.mapMetricLabels")  # the methods reply's, from geoik.palette
+    assert [[v, sent[v]["words"]] for v, _, _ in options] == [[v, t] for v, t, _ in options]
+    assert [
+        "path",
+        "end-effector path length",
+        "end-effector path length (unit of the link lengths)",
+    ] in options
     page.click("#replay")  # the docs' picture: map, chain, replayed trace
     page.wait_for_function("!geoikState.replaying", timeout=30_000)
     page.screenshot(path=ARTIFACTS / "viewer-map.png")

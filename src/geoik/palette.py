@@ -29,6 +29,7 @@ import numpy as np
 __all__ = [
     "FAILURE",
     "HUE_STOPS",
+    "LENGTH_UNIT",
     "METRICS",
     "OUTSIDE",
     "ColourBar",
@@ -55,6 +56,9 @@ FAILURE: RGB = (0.0, 0.0, 0.0)
 """A reachable pixel the solver did not reach: black."""
 OUTSIDE: RGB = (0.6, 0.6, 0.6)
 """A pixel outside the reach annulus: neutral grey."""
+LENGTH_UNIT = "unit of the link lengths"
+"""The unit of positions and distances on every figure: whatever unit the chain's link lengths
+are given in."""
 MAX_BANDS = 64
 """Integer metrics with at most this many distinct values get one colour band per value."""
 
@@ -85,10 +89,10 @@ METRICS: dict[str, Metric] = {
     m.name: m
     for m in (
         Metric("iterations", "iterations", "iterations", "", True),
-        Metric("path", "path_length", "end-effector path length", "link lengths", False),
+        Metric("path", "path_length", "end-effector path length", LENGTH_UNIT, False),
         Metric("rotation-sum", "rotation_sum_deg", "sum of joint rotations", "degrees", False),
         Metric("rotations", "rotations_over_5deg", "joint rotations over 5 degrees", "", True),
-        Metric("error", "error", "final error", "link lengths", False),
+        Metric("error", "error", "final error", LENGTH_UNIT, False),
     )
 }
 """Every map metric by name, in the order the command line and the viewer list them."""

@@ -26,7 +26,16 @@ from matplotlib.colors import BoundaryNorm, ListedColormap, Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from geoik.palette import FAILURE, METRICS, OUTSIDE, colour_bar, hue_rgb, map_rgb, value_range
+from geoik.palette import (
+    FAILURE,
+    LENGTH_UNIT,
+    METRICS,
+    OUTSIDE,
+    colour_bar,
+    hue_rgb,
+    map_rgb,
+    value_range,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -149,8 +158,8 @@ def draw_map(ax: Axes, m: MetricMap, contours: bool = False, colorbar: bool = Tr
         fontsize=9,
     )
     ax.set_aspect("equal")
-    ax.set_xlabel("x (link lengths)")
-    ax.set_ylabel("y (link lengths)")
+    ax.set_xlabel(f"x ({LENGTH_UNIT})")
+    ax.set_ylabel(f"y ({LENGTH_UNIT})")
 
 
 def figure_dpi(size: int) -> int:

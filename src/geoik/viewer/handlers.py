@@ -57,7 +57,9 @@ def methods_reply(_msg: dict[str, Any]) -> dict[str, Any]:
     return {
         "methods": out,
         "map_metrics": list(MAP_METRICS),
-        "map_metric_labels": {m: METRIC_INFO[m].label for m in MAP_METRICS},
+        "map_metric_labels": {
+            m: {"words": METRIC_INFO[m].words, "unit": METRIC_INFO[m].unit} for m in MAP_METRICS
+        },
         "map_colours": page_colours(),
         "tree_methods": list(TREE_METHODS),
     }

@@ -391,7 +391,12 @@ export function setMethods(reply) {
   const metric = $("metric");
   const was = metric.value;
   metric.innerHTML = "";
-  for (const name of reply.map_metrics) metric.add(new Option(reply.map_metric_labels[name] || name, name));
+  for (const name of reply.map_metrics) {
+    const { words, unit } = reply.map_metric_labels[name];
+    const o = new Option(words, name);
+    if (unit) o.title = `${words} (${unit})`;
+    metric.add(o);
+  }
   if (was) metric.value = was;
 }
 
