@@ -16,7 +16,9 @@ from geoik.experiments import single_pass_2009 as sp
 from geoik.experiments import triangulation_2007 as tri
 from geoik.experiments._metric_maps_tables import void_near_start
 from geoik.experiments._report import ExperimentResult, Table, diff, write_text
+from geoik.experiments._single_pass_tables import TRACE_LEGEND
 from geoik.experiments._stats import band_means, components, rank_correlation, ranks
+from geoik.palette import LENGTH_UNIT
 
 
 @pytest.fixture
@@ -218,6 +220,25 @@ def test_single_pass_writes_figures(single_pass):
         assert png in res.files
     assert all(f.exists() and f.stat().st_size > 0 for f in res.files)
     assert not [p for p in out.iterdir() if p.name.startswith(".")], "no staging left"
+
+
+def test_single_pass_trace_figures_have_axis_labels_and_a_legend_of_every_line(single_pass):
+    _, res = single_pass
+    for name in sp.FIGURES:
+        fig = res.figures[name]
+        panels = [ax for ax in fig.axes if ax.get_visible()]
+        assert len(panels) == len(sp.columns())
+        (legend,) = fig.legends
+        named = [t.get_text() for t in legend.get_texts()]
+        assert named == list(TRACE_LEGEND)
+        styles = [(h.get_color(), h.get_linestyle(), h.get_marker()) for h in legend.legend_handles]
+        for ax in panels:
+            assert ax.get_xlabel() == f"x ({LENGTH_UNIT})"
+            assert ax.get_ylabel() == f"y ({LENGTH_UNIT})"
+            lines = ax.get_lines()
+            # every line and marker of the panel is in the legend, drawn as the legend shows it
+            assert [ln.get_label() for ln in lines] == named
+            assert [(ln.get_color(), ln.get_linestyle(), ln.get_marker()) for ln in lines] == styles
 
 
 # --- seed 004 ----------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ with warnings.catch_warnings():  # starlette >= 1 prefers httpx2 but still works
     from starlette.testclient import TestClient
 
 import geoik as ik  # noqa: E402
+from geoik import palette  # noqa: E402
 from geoik.solvers import REGISTRY  # noqa: E402
 from geoik.tree import METHODS as TREE_METHODS  # noqa: E402
 from geoik.viewer import protocol  # noqa: E402
@@ -110,7 +111,18 @@ def test_methods_lists_the_registry_the_tree_methods_and_the_map_metrics(ws):
     assert r["type"] == "methods" and r["id"] == "m"
     assert [m["name"] for m in r["methods"]] == list(REGISTRY)
     assert r["tree_methods"] == list(TREE_METHODS)
-    assert "iterations" in r["map_metrics"]
+    assert r["map_metrics"] == list(palette.METRICS)
+    words = {k: {"words": m.words, "unit": m.unit} for k, m in palette.METRICS.items()}
+    assert r["map_metric_labels"] == words
+    colours = r["map_colours"]  # what the page's legend draws, from geoik.palette
+    assert colours["failure"] == "#000000" and colours["outside"] == "#999999"
+    assert [c for _, c in colours["stops"]] == [
+        "#0000ff",
+        "#00ffff",
+        "#00ff00",
+        "#ffff00",
+        "#ff0000",
+    ]
 
 
 @pytest.mark.parametrize("method", list(REGISTRY))
@@ -192,7 +204,12 @@ def test_map_replies_with_an_image_then_from_the_cache(ws):
     assert r["type"] == "map" and r["id"] == 4 and r["width"] == r["height"] == 16
     assert len(r["rgba"]) == math.ceil(16 * 16 * 4 / 3) * 4  # base64 of RGBA pixels
     assert r["half"] == pytest.approx(3.0) and 0 < r["coverage"] <= 1
-    assert 1 <= r["vmin"] <= r["vmax"] <= 10 and not r["cached"]
+    assert 1 <= r["vmin"] <= r["vmax"] == 10 and not r["cached"]  # red: the last iteration
+    bar = r["bar"]  # the colour bar: its ends labelled, one band per iteration count
+    assert bar["label"] == "iterations" and bar["bands"] == 10 - r["vmin"] + 1
+    assert bar["ticks"][0][1] == str(int(r["vmin"])) and bar["ticks"][-1][1] == "10"
+    assert [p for p, _ in bar["ticks"]] == sorted(p for p, _ in bar["ticks"])
+    assert bar["ticks"][0][0] >= 0 and bar["ticks"][-1][0] <= 1
     again = ask(ws, dict(msg, id=5))
     assert again["cached"] and again["rgba"] == r["rgba"]
 

@@ -235,12 +235,31 @@ def test_map_overlay_shows_the_metric_map_with_its_legend(page):
             let n = 0; for (let i = 3; i < d.length; i += 4) n += d[i] > 0; return n; })()"""
     )
     assert legend_ink > 1000  # the colour bar and its labels are drawn
+    bar = m["reply"]["bar"]  # the server's colour bar (geoik.palette): its ends always labelled
+    drawn = state(page, "s.map.legendLabels")
+    assert drawn[:2] == [bar["ticks"][0][1], bar["ticks"][-1][1]]
+    assert bar["ticks"][-1][1] == fmt_int(m["reply"]["vmax"]) and bar["label"] == "iterations"
+    options = page.eval_on_selector_all(
+        "#metric option", "os => os.map(o => [o.value, o.textContent, o.title])"
+    )
+    sent = state(page, "s.mapMetricLabels")  # the methods reply's, from geoik.palette
+    assert [[v, sent[v]["words"]] for v, _, _ in options] == [[v, t] for v, t, _ in options]
+    assert [
+        "path",
+        "end-effector path length",
+        "end-effector path length (unit of the link lengths)",
+    ] in options
     page.click("#replay")  # the docs' picture: map, chain, replayed trace
     page.wait_for_function("!geoikState.replaying", timeout=30_000)
     page.screenshot(path=ARTIFACTS / "viewer-map.png")
     page.uncheck("#overlay")
     assert state(page, "s.overlay") is False and state(page, "s.map.state") == "off"
     assert page.errors == []
+
+
+def fmt_int(v):
+    assert float(v).is_integer()
+    return str(int(v))
 
 
 def check_scene_reply(scene, r):
@@ -301,4 +320,36 @@ def test_dragging_in_the_scene_views_moves_what_they_control(page):
     drag_in_view(page, "top", (1.0, 0.0, 0.0), (1.1, 0.3, 0.0))
     ball = state(page, "s.sceneReply.ball")
     assert ball[:2] == pytest.approx([1.1, 0.3], abs=0.05)
+    assert page.errors == []
+
+
+def in_sight(pg, selector):
+    """Whether the element lies wholly inside the window, and the page does not overflow it
+    sideways (half a pixel of rounding allowed)."""
+    return pg.evaluate(
+        f"""(() => {{ const r = document.querySelector('{selector}').getBoundingClientRect();
+            const d = document.documentElement;
+            return r.width > 0 && r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5
+                   && r.right <= innerWidth + 0.5 && d.scrollWidth <= d.clientWidth; }})()"""
+    )
+
+
+def test_the_hand_fingertip_table_is_wholly_in_sight(page):
+    page.click("#tabs button[data-scene=hand]")
+    page.wait_for_function("geoikState.sceneReply && geoikState.sceneReply.scene === 'hand'")
+    page.wait_for_selector("table.fingers")
+    rows = page.eval_on_selector_all("table.fingers tr", "rs => rs.map(r => r.innerText)")
+    assert len(rows) == 6  # the header and the five fingers
+    assert in_sight(page, "table.fingers") and in_sight(page, "#scene-detail")  # 1280 x 800
+    size = page.viewport_size
+    try:
+        for width, height in ((1024, 700), (800, 600), (420, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(200)
+            page.eval_on_selector("#scene-detail", "e => e.scrollIntoView({block: 'end'})")
+            assert in_sight(page, "#scene-detail"), (width, height)
+            page.screenshot(path=ARTIFACTS / f"viewer-hand-{width}x{height}.png")
+    finally:
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
     assert page.errors == []

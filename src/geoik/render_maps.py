@@ -2,10 +2,12 @@
 
 Black marks a failure (a reachable pixel not reached), a hue scale runs from blue (the least
 value, e.g. one iteration) to red (the largest; for iterations, the last allowed one), and the
-area outside the reachable annulus is a neutral grey; a legend under each map says so. Integer
-metrics (iterations, rotations) get one colour per value and a colour bar with a band per
-value. Contour lines are optional, a colour bar names the metric, and the title states the
-chain, solver, parameters and coverage.
+area outside the reachable annulus is a neutral grey; a legend under each map says so. The
+colours, the value range and the metric names come from :mod:`geoik.palette`, which the viewer
+uses too. Integer metrics (iterations, rotations) get one colour per value and a colour bar with
+a band per value. The colour bar names the metric with its unit and always labels its least and
+largest value; contour lines are optional, and the title states the chain, solver, parameters
+and coverage.
 
 Figures are :class:`matplotlib.figure.Figure` objects drawn on an Agg canvas: no pyplot, no
 global state. They are written by :func:`geoik.render.save_figure`, through
@@ -20,9 +22,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.colors import BoundaryNorm, ListedColormap, Normalize, hsv_to_rgb
+from matplotlib.colors import BoundaryNorm, ListedColormap, Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
+
+from geoik.palette import (
+    FAILURE,
+    LENGTH_UNIT,
+    METRICS,
+    OUTSIDE,
+    colour_bar,
+    hue_rgb,
+    map_rgb,
+    value_range,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -41,22 +54,10 @@ __all__ = [
     "sweep_figure",
 ]
 
-FAILURE = (0.0, 0.0, 0.0)
-UNREACHABLE = (0.6, 0.6, 0.6)
-_HUES = np.linspace(240.0, 0.0, 256) / 360.0
-HUE_MAP = ListedColormap(hsv_to_rgb(np.stack([_HUES, np.ones(256), np.ones(256)], axis=1)))
-"""Blue (least) through cyan, green and yellow to red (most): a hue scale at full saturation."""
-
-LABELS = {
-    "iterations": "iterations",
-    "path": "end-effector path length",
-    "rotation-sum": "sum of joint rotations (degrees)",
-    "rotations": "joint rotations over 5 degrees",
-    "error": "final error",
-}
-INTEGER_METRICS = frozenset({"iterations", "rotations"})
-MAX_BANDS = 64
-"""Integer metrics with at most this many distinct values get one colour band per value."""
+UNREACHABLE = OUTSIDE
+HUE_MAP = ListedColormap(hue_rgb(np.linspace(0.0, 1.0, 256)), name="geoik-hue")
+"""Blue (least) through cyan, green and yellow to red (most): :func:`geoik.palette.hue_rgb`
+sampled for matplotlib."""
 MAX_COLUMNS = 4
 """Maps per row of a figure with several."""
 MAP_INCHES = 3.8
@@ -87,46 +88,36 @@ def _bend(b: Any) -> str:
 
 
 def _range(m: MetricMap) -> tuple[float, float]:
-    v = m.values[m.reached]
-    if v.size == 0:
-        return 0.0, 1.0
-    lo = float(v.min())
-    hi = float(m.max_iter) if m.metric == "iterations" else float(v.max())
-    return lo, max(hi, lo + 1e-12)
+    return value_range(m.metric, m.values, m.reached, m.max_iter)
 
 
 def _rgb(m: MetricMap, lo: float, hi: float) -> np.ndarray:
     """(N, N, 3) colours: the hue of each reached pixel's value, black, grey."""
-    scaled = np.clip((m.values - lo) / (hi - lo), 0.0, 1.0)
-    rgb = HUE_MAP(np.where(m.reached, scaled, 0.0))[..., :3]
-    rgb[~m.reached & m.reachable] = FAILURE
-    rgb[~m.reached & ~m.reachable] = UNREACHABLE
-    return rgb
+    return map_rgb(m.values, m.reached, m.reachable, lo, hi)
 
 
 def _bands(m: MetricMap, lo: float, hi: float) -> int:
     """How many colour bands the colour bar shows: one per integer value, or 0 (continuous)."""
-    if m.metric not in INTEGER_METRICS:
-        return 0
-    count = int(round(hi - lo)) + 1
-    return count if 2 <= count <= MAX_BANDS else 0
+    return colour_bar(m.metric, lo, hi).bands
 
 
 def _colorbar(ax: Axes, m: MetricMap, lo: float, hi: float) -> None:
+    """The colour bar: one band per value of an integer metric, else the hue scale from ``lo``
+    to ``hi``; ticks at round values with ``lo`` and ``hi`` always labelled; the metric and
+    its unit as the label."""
     from matplotlib.cm import ScalarMappable
-    from matplotlib.ticker import MaxNLocator
 
-    k = _bands(m, lo, hi)
-    if k:
-        cmap = ListedColormap(HUE_MAP(np.linspace(0.0, 1.0, k))[:, :3])
-        norm: Normalize = BoundaryNorm(np.arange(lo - 0.5, hi + 1.0, 1.0), k)
+    spec = colour_bar(m.metric, lo, hi)
+    if spec.bands:
+        cmap = ListedColormap(spec.colours())
+        a, b = spec.limits
+        norm: Normalize = BoundaryNorm(np.linspace(a, b, spec.bands + 1), spec.bands)
     else:
         cmap, norm = HUE_MAP, Normalize(lo, hi)
     bar = ax.figure.colorbar(ScalarMappable(norm, cmap), ax=ax, fraction=0.046, pad=0.04)
-    if m.metric in INTEGER_METRICS:
-        bar.locator = MaxNLocator(nbins=10, integer=True)
-        bar.update_ticks()
-    bar.set_label(LABELS[m.metric])
+    bar.set_ticks([v for v, _ in spec.ticks], labels=[text for _, text in spec.ticks])
+    bar.minorticks_off()
+    bar.set_label(METRICS[m.metric].label)
 
 
 def _contours(ax: Axes, m: MetricMap, lo: float, hi: float) -> None:
@@ -167,8 +158,8 @@ def draw_map(ax: Axes, m: MetricMap, contours: bool = False, colorbar: bool = Tr
         fontsize=9,
     )
     ax.set_aspect("equal")
-    ax.set_xlabel("x")
-    ax.set_ylabel("y")
+    ax.set_xlabel(f"x ({LENGTH_UNIT})")
+    ax.set_ylabel(f"y ({LENGTH_UNIT})")
 
 
 def figure_dpi(size: int) -> int:

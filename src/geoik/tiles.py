@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from geoik import palette
 from geoik.batch import evaluate
 from geoik.chain import Chain
 from geoik.errors import ClusterError, DaskMissingError, GeoIKError
@@ -44,14 +45,9 @@ __all__ = [
     "split_rows",
 ]
 
-METRICS: dict[str, str] = {
-    "iterations": "iterations",
-    "path": "path_length",
-    "rotation-sum": "rotation_sum_deg",
-    "rotations": "rotations_over_5deg",
-    "error": "error",
-}
-"""Metric names (as the CLI spells them) and the BatchResult field each reads."""
+METRICS: dict[str, str] = {m.name: m.field for m in palette.METRICS.values()}
+"""Metric names (as the CLI spells them) and the BatchResult field each reads; the metrics are
+defined, with their words and units, in :data:`geoik.palette.METRICS`."""
 
 NEEDS_COSTS = frozenset({"path", "rotation-sum", "rotations"})
 """Metrics read from the recorded motion (the batch engine then records keyframes)."""

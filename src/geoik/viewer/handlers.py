@@ -18,6 +18,8 @@ from geoik.api import solve
 from geoik.costs import costs
 from geoik.errors import InvalidOptionError, describe
 from geoik.maps import METRICS
+from geoik.palette import METRICS as METRIC_INFO
+from geoik.palette import page_colours
 from geoik.solvers import REGISTRY, get
 from geoik.tree import METHODS as TREE_METHODS
 from geoik.viewer.protocol import MAX_ITER, ProtocolError, chain_from, integer, point
@@ -36,7 +38,8 @@ _MAX_OPTIONS = 16
 
 
 def methods_reply(_msg: dict[str, Any]) -> dict[str, Any]:
-    """The registered solvers, their chains and options."""
+    """The registered solvers, their chains and options; the map metrics with their labels
+    and the maps' colours (:mod:`geoik.palette`)."""
     out = []
     for name, s in REGISTRY.items():
         out.append(
@@ -51,7 +54,15 @@ def methods_reply(_msg: dict[str, Any]) -> dict[str, Any]:
                 "options": {o.name: {"default": o.default, "help": o.help} for o in s.options},
             }
         )
-    return {"methods": out, "map_metrics": list(MAP_METRICS), "tree_methods": list(TREE_METHODS)}
+    return {
+        "methods": out,
+        "map_metrics": list(MAP_METRICS),
+        "map_metric_labels": {
+            m: {"words": METRIC_INFO[m].words, "unit": METRIC_INFO[m].unit} for m in MAP_METRICS
+        },
+        "map_colours": page_colours(),
+        "tree_methods": list(TREE_METHODS),
+    }
 
 
 def reach_reply(msg: dict[str, Any]) -> dict[str, Any]:

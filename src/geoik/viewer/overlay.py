@@ -1,5 +1,6 @@
 """The 2-D panel's metric-map overlay: :func:`geoik.maps.metric_map` of the current chain, solver
-and metric (seed 004), as an RGBA image with the seed's colours, cached.
+and metric (seed 004), as an RGBA image with the seed's colours, cached. Colours, value range and
+colour bar come from :mod:`geoik.palette`, as the figures' do, so a map looks the same in both.
 
 A map of a long chain with a large iteration budget can take a minute, so :meth:`MapCache.reply`
 reports progress after each band of rows and stops when told to (a newer map was asked for).
@@ -19,6 +20,7 @@ import numpy as np
 
 from geoik.errors import MapCancelledError
 from geoik.maps import metric_map
+from geoik.palette import colour_bar, map_rgb, value_range
 from geoik.solvers import get
 from geoik.viewer.handlers import MAP_METRICS, options_of, tol_of
 from geoik.viewer.protocol import MAX_ITER, MAX_MAP_SIZE, chain_from, chain_key, choice, integer
@@ -28,6 +30,8 @@ __all__ = ["MapCache", "MapCancelledError", "map_image"]
 DEFAULT_SIZE = 128
 _BANDS = 16
 """A map is computed in about this many bands of rows, each reported as progress."""
+BAR_TICKS = 5
+"""Most labelled ticks on the page's colour bar (it is 250 pixels wide)."""
 
 
 class MapCache:
@@ -88,35 +92,33 @@ class MapCache:
 
 def map_image(mm: Any, chain: Any) -> dict[str, Any]:
     """Seed 004's colours as base64 RGBA rows, top row first: black where a reachable target
-    failed, blue (least) to red (most) where reached, grey outside the reachable annulus.
+    failed, blue (least) to red (most) where reached, grey outside the reachable annulus; with
+    the colour bar the page draws (``bar``: :meth:`geoik.palette.ColourBar.as_dict`).
 
     The map's arrays are read as ``values[i, j]`` at ``x = x_j``, ``y = y_i`` with i and j
     increasing with the coordinate over the square ``[-L, L]^2`` around the base."""
     values = np.asarray(mm.values, dtype=np.float64)
-    reached = np.asarray(mm.reached, dtype=bool)
-    reachable = np.asarray(mm.reachable, dtype=bool)
-    ok = reached & np.isfinite(values)
-    vmin = float(values[ok].min()) if ok.any() else 0.0
-    vmax = float(values[ok].max()) if ok.any() else 1.0
-    span = vmax - vmin if vmax > vmin else 1.0
-    hue = np.clip((values - vmin) / span, 0.0, 1.0)
-    hue = np.where(ok, hue, 0.0)
+    vmin, vmax = value_range(mm.metric, values, mm.reached, mm.max_iter)
     rgba = np.empty(values.shape + (4,), dtype=np.uint8)
-    rgba[..., :3] = (_hue_rgb(hue) * 255.0).round().astype(np.uint8)
+    rgba[..., :3] = rgb_bytes(map_rgb(values, mm.reached, mm.reachable, vmin, vmax))
     rgba[..., 3] = 255
-    rgba[reachable & ~ok] = (0, 0, 0, 255)
-    rgba[~reachable & ~ok] = (205, 205, 205, 255)
     return {
         "width": int(values.shape[1]),
         "height": int(values.shape[0]),
         "rgba": base64.b64encode(rgba[::-1].tobytes()).decode("ascii"),
         "vmin": vmin,
         "vmax": vmax,
+        "bar": colour_bar(mm.metric, vmin, vmax, BAR_TICKS).as_dict(),
         "half": float(mm.half),
         "center": chain.base.tolist(),
         "coverage": _finite_or_none(mm.coverage),
         "params": mm.params(),
     }
+
+
+def rgb_bytes(rgb: np.ndarray) -> np.ndarray:
+    """Colours in [0, 1] as 8-bit channels (rounded to the nearest)."""
+    return (np.clip(rgb, 0.0, 1.0) * 255.0).round().astype(np.uint8)
 
 
 def _finite_or_none(value: Any) -> float | None:
@@ -125,17 +127,3 @@ def _finite_or_none(value: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return v if math.isfinite(v) else None
-
-
-def _hue_rgb(t: np.ndarray) -> np.ndarray:
-    """Fully saturated colours from blue (t = 0, hue 240 degrees) to red (t = 1, hue 0)."""
-    h = (1.0 - t) * 4.0  # hue / 60 degrees, 4 = blue, 0 = red
-    x = 1.0 - np.abs(np.mod(h, 2.0) - 1.0)
-    z = np.zeros_like(t)
-    one = np.ones_like(t)
-    sector = np.clip(np.floor(h).astype(np.int64), 0, 3)
-    rgb = np.select(
-        [sector[..., None] == k for k in range(4)],
-        [np.stack(c, axis=-1) for c in ((one, x, z), (x, one, z), (z, one, x), (z, x, one))],
-    )
-    return rgb

@@ -8,6 +8,8 @@ function gotMethods(reply) {
   S.methods = reply.methods;
   S.treeMethods = reply.tree_methods;
   S.mapMetrics = reply.map_metrics;
+  S.mapMetricLabels = reply.map_metric_labels;
+  S.mapColours = reply.map_colours;
   setMethods(reply);
   fillSceneMethods();
   chainChanged();

@@ -9,6 +9,8 @@ export const S = {
   methods: [],
   treeMethods: [],
   mapMetrics: [],
+  mapMetricLabels: {},
+  mapColours: null,
   method: "fabrik",
   target: [8.33, 2.83],
   lastReply: null,
@@ -110,9 +112,4 @@ export function fmt(v, digits = 4) {
   if (Number.isInteger(v)) return String(v);
   const a = Math.abs(v);
   return a !== 0 && (a < 1e-3 || a >= 1e5) ? v.toExponential(3) : v.toFixed(digits);
-}
-
-/** Hue scale of the metric maps: blue (t = 0, least) to red (t = 1, most). */
-export function hue(t) {
-  return `hsl(${(1 - t) * 240}, 100%, 50%)`;
 }

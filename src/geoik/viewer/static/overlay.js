@@ -1,6 +1,7 @@
 // geoik viewer: the 2-D panel's metric-map overlay (seed 004's colours, computed by the server's
-// batch engine) and its colour bar.
-import { $, S, fmt, hue, request } from "./common.js";
+// batch engine) and its colour bar. Colours, ticks and names all come from the server
+// (geoik.palette): the map reply's "bar", the methods reply's "map_colours".
+import { $, S, request } from "./common.js";
 
 let mapImage = null;
 let mapSeq = 0;
@@ -26,7 +27,7 @@ export function requestMap(fields, redraw) {
       off.height = r.height;
       off.getContext("2d").putImageData(img, 0, 0);
       mapImage = off;
-      const reply = { metric: r.metric, vmin: r.vmin, vmax: r.vmax, coverage: r.coverage, cached: r.cached };
+      const reply = { metric: r.metric, vmin: r.vmin, vmax: r.vmax, bar: r.bar, coverage: r.coverage, cached: r.cached };
       S.map = { state: "shown", text: "", reply, progress: 1, geometry: { half: r.half, center: r.center } };
       const cov = r.coverage === null ? "" : `coverage ${(100 * r.coverage).toFixed(1)} %, `;
       const how = r.cached ? "cached" : `${r.compute_ms.toFixed(0)} ms`;
@@ -72,38 +73,49 @@ export function drawMap(g, toScreen, scale) {
   g.globalAlpha = 1;
 }
 
-export const METRIC_NAMES = {
-  iterations: "iterations",
-  path: "end-effector path",
-  "rotation-sum": "rotation sum (°)",
-  rotations: "rotations > 5°",
-  error: "final error",
-};
+const INK = "#1d2327";
+const BAR_HEIGHT = 14;
 
+/** The colour bar of reply ``r`` (or nothing): the server's gradient, a tick at each of its
+ *  ticks, the least and the largest value always labelled, other labels where they fit; the
+ *  metric's name and unit; the failure and out-of-reach colours. */
 function drawLegend(r) {
   const cv = $("legend");
   const lg = cv.getContext("2d");
   const w = cv.width;
   lg.clearRect(0, 0, w, cv.height);
+  S.map.legendLabels = [];
   if (!r) return;
-  for (let x = 0; x < w; x++) {
-    lg.fillStyle = hue(x / (w - 1));
-    lg.fillRect(x, 0, 1, 14);
-  }
-  lg.fillStyle = "#1d2327";
+  const bar = r.bar;
+  const grad = lg.createLinearGradient(0, 0, w, 0);
+  for (const [t, colour] of bar.gradient) grad.addColorStop(t, colour);
+  lg.fillStyle = grad;
+  lg.fillRect(0, 0, w, BAR_HEIGHT);
   lg.font = "11px system-ui, sans-serif";
   lg.textBaseline = "top";
-  const lo = fmt(r.vmin, 2),
-    hi = fmt(r.vmax, 2),
-    name = METRIC_NAMES[r.metric] || r.metric;
-  lg.fillText(lo, 0, 17);
-  lg.fillText(hi, w - lg.measureText(hi).width, 17);
-  lg.fillText(name, w / 2 - lg.measureText(name).width / 2, 17);
-  lg.fillStyle = "#000";
-  lg.fillRect(0, 37, 14, 14);
-  lg.fillStyle = "rgb(205,205,205)";
-  lg.fillRect(100, 37, 14, 14);
-  lg.fillStyle = "#1d2327";
-  lg.fillText("not reached", 18, 39);
-  lg.fillText("out of reach", 118, 39);
+  lg.fillStyle = INK;
+  const placed = [];
+  const ends = [0, bar.ticks.length - 1];
+  const order = [...new Set(ends)].concat(bar.ticks.map((_, k) => k).filter((k) => !ends.includes(k)));
+  for (const k of order) {
+    const [pos, text] = bar.ticks[k];
+    const x = Math.round(pos * (w - 1));
+    lg.fillRect(Math.min(x, w - 1), BAR_HEIGHT, 1, 4);
+    const tw = lg.measureText(text).width;
+    const left = Math.max(0, Math.min(w - tw, x - tw / 2));
+    const fits = placed.every(([a, b]) => left + tw + 6 <= a || b + 6 <= left);
+    if (!fits && !ends.includes(k)) continue; // the ends are always labelled
+    placed.push([left, left + tw]);
+    lg.fillText(text, left, BAR_HEIGHT + 5);
+    S.map.legendLabels.push(text);
+  }
+  lg.fillText(bar.label, w / 2 - lg.measureText(bar.label).width / 2, BAR_HEIGHT + 21);
+  const colours = S.mapColours;
+  lg.fillStyle = colours.failure;
+  lg.fillRect(0, BAR_HEIGHT + 40, 14, 14);
+  lg.fillStyle = colours.outside;
+  lg.fillRect(100, BAR_HEIGHT + 40, 14, 14);
+  lg.fillStyle = INK;
+  lg.fillText("not reached", 18, BAR_HEIGHT + 42);
+  lg.fillText("out of reach", 118, BAR_HEIGHT + 42);
 }

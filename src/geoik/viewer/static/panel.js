@@ -3,7 +3,7 @@
 // the safe zones and the joint limits drawn.
 import { $, S, fmt, onDisconnect, request, showError } from "./common.js";
 import { anglesAt, fk, tracePath } from "./motion.js";
-import { METRIC_NAMES, clearMap, drawMap, requestMap } from "./overlay.js";
+import { clearMap, drawMap, requestMap } from "./overlay.js";
 
 const c2d = $("c2d");
 const g2d = c2d.getContext("2d");
@@ -391,7 +391,12 @@ export function setMethods(reply) {
   const metric = $("metric");
   const was = metric.value;
   metric.innerHTML = "";
-  for (const name of reply.map_metrics) metric.add(new Option(METRIC_NAMES[name] || name, name));
+  for (const name of reply.map_metrics) {
+    const { words, unit } = reply.map_metric_labels[name];
+    const o = new Option(words, name);
+    if (unit) o.title = `${words} (${unit})`;
+    metric.add(o);
+  }
   if (was) metric.value = was;
 }
 
