@@ -38,36 +38,13 @@ __all__ = ["BatchResult", "evaluate"]
 
 _A1 = types.Array(types.float64, 1, "C")
 _A2 = types.Array(types.float64, 2, "C")
-KERNEL_2D_ARGS = (_A1, _A1, _A1, _A1, _A1, _A1, types.float64, types.int64, _A1, _A2)
-"""Argument types every 2-D kernel is compiled for when the batch engine calls it."""
-_KERNEL_SIG = types.UniTuple(types.int64, 3)(*KERNEL_2D_ARGS)
+_A3 = types.Array(types.float64, 3, "C")
+_MODEL = types.Array(types.float64, 1, "C", readonly=True)  # a chain's arrays are read-only
 _I8 = types.Array(types.int8, 1, "C")
 _I64 = types.Array(types.int64, 1, "C")
-_ENGINE_SIG = types.void(
-    types.FunctionType(_KERNEL_SIG),  # kernel
-    _A1,
-    _A1,
-    _A1,
-    _A1,  # lengths, base, lo, hi
-    _A2,
-    _A1,  # targets (m, 2), start (n,)
-    types.float64,
-    types.int64,
-    _A1,
-    types.int64,  # tol, max_iter, opts, capacity
-    _A1,
-    types.boolean,
-    types.int64,  # judge params, want costs, chunk size
-    _I8,
-    _I64,
-    _A1,  # status, iterations, error
-    _I64,
-    _A1,
-    _A1,  # rotations over 5 deg, rotation sum (rad), path length
-    _A2,  # final angles (m, n), or (0, n) when not wanted
-)
-
-_A3 = types.Array(types.float64, 3, "C")
+KERNEL_2D_ARGS = (_MODEL, _MODEL, _MODEL, _MODEL, _A1, _A1, types.float64, types.int64, _A1, _A2)
+"""Argument types every 2-D kernel is compiled for when the batch engine calls it: those
+:func:`geoik.solve` calls it with, so both share one compiled kernel."""
 KERNEL_2D_LANES_ARGS = (
     *KERNEL_2D_ARGS[:4],
     _A2,
@@ -82,16 +59,37 @@ KERNEL_2D_LANES_ARGS = (
     _A2,
     types.boolean,
 )
-"""Argument types of a lane kernel (``kernel_2d_lanes`` of a solver module, see
-``geoik.solvers.ccd.lanes.ccd_2d_lanes``): targets (K, 2), angles (K, n), rec (K, cap, n),
-nrec, status, iterations (K,), the final end effector (K, 2) and whether to write the final
-angles."""
-_LANE_ENGINE_SIG = types.void(
-    types.FunctionType(types.none(*KERNEL_2D_LANES_ARGS)),  # lane kernel
-    *_ENGINE_SIG.args[1:13],  # lengths .. want costs
-    types.int64,  # lanes per block
-    *_ENGINE_SIG.args[14:],  # outputs
+"""Argument types of a lane kernel (``Solver.kernel_2d_lanes``, see
+``geoik.solvers.ccd.lanes.ccd_2d_lanes``): the chain, targets (K, 2), angles (K, n), tol,
+max_iter, opts, rec (K, cap, n), then the outputs nrec, status, iterations (K,), the final end
+effector (K, 2) and whether to write the final angles."""
+# the engines: kernel, the chain (lengths, base, lo, hi), targets (m, 2), start (n,), tol,
+# max_iter, opts, capacity, judge params, want costs, chunk (or lanes per block), then the
+# outputs status, iterations, error, rotations over 5 degrees, rotation sum (rad), path length,
+# final angles ((m, n), or (0, n) when not wanted)
+_ENGINE_ARGS = (
+    *KERNEL_2D_ARGS[:4],
+    _A2,
+    _A1,
+    types.float64,
+    types.int64,
+    _A1,
+    types.int64,
+    _A1,
+    types.boolean,
+    types.int64,
+    _I8,
+    _I64,
+    _A1,
+    _I64,
+    _A1,
+    _A1,
+    _A2,
 )
+_ENGINE_SIG = types.void(
+    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_2D_ARGS)), *_ENGINE_ARGS
+)
+_LANE_ENGINE_SIG = types.void(types.FunctionType(types.none(*KERNEL_2D_LANES_ARGS)), *_ENGINE_ARGS)
 LANES = 128
 """Targets per block of the lane engine (fewer when costs are wanted, see :func:`_lanes`): long
 enough that the lane loops run vectorised, short enough for the work array to stay in cache."""
@@ -423,7 +421,7 @@ def _engine_for(kernel: Any) -> tuple[Any, Any]:
     """The one-target engine and ``kernel``, both compiled for the engine's signature (on first
     use; numba caches both on disk)."""
     kernel.compile(KERNEL_2D_ARGS)
-    _engine.compile(_ENGINE_SIG)
+    _compile_once(_engine, _ENGINE_SIG)
     return _engine, kernel
 
 
@@ -431,5 +429,13 @@ def _engine_for(kernel: Any) -> tuple[Any, Any]:
 def _lane_engine_for(kernel: Any) -> tuple[Any, Any]:
     """The lane engine and the lane ``kernel``, compiled for their signatures on first use."""
     kernel.compile(KERNEL_2D_LANES_ARGS)
-    _lane_engine.compile(_LANE_ENGINE_SIG)
+    _compile_once(_lane_engine, _LANE_ENGINE_SIG)
     return _lane_engine, kernel
+
+
+def _compile_once(engine: Any, signature: Any) -> None:
+    """Compile ``engine`` for ``signature`` and for nothing else: every kernel, whatever its
+    own type, is then passed as the first-class function type of the signature."""
+    if not engine.signatures:
+        engine.compile(signature)
+        engine.disable_compile()

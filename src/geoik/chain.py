@@ -12,6 +12,7 @@ import numpy as np
 from geoik.checks import check_point, is_number
 from geoik.errors import InvalidChainError, InvalidPoseError, describe
 from geoik.geometry import fk_2d, fk_3d
+from geoik.jit import call
 from geoik.pose import Pose
 from geoik.reach import chain_reach
 from geoik.state import public_angles, quats_from_rotvecs, rest_state
@@ -344,9 +345,16 @@ class Chain:
     def _fk(self, angles: np.ndarray) -> np.ndarray:
         pos = np.empty((self.n + 1, self.dim))
         if self.dim == 2:
-            fk_2d(self.lengths, self.base, angles, pos)
+            call(fk_2d, self.lengths, self.base, angles, pos)
         else:
-            fk_3d(self.lengths, self.base, quats_from_rotvecs(angles), pos, np.empty((self.n, 4)))
+            call(
+                fk_3d,
+                self.lengths,
+                self.base,
+                quats_from_rotvecs(angles),
+                pos,
+                np.empty((self.n, 4)),
+            )
         return pos
 
     # ------------------------------------------------------------------ reach

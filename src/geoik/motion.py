@@ -30,6 +30,7 @@ from geoik.geometry import (
     rotvec_to_q,
     rotvecs_from_quats,
 )
+from geoik.jit import call
 
 if TYPE_CHECKING:
     from geoik.chain import Chain
@@ -91,7 +92,7 @@ class Motion:
             return self.keys.copy()
         out = np.empty(self.keys.shape[:2] + (3,))
         for k in range(self.keys.shape[0]):
-            rotvecs_from_quats(self.keys[k], out[k])
+            call(rotvecs_from_quats, self.keys[k], out[k])
         return out
 
     def rotations(self) -> np.ndarray:
@@ -105,9 +106,9 @@ class Motion:
         world = np.empty((c.n, 4))
         for k in range(self.keys.shape[0]):
             if c.dim == 2:
-                fk_2d(c.lengths, c.base, self.keys[k], out[k])
+                call(fk_2d, c.lengths, c.base, self.keys[k], out[k])
             else:
-                fk_3d(c.lengths, c.base, self.keys[k], out[k], world)
+                call(fk_3d, c.lengths, c.base, self.keys[k], out[k], world)
         return out
 
     def trace(self, max_step_deg: float = 1.0) -> np.ndarray:
@@ -118,8 +119,8 @@ class Motion:
         c = self.chain
         step = math.radians(max_step_deg)
         if c.dim == 2:
-            return _trace_2d(c.lengths, c.base, self.keys, step)
-        return _trace_3d(c.lengths, c.base, self.keys, step)
+            return call(_trace_2d, c.lengths, c.base, self.keys, step, work=self.keys.size * 8)
+        return call(_trace_3d, c.lengths, c.base, self.keys, step, work=self.keys.size * 8)
 
     def path_length(self) -> float:
         """True length of the path the end effector traces while the motion is played."""
@@ -129,8 +130,8 @@ class Motion:
 def motion_costs(chain: Chain, keys: np.ndarray) -> tuple[int, float, float]:
     """(rotations over 5 degrees, sum of rotation magnitudes in radians, path length)."""
     if chain.dim == 2:
-        return costs_2d(chain.lengths, chain.base, keys, keys.shape[0])
-    return costs_3d(chain.lengths, chain.base, keys, keys.shape[0])
+        return call(costs_2d, chain.lengths, chain.base, keys, keys.shape[0], work=keys.size * 8)
+    return call(costs_3d, chain.lengths, chain.base, keys, keys.shape[0], work=keys.size * 8)
 
 
 def _step_rotations(keys: np.ndarray, dim: int) -> np.ndarray:
@@ -140,7 +141,7 @@ def _step_rotations(keys: np.ndarray, dim: int) -> np.ndarray:
         if s > 0:
             out[:] = np.abs(np.diff(keys, axis=0))
         return out
-    _rotations_3d(keys, out)
+    call(_rotations_3d, keys, out)
     return out
 
 

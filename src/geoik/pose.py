@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from geoik.geometry import angles_from_positions_2d, quats_from_positions_3d, rotvecs_from_quats
+from geoik.jit import call
 
 __all__ = ["Pose"]
 
@@ -45,10 +46,10 @@ class Pose:
         n = self.positions.shape[0] - 1
         if self.positions.shape[1] == 2:
             out = np.empty(n)
-            angles_from_positions_2d(self.positions, out)
+            call(angles_from_positions_2d, self.positions, out)
             return out
         q = np.empty((n, 4))
-        quats_from_positions_3d(self.positions, q)
+        call(quats_from_positions_3d, self.positions, q)
         rv = np.empty((n, 3))
-        rotvecs_from_quats(q, rv)
+        call(rotvecs_from_quats, q, rv)
         return rv

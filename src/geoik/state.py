@@ -15,6 +15,7 @@ import numpy as np
 
 from geoik import geometry as g
 from geoik.errors import InvalidPoseError
+from geoik.jit import call
 from geoik.pose import Pose
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def quats_from_rotvecs(rv: np.ndarray) -> np.ndarray:
     """(n, 4) unit quaternions from (n, 3) rotation vectors."""
     q = g.identity_quats(rv.shape[0])
     for i in range(rv.shape[0]):
-        q[i] = g.rotvec_to_q(rv[i, 0], rv[i, 1], rv[i, 2])
+        q[i] = call(g.rotvec_to_q, rv[i, 0], rv[i, 1], rv[i, 2])
     return q
 
 
@@ -47,7 +48,7 @@ def _rest_state(chain: Chain) -> np.ndarray:
     q = g.identity_quats(chain.n)
     for i in np.flatnonzero(np.any(chain.hinge != 0.0, axis=1)):
         phi = min(max(0.0, chain.lo[i]), chain.hi[i])
-        q[i] = g.q_axis_angle(*chain.hinge[i], phi)
+        q[i] = call(g.q_axis_angle, *chain.hinge[i], phi)
     return q
 
 
@@ -86,9 +87,9 @@ def _start_2d(chain: Chain, angles: np.ndarray) -> np.ndarray:
 def _start_3d(chain: Chain, angles: np.ndarray) -> np.ndarray:
     q = quats_from_rotvecs(np.asarray(angles))
     for i in range(chain.n):
-        c = g.constrain_joint_3d(*q[i], i, chain.cone, chain.hinge, chain.lo, chain.hi)
-        d = g.qmul(*c, q[i, 0], -q[i, 1], -q[i, 2], -q[i, 3])
-        if g.q_angle(*d) > 1e-7:
+        c = call(g.constrain_joint_3d, *q[i], i, chain.cone, chain.hinge, chain.lo, chain.hi)
+        d = call(g.qmul, *c, q[i, 0], -q[i, 1], -q[i, 2], -q[i, 3])
+        if call(g.q_angle, *d) > 1e-7:
             raise InvalidPoseError(f"start: joint {i} {_breach_3d(chain, i, q[i])}")
     return q
 
@@ -97,11 +98,11 @@ def _breach_3d(chain: Chain, i: int, q: np.ndarray) -> str:
     """How the local rotation ``q`` breaks joint ``i``'s limits, in words (degrees)."""
     hinge = chain.hinge[i]
     if not np.any(hinge):
-        x = g.qrot(*q, 1.0, 0.0, 0.0)
+        x = call(g.qrot, *q, 1.0, 0.0, 0.0)
         bend = math.degrees(math.atan2(math.hypot(x[1], x[2]), x[0]))
         cone = math.degrees(chain.cone[i])
         return f"bends {bend:.6g} degrees from its parent link, beyond its {cone:.6g} degree cone"
-    rv = g.q_to_rotvec(*q)
+    rv = call(g.q_to_rotvec, *q)
     along = float(np.dot(rv, hinge))
     if math.dist(rv, along * hinge) > 1e-7:
         return f"turns about an axis other than its hinge axis {hinge.tolist()}"
@@ -116,8 +117,8 @@ def public_angles(chain: Chain, state: np.ndarray) -> np.ndarray:
     (-pi, pi]), (n, 3) rotation vectors in 3-D."""
     if chain.dim == 2:
         out = np.empty(chain.n)
-        g.wrap_free_joints(state, chain.lo, chain.hi, out)
+        call(g.wrap_free_joints, state, chain.lo, chain.hi, out)
         return out
     rv = np.empty((chain.n, 3))
-    g.rotvecs_from_quats(state, rv)
+    call(g.rotvecs_from_quats, state, rv)
     return rv

@@ -63,6 +63,7 @@ from geoik.errors import (
     UnknownMethodError,
     describe,
 )
+from geoik.jit import call
 from geoik.judge import annulus_params, judge
 from geoik.skeleton import Skeleton
 from geoik.solution import STATUSES, Status
@@ -179,9 +180,11 @@ def _run(
     active, targeted, tgt, has_closest, closest = _target_arrays(sk, goals)
     done = (targeted, tgt, has_closest, closest, pos, tol, max_iter, scale)
     if method == "fabrik":
-        code, used = fabrik_tree(sk.parents, sk.lengths, sk.order, active, *done)
+        work = sk.n * max_iter
+        code, used = call(fabrik_tree, sk.parents, sk.lengths, sk.order, active, *done, work=work)
     else:
-        code, used = circles_tree(*_segments(sk, active, targeted), active, *done)
+        segments = _segments(sk, active, targeted)
+        code, used = call(circles_tree, *segments, active, *done, work=sk.n * max_iter * 8)
     for j in sk.order[1:]:  # joints off the targeted paths keep their offsets
         if not active[j]:
             p = sk.parents[j]
@@ -259,7 +262,7 @@ def _judge(sk: Skeleton, goals: dict[str, np.ndarray], pos: np.ndarray, tol: flo
     error: dict[str, float] = {}
     for name, t in goals.items():
         params = annulus_params(*sk.reach(name))
-        c, e = judge(t, pos[sk.index(name)], code, tol, sk.root, params)
+        c, e = call(judge, t, pos[sk.index(name)], code, tol, sk.root, params)
         status[name], error[name] = STATUSES[c], float(e)
     return status, error
 

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from geoik.geometry import distance
+from geoik.jit import call
 from geoik.reach.search import extreme_distance
 
 if TYPE_CHECKING:
@@ -75,11 +76,12 @@ def _run_reach(lengths: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[flo
         v = float(lengths[0])
         return v, v, True
     eps = _EPS * float(lengths.sum())
+    work = 1000 * lengths.size  # boxes of the branch and bound, a guess: it stops when settled
     if np.all(lo[1:] <= 0.0) and np.all(hi[1:] >= 0.0):
         top, top_ok = float(lengths.sum()), True
     else:
-        _, top, top_ok = extreme_distance(lengths, lo, hi, True, eps, _CAP)
-    _, low, low_ok = extreme_distance(lengths, lo, hi, False, eps, _CAP)
+        _, top, top_ok = call(extreme_distance, lengths, lo, hi, True, eps, _CAP, work=work)
+    _, low, low_ok = call(extreme_distance, lengths, lo, hi, False, eps, _CAP, work=work)
     return float(low), float(top), bool(top_ok and low_ok)
 
 
@@ -217,7 +219,7 @@ def closest_reachable_point(chain: Chain, target: np.ndarray) -> np.ndarray | No
     circle (sphere) is nearest; the one along +x is returned.
     """
     d = target - chain.base
-    dist = distance(target, chain.base)
+    dist = call(distance, target, chain.base)
     outer, inner = closest_radii(chain)
     if outer is not None and dist > outer:
         return _radial(chain, d, dist, outer)
@@ -233,7 +235,7 @@ def clamp_into_reach(chain: Chain, target: np.ndarray) -> np.ndarray:
     with positive minimum reach goes along +x.
     """
     d = target - chain.base
-    dist = distance(target, chain.base)
+    dist = call(distance, target, chain.base)
     rmin, rmax = chain.reach()
     if dist > rmax:
         return _radial(chain, d, dist, rmax)

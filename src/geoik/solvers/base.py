@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from geoik.errors import InvalidOptionError, LimitError, UnsupportedChainError, describe
+from geoik.jit import call
 
 __all__ = ["Option", "Solver"]
 
@@ -109,7 +110,10 @@ class Solver:
         """Run the kernel of the chain's dimension on ``state`` (in place) towards ``target``;
         returns the kernel's ``(status, iterations, nrec)``."""
         kernel = self.kernel_2d if chain.dim == 2 else self.kernel_3d
-        return kernel(*chain.kernel_arrays, target, state, tol, max_iter, opts, rec)
+        work = chain.n * max_iter * (1 if chain.dim == 2 else 4)
+        return call(
+            kernel, *chain.kernel_arrays, target, state, tol, max_iter, opts, rec, work=work
+        )
 
     def limit_error(self, chain: Any, target: np.ndarray, joint: int) -> LimitError:
         """The error of a kernel that reported joint ``joint``'s limits as unmeetable."""

@@ -27,6 +27,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from geoik import jit
 from geoik.errors import GeoIKError
 from geoik.viewer import handlers
 from geoik.viewer.overlay import MapCache, MapCancelledError
@@ -69,8 +70,14 @@ def create_app(warm: bool = True) -> Starlette:
 
 
 def warm_up() -> None:
-    """Run every registered solver once on a small planar chain, and each scene once, so that
-    numba compiles (or loads from its cache) every kernel before the page needs it."""
+    """Run every registered solver once on a small planar chain, and each scene once, compiled,
+    so that numba compiles (or loads from its cache) every kernel the page needs; until then
+    the page's requests run them as plain Python (:mod:`geoik.jit`)."""
+    with jit.mode("compiled"):
+        _warm_up()
+
+
+def _warm_up() -> None:
     for name, solver in handlers.REGISTRY.items():
         lo, hi = solver.links
         chain = {"lengths": [1.0] * (3 if hi is None else min(max(lo, 3), hi))}

@@ -74,6 +74,7 @@ from geoik.geometry import (
     qmul,
     quats_from_positions_3d,
 )
+from geoik.jit import call
 from geoik.solvers.base import Solver
 from geoik.solvers.caa.arc import (
     TWO_PI,
@@ -294,11 +295,11 @@ def prepare(chain, opts: np.ndarray) -> np.ndarray:
     """Per-chain constants the kernels would otherwise recompute for every target: the theta at
     which the chain curls shut and, in 2-D, the limits' caps on theta for either arc side."""
     m = int(np.argmax(chain.lengths))
-    end = theta_end(chain.lengths, m)
+    end = call(theta_end, chain.lengths, m)
     if chain.dim == 3:
         return np.array([end])
     buf = np.empty(chain.n)
-    caps = [_cap_2d(chain.lengths, chain.lo, chain.hi, side, buf) for side in (1.0, -1.0)]
+    caps = [call(_cap_2d, chain.lengths, chain.lo, chain.hi, s, buf) for s in (1.0, -1.0)]
     return np.array([end, *caps])
 
 

@@ -1,0 +1,157 @@
+"""When geoik's kernels run compiled, and when as plain Python.
+
+Every kernel is a numba function, compiled on first use and cached on disk. Compiling the
+functions one solve needs takes seconds; running them once as plain Python takes milliseconds.
+So calls from Python into a kernel go through :func:`call`, which picks:
+
+- the compiled function, when it is compiled in this process already or numba's disk cache holds
+  it for these argument types (loading takes milliseconds);
+- otherwise its plain-Python twin (:func:`interpreted`: the same source, every compiled function
+  it calls also run as Python), as long as the call is small (its ``work`` hint, e.g. joints
+  times iterations, at most :data:`SMALL_WORK`) and this process has spent less than
+  :data:`INTERPRETED_BUDGET` seconds running the function as Python;
+- after that, the compiled function: it is compiled once (seconds) and cached on disk, and from
+  then on every call is compiled.
+
+A one-off solve (``geoik solve`` on the command line, a first call in a notebook) therefore
+answers at once, and a loop of solves is compiled after its first fraction of a second. Both
+forms run the same source on the same float64 operations, so they give the same results (to
+rounding where NumPy's linear algebra differs from numba's). :func:`warm_up` compiles ahead,
+for servers and benchmarks; :func:`mode` forces one form, for tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+import types
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from numba import typeof
+from numba.core.dispatcher import Dispatcher
+
+__all__ = ["INTERPRETED_BUDGET", "SMALL_WORK", "call", "interpreted", "mode", "warm_up"]
+
+SMALL_WORK = 50_000
+"""Largest ``work`` hint of a call that may run as plain Python (about a quarter second)."""
+INTERPRETED_BUDGET = 0.25
+"""Seconds a process may spend running one function as plain Python before compiling it."""
+MODES = ("auto", "compiled", "interpreted")
+
+_READY = object()  # the function runs compiled from now on
+_state: dict[Any, Any] = {}  # dispatcher -> _READY or seconds spent running it as Python
+_twins: dict[int, Callable[..., Any]] = {}
+_module_globals: dict[int, dict[str, Any]] = {}
+
+
+class _Mode(threading.local):
+    value = "auto"
+
+
+_mode = _Mode()  # per thread: a server may compile in one thread and answer in another
+
+
+def call(fn: Any, *args: Any, work: int = 0) -> Any:
+    """``fn(*args)``, compiled or as plain Python as the module docstring says.
+
+    ``work`` estimates the call's size in elementary steps (e.g. joints times iterations), so
+    that a large call is never run as Python.
+    """
+    if _state.get(fn) is _READY:
+        return fn(*args)
+    if not isinstance(fn, Dispatcher):  # numba disabled (NUMBA_DISABLE_JIT=1): plain Python
+        return fn(*args)
+    how = _mode.value
+    if how == "compiled" or (how == "auto" and _compiles_now(fn, args, work)):
+        _state[fn] = _READY
+        return fn(*args)
+    start = time.perf_counter()
+    try:
+        return interpreted(fn)(*args)
+    finally:
+        _state[fn] = _state.get(fn, 0.0) + time.perf_counter() - start
+
+
+def _compiles_now(fn: Dispatcher, args: Sequence[Any], work: int) -> bool:
+    spent = _state.get(fn)
+    if spent is None:  # first call in this process
+        return bool(fn.signatures) or work > SMALL_WORK or _cached_on_disk(fn, args)
+    return bool(spent >= INTERPRETED_BUDGET or work > SMALL_WORK)
+
+
+def _cached_on_disk(fn: Dispatcher, args: Sequence[Any]) -> bool:
+    """Whether numba's disk cache holds ``fn`` for the types of ``args``. Reads numba's cache
+    index through its internal API; if that changes, the answer is False (compile when due)."""
+    try:
+        sig = tuple(typeof(a) for a in args)
+        cache = fn._cache
+        key = cache._index_key(sig, fn.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:
+        return False
+
+
+def interpreted(fn: Any) -> Callable[..., Any]:
+    """The plain-Python twin of a compiled function: its own source, with every compiled
+    function it reaches through its module's globals replaced by its twin."""
+    if not isinstance(fn, Dispatcher):
+        return fn
+    twin = _twins.get(id(fn))
+    if twin is None:
+        py = fn.py_func
+        twin = types.FunctionType(
+            py.__code__, _twin_globals(py.__globals__), py.__name__, py.__defaults__
+        )
+        _twins[id(fn)] = twin
+    return twin
+
+
+def _twin_globals(namespace: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a module's globals in which compiled functions are their twins (one copy per
+    module, made before it is filled so that functions calling each other resolve)."""
+    copy = _module_globals.get(id(namespace))
+    if copy is None:
+        copy = _module_globals[id(namespace)] = dict(namespace)
+        for name, value in namespace.items():
+            if isinstance(value, Dispatcher):
+                copy[name] = interpreted(value)
+    return copy
+
+
+@contextlib.contextmanager
+def mode(value: str) -> Iterator[None]:
+    """Within the block (in this thread), run kernels ``"compiled"`` always, ``"interpreted"``
+    (as plain Python) always, or choose as usual (``"auto"``)."""
+    if value not in MODES:
+        raise ValueError(f"mode: expected one of {', '.join(MODES)}, got {value!r}")
+    before, _mode.value = _mode.value, value
+    try:
+        yield
+    finally:
+        _mode.value = before
+
+
+def warm_up(methods: Sequence[str] | None = None, dims: Sequence[int] = (2, 3)) -> None:
+    """Compile (or load from numba's disk cache) what :func:`geoik.solve` and
+    :func:`geoik.costs` run for ``methods`` (default: every registered solver) in ``dims``, so
+    that the next solves run compiled from the first."""
+    import numpy as np
+
+    from geoik.api import solve
+    from geoik.chain import Chain
+    from geoik.costs import costs
+    from geoik.solvers import REGISTRY, get
+
+    with mode("compiled"):
+        for name in methods if methods is not None else list(REGISTRY):
+            solver = get(name)
+            n = solver.links[0] if solver.links[1] is not None else 3
+            for dim in dims:
+                if dim not in solver.dims:
+                    continue
+                chain = Chain.planar([1.0] * n) if dim == 2 else Chain.spatial([1.0] * n)
+                target = np.full(dim, 0.5)
+                costs(solve(chain, target, method=name))
+                chain.pose_from_angles(chain.rest_pose().angles())

@@ -1,0 +1,156 @@
+"""geoik.jit: kernels run as plain Python until compiling pays, with the same results."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik import jit
+from geoik.solvers import REGISTRY
+
+METHODS = sorted(REGISTRY)
+
+
+def _chain(method: str, dim: int, rng: np.random.Generator, limited: bool) -> ik.Chain:
+    n = 2 if method == "two-bone" else int(rng.integers(2, 7))
+    lengths = rng.uniform(0.5, 2.0, n)
+    bend = 70.0 if limited else None
+    if dim == 2:
+        return ik.Chain.planar(lengths, max_bend_deg=bend)
+    hinges = [(0.0, 0.0, 1.0) if i % 2 else None for i in range(n)] if limited else None
+    return ik.Chain.spatial(lengths, max_bend_deg=bend, hinge_axes=hinges)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dim", [2, 3])
+def test_interpreted_solves_equal_compiled_ones(method, dim):
+    """The plain-Python twins give what the compiled kernels give: the same statuses,
+    iterations and costs, poses equal to rounding (NumPy's and numba's linear algebra round
+    differently; every other operation is the same float64 arithmetic)."""
+    rng = np.random.default_rng(7)
+    for trial in range(12):
+        chain = _chain(method, dim, rng, limited=bool(trial % 2))
+        target = rng.uniform(-1.1, 1.1, dim) * chain.total_length
+        out = []
+        for how in ("compiled", "interpreted"):
+            with jit.mode(how):
+                try:
+                    sol = ik.solve(chain, target, method=method, max_iter=40)
+                except ik.LimitError as e:
+                    out.append(str(e))
+                    continue
+                out.append((sol, ik.costs(sol), sol.motion.trace()))
+        if isinstance(out[0], str):
+            assert out[1] == out[0]
+            continue
+        (a, ca, ta), (b, cb, tb) = out
+        assert (a.status, a.iterations) == (b.status, b.iterations)
+        scale = chain.total_length
+        np.testing.assert_allclose(a.positions, b.positions, rtol=0, atol=1e-12 * scale)
+        np.testing.assert_allclose(a.angles, b.angles, rtol=0, atol=1e-12)
+        assert a.error == pytest.approx(b.error, rel=0, abs=1e-12 * scale)
+        assert ca.rotations_over_5deg == cb.rotations_over_5deg
+        assert ca.rotation_sum_deg == pytest.approx(cb.rotation_sum_deg, rel=1e-12)
+        assert ca.path_length == pytest.approx(cb.path_length, rel=1e-12, abs=1e-12)
+        np.testing.assert_allclose(ta, tb, rtol=0, atol=1e-12 * scale)
+
+
+def test_trees_interpreted_equal_compiled():
+    hand = ik.Skeleton.hand()
+    targets = {"index": (1.45, 0.2, -0.45), "thumb": (1.2, 0.45, -0.4)}
+    for method in ("circles", "fabrik"):
+        sols = []
+        for how in ("compiled", "interpreted"):
+            with jit.mode(how):
+                sols.append(ik.solve_tree(hand, targets, method=method))
+        assert sols[0].status == sols[1].status
+        np.testing.assert_allclose(sols[0].positions, sols[1].positions, rtol=0, atol=1e-12)
+
+
+def _run(code: str, cache_dir: str) -> dict:
+    """Run ``code`` in a fresh interpreter whose numba cache is ``cache_dir``; ``code`` leaves
+    its findings in ``out`` (a dict), printed as JSON. ``compiled`` counts numba compilations."""
+    script = (
+        "import json\n"
+        "from numba.core import event\n"
+        "out = {'compiled': 0}\n"
+        "class Count(event.Listener):\n"
+        "    def on_start(self, e): out['compiled'] += 1\n"
+        "    def on_end(self, e): pass\n"
+        "event.register('numba:compile', Count())\n" + code + "\nprint(json.dumps(out))\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_first_solve_in_a_fresh_install_compiles_nothing(tmp_path):
+    """With an empty numba cache, one command-line solve of every solver, 2-D and 3-D, runs
+    as plain Python: nothing is compiled, so nothing waits for a compiler."""
+    code = (
+        "import contextlib, io\n"
+        "from geoik.cli import main\n"
+        "from geoik.solvers import REGISTRY\n"
+        "for m in REGISTRY:\n"
+        "    n = '2' if m == 'two-bone' else '5'\n"
+        "    for t in ('2,1', '2,1,0.5'):\n"
+        "        with contextlib.redirect_stdout(io.StringIO()):\n"
+        "            assert main(['solve', '--lengths', f'1x{n}', '--target', t, '--method', m,\n"
+        "                         '--max-bend-deg', '80']) == 0\n"
+    )
+    assert _run(code, str(tmp_path))["compiled"] == 0
+
+
+def test_a_loop_of_solves_is_compiled_once_it_pays(tmp_path):
+    """Solving on and on from Python: after its first fraction of a second as plain Python the
+    kernel is compiled, and later calls run compiled."""
+    code = (
+        "import geoik as ik\n"
+        "from geoik.solvers import REGISTRY\n"
+        "kernel = REGISTRY['ccd'].kernel_2d\n"
+        "chain = ik.Chain.planar([1.0] * 8)\n"
+        "calls = 0\n"
+        "while not kernel.signatures and calls < 100000:\n"
+        "    ik.solve(chain, (3.0, 2.0 + calls % 7 * 0.1), method='ccd')\n"
+        "    calls += 1\n"
+        "out['calls'] = calls\n"
+        "out['compiled_now'] = bool(kernel.signatures)\n"
+    )
+    out = _run(code, str(tmp_path))
+    assert out["compiled_now"] and out["calls"] > 1 and out["compiled"] > 0
+
+
+def test_large_solves_and_warm_caches_run_compiled(tmp_path):
+    """A solve too large for plain Python is compiled at once; once numba's disk cache holds a
+    kernel (here after ``jit.warm_up``), a new process loads it instead of interpreting."""
+    cache = str(tmp_path)
+    big = (
+        "import geoik as ik\n"
+        "from geoik.solvers import REGISTRY\n"
+        "ik.solve(ik.Chain.planar([1.0] * 60), (30.0, 20.0), method='ccd', max_iter=5000)\n"
+        "out['kernel_compiled'] = bool(REGISTRY['ccd'].kernel_2d.signatures)\n"
+    )
+    assert _run(big, cache)["kernel_compiled"]
+    _run("from geoik import jit\njit.warm_up(['fabrik'], dims=(2,))", cache)
+    warm = (
+        "import geoik as ik\n"
+        "from geoik.solvers import REGISTRY\n"
+        "ik.costs(ik.solve(ik.Chain.planar([1.0, 2.0, 1.5]), (2.0, 1.0), method='fabrik'))\n"
+        "out['kernel_compiled'] = bool(REGISTRY['fabrik'].kernel_2d.signatures)\n"
+    )
+    out = _run(warm, cache)
+    assert out["kernel_compiled"] and out["compiled"] == 0
+
+
+def test_mode_names_are_checked():
+    with pytest.raises(ValueError, match="mode"), jit.mode("fast"):
+        pass
