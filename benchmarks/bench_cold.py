@@ -163,6 +163,14 @@ def progress(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def load_note(start: float) -> str:
+    """The machine's 1-minute load average at the start and now, against its cores."""
+    return (
+        f"machine load (1-minute average): {start:.2f} at the start, {os.getloadavg()[0]:.2f} at "
+        f"the end, on {os.cpu_count()} cores (other users' load slows every figure)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
@@ -212,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     t_start = time.perf_counter()
+    load_start = os.getloadavg()[0]
     total = args.reps * (len(rows) + 1)
     step = 0
     for rep in range(1, args.reps + 1):
@@ -282,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     if notes:
         print("\nfailed runs:")
         print("\n".join(dict.fromkeys(notes)))
+    print(f"\n{load_note(load_start)}")
     return 1 if failed else 0
 
 

@@ -508,6 +508,14 @@ def solvers_section(a: argparse.Namespace) -> None:
             )
 
 
+def load_note(start: float) -> str:
+    """The machine's 1-minute load average at the start and now, against its cores."""
+    return (
+        f"machine load (1-minute average): {start:.2f} at the start, {os.getloadavg()[0]:.2f} at "
+        f"the end, on {os.cpu_count()} cores (other users' load slows every figure)"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--size", type=int, default=1000, help="pixels per side (default 1000)")
@@ -527,8 +535,10 @@ def main() -> None:
     a = ap.parse_args()
     if a.reps < 1 or a.solver_reps < 1:
         ap.error("--reps and --solver-reps must be at least 1")
+    start = os.getloadavg()[0]
     reference_section(a)
     solvers_section(a)
+    print(f"\n{load_note(start)}")
 
 
 if __name__ == "__main__":

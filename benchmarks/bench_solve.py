@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import subprocess
 import sys
@@ -211,6 +212,14 @@ def import_and_first_solve_s(runs: int) -> list[float]:
     return times
 
 
+def load_note(start: float) -> str:
+    """The machine's 1-minute load average at the start and now, against its cores."""
+    return (
+        f"machine load (1-minute average): {start:.2f} at the start, {os.getloadavg()[0]:.2f} at "
+        f"the end, on {os.cpu_count()} cores (other users' load slows every figure)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="timing rounds (default 7)")
@@ -225,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the figure the goals are judged on (default best)",
     )
     args = parser.parse_args(argv)
+    start = os.getloadavg()[0]
     if args.rounds < 1 or args.targets < 1 or args.import_runs < 1:
         parser.error("--rounds, --targets and --import-runs must be at least 1")
     print(
@@ -265,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         f"goal: import geoik + first solve < {GOAL_IMPORT_S:g} s (numba cache warm): "
         f"{secs:.2f} s, {args.judge} of {args.import_runs} fresh processes ({verdict})"
     )
+    print(f"\n{load_note(start)}")
     return 0
 
 
