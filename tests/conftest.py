@@ -94,7 +94,7 @@ def joint_violation(chain: ik.Chain, angles: np.ndarray) -> float:
 
 
 def check_invariants(sol: ik.Solution, chain: ik.Chain, target) -> None:
-    """Every invariant of a solution (issue: foundation, item 4)."""
+    """Every invariant of a solution."""
     L = chain.total_length
     n, d = chain.n, chain.dim
     assert sol.positions.shape == (n + 1, d)

@@ -1,5 +1,5 @@
 """Bad input raises one family of typed errors whose messages name the argument, what was
-expected and what came (issue 2, item 5), in one table."""
+expected and what came, in one table."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import geoik as ik
 from geoik.solvers import REGISTRY, get
 
 
-def test_registry_has_the_issue_names():
+def test_registry_has_the_classic_solvers():
     assert {"ccd", "fabrik", "dls", "two-bone"} <= set(REGISTRY)
     for name, solver in REGISTRY.items():
         assert solver.name == name and get(name) is solver

@@ -1,0 +1,77 @@
+"""The benchmarks' helpers: bench_cold's commands and status parser, and bench_maps' build of the
+C reference (which must give geoik's CCD iteration map, pixel for pixel). No timings."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik.cli import main
+from geoik.maps import metric_map
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"_bench_{name}", BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def cold() -> ModuleType:
+    return load("bench_cold")
+
+
+@pytest.fixture(scope="module")
+def maps() -> ModuleType:
+    return load("bench_maps")
+
+
+def test_cold_cases_take_every_solver(cold):
+    assert cold.case_for("ccd", 2).lengths_arg() == "2x10"
+    assert cold.case_for("ccd", 3).target_arg() == "4,5,3"
+    assert cold.case_for("two-bone", 2).lengths_arg() == "5,4"  # two links only
+    cli = cold.case_for("ccd", 2).cli("ccd")
+    assert cli[1:] == ["solve", "--lengths", "2x10", "--target", "8.33,2.83", "--method", "ccd"]
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_cold_reads_the_status_the_cli_and_the_api_print(cold, capsys, dim):
+    case = cold.case_for("ccd", dim)
+    assert main(case.cli("ccd")[1:]) == 0
+    assert cold.parse_status(capsys.readouterr().out) == "REACHED"
+    exec(case.api("ccd")[-1], {})
+    assert cold.parse_status(capsys.readouterr().out) == "REACHED"
+    assert cold.parse_status("chain: x\nerror: 0.1\n") is None
+
+
+def test_c_reference_builds_and_gives_geoiks_map(maps, tmp_path):
+    cc = maps.find_compiler()
+    if cc is None:
+        pytest.skip("no C compiler")
+    exes, failures = maps.build_c(cc, tmp_path, {"O3": maps.C_BUILDS["O3"]})
+    assert not failures and exes["O3"].exists()
+    size = 40
+    r = maps.run_c(exes["O3"], "scalar", size, 1, 1, tmp_path / "m")
+    assert r["targets_per_s"] > 0 and 0 < r["converged_frac"] < 1
+    theirs = np.fromfile(tmp_path / "m_iters.i8", dtype=np.int8)
+    chain = ik.Chain.planar([1.0] * maps.N_LINKS)
+    ours = metric_map(chain, "ccd", "iterations", size, tol=maps.EPS, max_iter=maps.ITERS)
+    assert np.array_equal(maps.iteration_map(ours), theirs)
+
+
+def test_no_compiler_is_none(maps, monkeypatch):
+    assert maps.find_compiler("no-such-compiler-xyz") is None
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.delenv("CC", raising=False)
+    assert maps.find_compiler() is None
