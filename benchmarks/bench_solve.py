@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import geoik as ik
+from geoik import jit
 from geoik.solvers import REGISTRY, Solver
 
 MAX_ITER = 20
@@ -242,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         f"links of length 1; best and median of {args.rounds} interleaved rounds",
         flush=True,
     )
+    print("compiling every solver's kernels (or loading them from numba's cache)", file=sys.stderr)
+    jit.warm_up()  # otherwise the first calls of each would run as plain Python
     rows = solve_table(args.rounds, args.targets)
     ref = {row.n: row for row in rows if row.name == PLAIN}
     print(
