@@ -17,7 +17,7 @@ import numpy as np
 from geoik.chain import Chain
 from geoik.checks import DEFAULT_TOL, check_flag, check_max_iter, check_point, check_tol
 from geoik.errors import InvalidChainError, describe
-from geoik.jit import call
+from geoik.jit import runner
 from geoik.judge import finish_2d, finish_3d, judge_params
 from geoik.motion import Motion
 from geoik.pose import Pose
@@ -94,13 +94,13 @@ def solve(
     if dim == 2:
         angles = np.empty(n)
         lengths, base, lo, hi = chain.kernel_arrays
-        code, error = call(
-            finish_2d, lengths, base, lo, hi, state, t, code, tol_, params, positions, angles
-        )
+        finish = runner(finish_2d)
+        code, error = finish(lengths, base, lo, hi, state, t, code, tol_, params, positions, angles)
     else:
         angles = np.empty((n, 3))
-        code, error = call(
-            finish_3d, chain.lengths, chain.base, state, t, code, tol_, params, positions, angles
+        finish = runner(finish_3d)
+        code, error = finish(
+            chain.lengths, chain.base, state, t, code, tol_, params, positions, angles
         )
     status = STATUSES[code]
     moved = goal is not t and status is not Status.REACHED

@@ -149,6 +149,23 @@ class Chain:
     cone: np.ndarray
     hinge: np.ndarray
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    n: int = field(init=False, repr=False, compare=False)
+    """Number of links (and joints)."""
+    total_length: float = field(init=False, repr=False, compare=False)
+    """Sum of the link lengths (the reach of a chain that can straighten)."""
+    kernel_arrays: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
+    """The chain as every solver kernel takes it (see :class:`geoik.solvers.Solver`):
+    ``(lengths, base, lo, hi)`` in 2-D, ``(lengths, base, cone, hinge, lo, hi)`` in 3-D."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "n", int(self.lengths.size))
+        object.__setattr__(self, "total_length", float(self.lengths.sum()))
+        arrays: tuple[np.ndarray, ...]
+        if self.dim == 2:
+            arrays = (self.lengths, self.base, self.lo, self.hi)
+        else:
+            arrays = (self.lengths, self.base, self.cone, self.hinge, self.lo, self.hi)
+        object.__setattr__(self, "kernel_arrays", arrays)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -244,38 +261,12 @@ class Chain:
 
     # ------------------------------------------------------------------ properties
     @property
-    def n(self) -> int:
-        """Number of links (and joints)."""
-        return int(self.lengths.size)
-
-    @property
-    def total_length(self) -> float:
-        """Sum of the link lengths (the reach of a chain that can straighten)."""
-        cached = self._cache.get("total_length")
-        if cached is None:
-            cached = self._cache["total_length"] = float(self.lengths.sum())
-        return float(cached)
-
-    @property
     def is_limited(self) -> bool:
         """True if any joint has a limit or a hinge."""
         cached = self._cache.get("is_limited")
         if cached is None:
             cached = self._cache["is_limited"] = self._any_limit()
         return bool(cached)
-
-    @property
-    def kernel_arrays(self) -> tuple[np.ndarray, ...]:
-        """The chain as every solver kernel takes it (see :class:`geoik.solvers.Solver`):
-        ``(lengths, base, lo, hi)`` in 2-D, ``(lengths, base, cone, hinge, lo, hi)`` in 3-D."""
-        cached = self._cache.get("kernel_arrays")
-        if cached is None:
-            if self.dim == 2:
-                cached = (self.lengths, self.base, self.lo, self.hi)
-            else:
-                cached = (self.lengths, self.base, self.cone, self.hinge, self.lo, self.hi)
-            self._cache["kernel_arrays"] = cached
-        return cached
 
     def _any_limit(self) -> bool:
         return bool(

@@ -32,6 +32,8 @@ DEFAULT_TOL = 1e-4
 path from the root to an end effector)."""
 
 _REAL_KINDS = "iuf"  # NumPy dtype kinds of real numbers: no bools, complex numbers or objects
+_SEQUENCES = (tuple, list)
+_PLAIN = frozenset((float, int))
 
 
 def is_number(value: Any) -> bool:
@@ -42,15 +44,17 @@ def is_number(value: Any) -> bool:
 
 
 def _real_array(value: Any) -> np.ndarray | None:
-    """``value`` as a float64 array if it holds real numbers only (no bools, complex numbers,
-    strings or objects), else None."""
+    """``value`` as a float64 array of its own (never ``value`` itself) if it holds real numbers
+    only (no bools, complex numbers, strings or objects), else None."""
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError):
         return None
     if raw.dtype.kind not in _REAL_KINDS:
         return None
-    return np.array(raw, dtype=np.float64)
+    if raw.dtype != np.float64 or raw is value or raw.base is not None:
+        return np.array(raw, dtype=np.float64)
+    return raw
 
 
 def check_point(
@@ -65,6 +69,13 @@ def check_point(
     Raises ``error`` (default :class:`~geoik.InvalidTargetError`) naming ``name`` otherwise; the
     message says the point belongs to a ``dim``-D ``model``.
     """
+    if (
+        type(value) in _SEQUENCES  # the common case, checked without making an array first
+        and len(value) == dim
+        and _PLAIN.issuperset(map(type, value))
+        and all(map(math.isfinite, value))
+    ):
+        return np.array(value, dtype=np.float64)
     p = _real_array(value)
     if p is None or p.shape != (dim,) or not all(map(math.isfinite, p.tolist())):
         raise error(
@@ -98,6 +109,8 @@ def check_tol(tol: Any, scale: float, name: str = "tol") -> float:
     """The tolerance as a float: ``tol`` checked, or :data:`DEFAULT_TOL` times ``scale``."""
     if tol is None:
         return DEFAULT_TOL * scale
+    if type(tol) is float and 0.0 < tol < math.inf:
+        return tol
     if not is_number(tol) or not math.isfinite(tol) or tol <= 0:
         raise InvalidOptionError(f"{name}: expected a finite distance > 0, got {describe(tol)}")
     return float(tol)
@@ -107,6 +120,8 @@ def check_max_iter(max_iter: Any, default: int, name: str = "max_iter") -> int:
     """The iteration budget as an int: ``max_iter`` checked, or ``default``."""
     if max_iter is None:
         return default
+    if type(max_iter) is int and max_iter >= 1:
+        return max_iter
     if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 1:
         raise InvalidOptionError(f"{name}: expected an integer >= 1, got {describe(max_iter)}")
     return int(max_iter)
@@ -114,6 +129,8 @@ def check_max_iter(max_iter: Any, default: int, name: str = "max_iter") -> int:
 
 def check_flag(value: Any, name: str) -> bool:
     """``value`` as a bool if it is one (Python's or NumPy's); InvalidOptionError otherwise."""
+    if value is False or value is True:
+        return value
     if not isinstance(value, bool | np.bool_):
         raise InvalidOptionError(f"{name}: expected True or False, got {describe(value)}")
     return bool(value)

@@ -2,7 +2,7 @@
 
 Every kernel is a numba function, compiled on first use and cached on disk. Compiling the
 functions one solve needs takes seconds; running them once as plain Python takes milliseconds.
-So calls from Python into a kernel go through :func:`call`, which picks:
+So calls from Python into a kernel go through :func:`call` (or :func:`runner`), which picks:
 
 - the compiled function, when it is compiled in this process already or numba's disk cache holds
   it for these argument types (loading takes milliseconds);
@@ -23,6 +23,7 @@ for servers and benchmarks; :func:`mode` forces one form, for tests.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import time
 import types
@@ -32,7 +33,15 @@ from typing import Any
 from numba import typeof
 from numba.core.dispatcher import Dispatcher
 
-__all__ = ["INTERPRETED_BUDGET", "SMALL_WORK", "call", "interpreted", "mode", "warm_up"]
+__all__ = [
+    "INTERPRETED_BUDGET",
+    "SMALL_WORK",
+    "call",
+    "interpreted",
+    "mode",
+    "runner",
+    "warm_up",
+]
 
 SMALL_WORK = 50_000
 """Largest ``work`` hint of a call that may run as plain Python (about a quarter second)."""
@@ -72,6 +81,14 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
         return interpreted(fn)(*args)
     finally:
         _state[fn] = _state.get(fn, 0.0) + time.perf_counter() - start
+
+
+def runner(fn: Any, work: int = 0) -> Callable[..., Any]:
+    """``fn`` itself once it runs compiled, else a callable doing :func:`call` with ``work``:
+    for hot paths, which then call ``fn`` without any step in between."""
+    if _state.get(fn) is _READY:
+        return fn
+    return functools.partial(call, fn, work=work)
 
 
 def _compiles_now(fn: Dispatcher, args: Sequence[Any], work: int) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from geoik.errors import InvalidOptionError, LimitError, UnsupportedChainError, describe
-from geoik.jit import call
+from geoik.jit import runner
 
 __all__ = ["Option", "Solver"]
 
@@ -86,6 +86,7 @@ class Solver:
     prepare: Callable[[Any, np.ndarray], np.ndarray] | None = None
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
     _defaults: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    _fits: set[tuple[int, int]] = field(default_factory=set, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._option_index.update({o.name: o for o in self.options})
@@ -109,11 +110,11 @@ class Solver:
     ) -> tuple[int, int, int]:
         """Run the kernel of the chain's dimension on ``state`` (in place) towards ``target``;
         returns the kernel's ``(status, iterations, nrec)``."""
-        kernel = self.kernel_2d if chain.dim == 2 else self.kernel_3d
-        work = chain.n * max_iter * (1 if chain.dim == 2 else 4)
-        return call(
-            kernel, *chain.kernel_arrays, target, state, tol, max_iter, opts, rec, work=work
-        )
+        if chain.dim == 2:
+            kernel = runner(self.kernel_2d, chain.n * max_iter)
+        else:
+            kernel = runner(self.kernel_3d, 4 * chain.n * max_iter)
+        return kernel(*chain.kernel_arrays, target, state, tol, max_iter, opts, rec)
 
     def limit_error(self, chain: Any, target: np.ndarray, joint: int) -> LimitError:
         """The error of a kernel that reported joint ``joint``'s limits as unmeetable."""
@@ -125,6 +126,9 @@ class Solver:
         )
 
     def check_chain(self, n: int, dim: int) -> None:
+        """Raise UnsupportedChainError unless the solver takes ``n`` links in ``dim``-D."""
+        if (n, dim) in self._fits:
+            return
         lo, hi = self.links
         if n < lo or (hi is not None and n > hi):
             want = f"exactly {lo}" if hi == lo else f"at least {lo}" if hi is None else f"{lo}-{hi}"
@@ -136,6 +140,7 @@ class Solver:
                 f"chain: method {self.name!r} solves {self.dims[0]}-D chains only, got a "
                 f"{dim}-D chain"
             )
+        self._fits.add((n, dim))
 
     def kernel_opts(self, chain: Any, options: Mapping[str, Any]) -> np.ndarray:
         """The kernel's ``opts``: the packed options followed by what ``prepare`` derives from
