@@ -25,8 +25,7 @@ at exactly its length from its parent, so lengths hold to rounding.
     position moved into the segment's reachable annulus (seed 003 §4.1's safe zones) about that
     point; a sub-base wants the centroid of these proposals, as in FABRIK's averaging, and stays
     when there are none. Averaging the content segments' "stay here" in as well would shrink
-    every correction by the number of branches and slow the rounds several-fold (60 random hand
-    poses from forward kinematics: median 5 rounds in 3-D and 7 in 2-D, against 36 and 48).
+    every correction by the number of branches and slow the rounds several-fold.
     (2) From the root outwards, each sub-base is set at the point nearest to what it wants
     within the annulus of its own segment from its (already placed) upper key joint, and every
     segment is placed by intersection of circles (:mod:`geoik.solvers.circles`, the same kernel

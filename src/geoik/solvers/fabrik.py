@@ -36,13 +36,11 @@ Twist. Positions carry no twist, but a ball joint's twist decides the plane in w
 after it can bend. In the base-to-tip pass a ball joint followed by a hinge therefore takes the
 twist that puts the hinge's axis normal to the plane of its own link and the direction from the
 hinge to the next point the tip-to-base pass produced (the sign whose hinge angle fits the
-hinge's limits), as ``two_bone`` does for a shoulder and an elbow. On reachable targets of random
-3-D chains mixing cones and hinges (2, 4 and 8 links, 200 iterations; ``benchmarks/limited_3d.py``)
-this raised FABRIK's success from 47 % to 75 %, and on shoulder-and-elbow arms from none to most
-(``tests/test_fabrik.py``). What remains hard is a chain of hinges only, with non-parallel axes:
-FABRIK then reaches about half the targets with two links and one in ten or fewer with four or
-more, ending STALLED or MAX_ITERATIONS where a rotation-based solver (``ccd``, ``dls``) gets
-there.
+hinge's limits), as ``two_bone`` does for a shoulder and an elbow; without it FABRIK reaches no
+shoulder-and-elbow arm (``tests/test_fabrik.py``), and ``benchmarks/limited_3d.py`` prints its
+share of reachable targets reached on random 3-D chains mixing cones and hinges. What remains
+hard is a chain of hinges only, with non-parallel axes: FABRIK then often ends STALLED or
+MAX_ITERATIONS where a rotation-based solver (``ccd``, ``dls``) gets there.
 
 Out of reach. As in Algorithm 1, a target farther from the base than the chain's total length is
 met by straightening the chain towards it in one pass (each joint points at the target), counted

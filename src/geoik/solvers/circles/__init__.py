@@ -36,12 +36,10 @@ when ``m_k = 0``; a sub-chain with one dominant link is not driven to its fully 
 clamped into the overlap above. Equal links then turn by nearly equal angles (ten unit links
 reaching 2: every turn between 28.6 and 34.2 degrees), and a finger reaching a ball curls at all
 three joints. The arc is computed once per placement (the root of ``sin(x) / x`` in four or five
-Newton steps); the placement itself stays ``n - 2`` circle steps. On random unconstrained planar
-chains (3-11 links, lengths 0.1-10, targets uniform in distance within the annulus) the largest
-turn averaged 53 degrees against 121 with ``R`` kept at the joints' current (straight start)
-distances; 0.2 % of the poses crossed themselves, their targets within a tenth of the chain's
-length from the base or at the edge of its minimum reach, where the smooth arc and the chain of
-chords part most.
+Newton steps); the placement itself stays ``n - 2`` circle steps. Against ``R`` kept at the
+joints' current distances, the even curl turns the joints far less; a pose may still cross
+itself when its target lies near the base or at the edge of the minimum reach, where the smooth
+arc and the chain of chords part most.
 
 Which intersection. The two intersections are mirror images across the line from the base to
 the child. A joint that lies off the line from the base to its child, in the current pose, by at
