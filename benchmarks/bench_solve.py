@@ -33,7 +33,6 @@ from dataclasses import dataclass
 import numpy as np
 
 import geoik as ik
-from geoik import jit
 from geoik.solvers import REGISTRY, Solver
 
 MAX_ITER = 20
@@ -244,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     print("compiling every solver's kernels (or loading them from numba's cache)", file=sys.stderr)
-    jit.warm_up()  # otherwise the first calls of each would run as plain Python
+    ik.warm_up()  # otherwise the first calls of each would run as plain Python
     rows = solve_table(args.rounds, args.targets)
     ref = {row.n: row for row in rows if row.name == PLAIN}
     print(

@@ -131,7 +131,7 @@ def test_a_loop_of_solves_is_compiled_once_it_pays(tmp_path):
 
 def test_large_solves_and_warm_caches_run_compiled(tmp_path):
     """A solve too large for plain Python is compiled at once; once numba's disk cache holds a
-    kernel (here after ``jit.warm_up``), a new process loads it instead of interpreting."""
+    kernel (here after ``geoik.warm_up``), a new process loads it instead of interpreting."""
     cache = str(tmp_path)
     big = (
         "import geoik as ik\n"
@@ -140,7 +140,7 @@ def test_large_solves_and_warm_caches_run_compiled(tmp_path):
         "out['kernel_compiled'] = bool(REGISTRY['ccd'].kernel_2d.signatures)\n"
     )
     assert _run(big, cache)["kernel_compiled"]
-    _run("from geoik import jit\njit.warm_up(['fabrik'], dims=(2,))", cache)
+    _run("import geoik\ngeoik.warm_up(['fabrik'], dims=(2,))", cache)
     warm = (
         "import geoik as ik\n"
         "from geoik.solvers import REGISTRY\n"

@@ -7,7 +7,7 @@
 <Status.REACHED: 0>
 """
 
-from geoik.api import solve
+from geoik.api import solve, warm_up
 from geoik.chain import Chain
 from geoik.costs import Costs, costs
 from geoik.errors import (
@@ -50,4 +50,5 @@ __all__ = [
     "costs",
     "solve",
     "solve_tree",
+    "warm_up",
 ]

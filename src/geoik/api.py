@@ -10,12 +10,15 @@ with the batch engine and the tree solvers).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from geoik import jit
 from geoik.chain import Chain
 from geoik.checks import DEFAULT_TOL, check_flag, check_max_iter, check_point, check_tol
+from geoik.costs import costs
 from geoik.errors import InvalidChainError, describe
 from geoik.jit import runner
 from geoik.judge import finish_2d, finish_3d, judge_params
@@ -26,7 +29,7 @@ from geoik.solution import STATUSES, Solution, Status
 from geoik.solvers import get
 from geoik.state import start_state
 
-__all__ = ["DEFAULT_TOL", "solve"]
+__all__ = ["DEFAULT_TOL", "solve", "warm_up"]
 
 
 def solve(
@@ -118,3 +121,24 @@ def solve(
         Motion.fast(chain, rec[:nrec]),
         tol_,
     )
+
+
+def warm_up(methods: Sequence[str] | None = None, dims: Sequence[int] = (2, 3)) -> None:
+    """Compile (or load from numba's disk cache) what :func:`solve` and :func:`geoik.costs` run
+    for ``methods`` (default: every registered solver) in ``dims``, so that the next solves run
+    compiled from the first (see :mod:`geoik.jit`: until then they may run as plain Python).
+
+    For servers and benchmarks; a solver that takes fewer dimensions is skipped for the others.
+    """
+    from geoik.solvers import REGISTRY
+
+    with jit.mode("compiled"):
+        for name in methods if methods is not None else list(REGISTRY):
+            solver = get(name)
+            n = solver.links[0] if solver.links[1] is not None else 3
+            for dim in dims:
+                if dim not in solver.dims:
+                    continue
+                chain = Chain.planar([1.0] * n) if dim == 2 else Chain.spatial([1.0] * n)
+                costs(solve(chain, np.full(dim, 0.5), method=name))
+                chain.pose_from_angles(chain.rest_pose().angles())

@@ -16,8 +16,8 @@ So calls from Python into a kernel go through :func:`call` (or :func:`runner`), 
 A one-off solve (``geoik solve`` on the command line, a first call in a notebook) therefore
 answers at once, and a loop of solves is compiled after its first fraction of a second. Both
 forms run the same source on the same float64 operations, so they give the same results (to
-rounding where NumPy's linear algebra differs from numba's). :func:`warm_up` compiles ahead,
-for servers and benchmarks; :func:`mode` forces one form, for tests.
+rounding where NumPy's linear algebra differs from numba's). :func:`geoik.warm_up` compiles
+ahead, for servers and benchmarks; :func:`mode` forces one form, for tests.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ __all__ = [
     "interpreted",
     "mode",
     "runner",
-    "warm_up",
 ]
 
 SMALL_WORK = 50_000
@@ -148,27 +147,3 @@ def mode(value: str) -> Iterator[None]:
         yield
     finally:
         _mode.value = before
-
-
-def warm_up(methods: Sequence[str] | None = None, dims: Sequence[int] = (2, 3)) -> None:
-    """Compile (or load from numba's disk cache) what :func:`geoik.solve` and
-    :func:`geoik.costs` run for ``methods`` (default: every registered solver) in ``dims``, so
-    that the next solves run compiled from the first."""
-    import numpy as np
-
-    from geoik.api import solve
-    from geoik.chain import Chain
-    from geoik.costs import costs
-    from geoik.solvers import REGISTRY, get
-
-    with mode("compiled"):
-        for name in methods if methods is not None else list(REGISTRY):
-            solver = get(name)
-            n = solver.links[0] if solver.links[1] is not None else 3
-            for dim in dims:
-                if dim not in solver.dims:
-                    continue
-                chain = Chain.planar([1.0] * n) if dim == 2 else Chain.spatial([1.0] * n)
-                target = np.full(dim, 0.5)
-                costs(solve(chain, target, method=name))
-                chain.pose_from_angles(chain.rest_pose().angles())
