@@ -55,7 +55,10 @@ def _compare(chain, targets, method, **kw) -> tuple[int, int]:
         c = ik.costs(sol)
         assert res.status[i] == sol.status.value, (i, t)
         assert res.iterations[i] == sol.iterations
-        assert res.error[i] == pytest.approx(sol.error, abs=1e-12)
+        if REGISTRY[method].kernel_2d_lanes is None:  # the same forward kinematics and judge
+            assert res.error[i] == sol.error
+        else:  # the lane kernel's own end effector: its coordinates equal to rounding
+            assert res.error[i] == pytest.approx(sol.error, rel=0, abs=1e-13 * chain.total_length)
         assert res.rotations_over_5deg[i] == c.rotations_over_5deg
         assert res.rotation_sum_deg[i] == pytest.approx(c.rotation_sum_deg, rel=1e-12)
         assert res.path_length[i] == pytest.approx(c.path_length, rel=1e-12, abs=1e-12)

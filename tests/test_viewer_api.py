@@ -227,6 +227,45 @@ def test_map_reports_progress_and_stops_when_cancelled():
         cache.reply(dict(msg, size=24), cancelled=stop)
 
 
+def test_a_heavy_map_is_cut_into_bands_a_cancel_stops_between():
+    """The bands of a heavy map hold at most BAND_WORK joint-iterations (but one row): a map
+    whose page has gone (its connection closed, which sets ``cancelled``) stops after the band
+    in progress."""
+    from geoik.viewer.overlay import BAND_WORK
+
+    cache = MapCache()
+    msg = {"chain": {"lengths": [1.0] * 64}, "method": "ccd", "size": 512, "max_iter": 1000}
+    stop = threading.Event()
+    seen = []
+
+    def progress(done, total):
+        seen.append((done, total))
+        stop.set()  # the page leaves after the first band
+
+    with pytest.raises(MapCancelledError):
+        cache.reply(msg, progress=progress, cancelled=stop)
+    assert len(seen) == 1
+    done, total = seen[0]
+    assert (done, total) == (1, 512)  # one row of the 512: its targets are 64 x 1000 x 512 work
+    assert BAND_WORK < 512 * 64 * 1000
+
+
+def test_sockets_from_other_sites_are_refused(client):
+    """A page of another site may not drive the server; the page's own origin and clients
+    that send none (not browsers) are served."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with (
+        pytest.raises(WebSocketDisconnect) as info,
+        client.websocket_connect("/ws", headers={"origin": "http://evil.example"}),
+    ):
+        pass
+    assert info.value.code == 1008
+    for headers in ({"origin": "http://testserver"}, {}):
+        with client.websocket_connect("/ws", headers=headers) as sock:
+            assert ask(sock, {"type": "methods", "id": 1})["type"] == "methods"
+
+
 def test_a_newer_map_stops_the_older_one(ws):
     big = {
         "type": "map",

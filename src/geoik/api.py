@@ -17,7 +17,14 @@ import numpy as np
 
 from geoik import jit
 from geoik.chain import Chain
-from geoik.checks import DEFAULT_TOL, check_flag, check_max_iter, check_point, check_tol
+from geoik.checks import (
+    DEFAULT_TOL,
+    check_flag,
+    check_max_iter,
+    check_motion,
+    check_point,
+    check_tol,
+)
 from geoik.costs import costs
 from geoik.errors import InvalidChainError, describe
 from geoik.jit import runner
@@ -87,7 +94,10 @@ def solve(
     state = start_state(chain, start)
     goal = clamp_into_reach(chain, t) if check_flag(clamp_to_reach, "clamp_to_reach") else t
 
-    rec = np.empty((solver.capacity(n, iters),) + state.shape)
+    rows = solver.capacity(n, iters)
+    if rows > 4096:  # cheap enough to skip for every common solve
+        check_motion(rows, state.nbytes, iters, f"{solver.name!r} on {n} links")
+    rec = np.empty((rows,) + state.shape)
     rec[0] = state
     code, used, nrec = solver.run(chain, goal, state, tol_, iters, opts, rec)
     if nrec < 0:

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange, types
 
 from geoik.chain import Chain
-from geoik.checks import check_flag, check_max_iter, check_points, check_tol
+from geoik.checks import check_flag, check_max_iter, check_motion, check_points, check_tol
 from geoik.errors import InvalidChainError, UnsupportedChainError, describe
 from geoik.geometry import REACHED, fk_2d, wrap_free_joints
 from geoik.judge import judge, judge_params
@@ -104,7 +104,11 @@ class BatchResult:
     status : (m,) int8 :class:`geoik.Status` values (``result.status == geoik.Status.REACHED``
         compares element-wise; ``geoik.Status(result.status[i])`` is one target's status).
     iterations : (m,) int64 iterations used.
-    error : (m,) float64 distance from the end effector to the target.
+    error : (m,) float64 distance from the end effector to the target: bit for bit
+        :attr:`geoik.Solution.error`, except for a solver with a lane kernel (CCD), whose
+        lanes carry their end effector rather than placing it anew from the final angles, so
+        that its error equals the solution's to the rounding of the end effector's coordinates
+        (about 1e-14 times the chain's length).
     rotations_over_5deg : (m,) int64 number of joint rotations above 5 degrees.
     rotation_sum_deg : (m,) float64 sum of the rotation magnitudes, degrees.
     path_length : (m,) float64 length of the end effector's path.
@@ -357,6 +361,9 @@ def evaluate(
     t = check_points(targets, chain.dim, "targets")
     tol_ = check_tol(tol, chain.total_length)
     iters = check_max_iter(max_iter, solver.default_max_iter)
+    if want_costs:  # each thread keeps one target's keyframes
+        rows = solver.capacity(chain.n, iters)
+        check_motion(rows, 8 * chain.n, iters, f"{solver.name!r} on {chain.n} links")
     opts = np.ascontiguousarray(solver.kernel_opts(chain, options))
     out = _empty(t.shape[0], chain.n, want_angles)
     _run(solver, chain, t, tol_, iters, opts, want_costs, out)
@@ -387,7 +394,7 @@ def _run(
     """Fill ``out`` (see :func:`_empty`) by the solver's lane kernel or its one-target kernel."""
     m, n = t.shape[0], chain.n
     start = np.ascontiguousarray(rest_state(chain))
-    cap, params = solver.capacity(n, iters), judge_params(chain)
+    cap, params = solver.capacity(n, iters) if costs else 1, judge_params(chain)
     model = chain.kernel_arrays
     if solver.kernel_2d_lanes is not None:
         engine, kernel = _lane_engine_for(solver.kernel_2d_lanes)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from geoik.checks import check_point, is_number
+from geoik.checks import MAX_COORDINATE, MAX_LINKS, check_point, is_number
 from geoik.errors import InvalidChainError, InvalidPoseError, describe
 from geoik.geometry import fk_2d, fk_3d
 from geoik.jit import call
@@ -35,11 +35,14 @@ def _as_lengths(lengths: Any) -> np.ndarray:
         )
     if arr.size == 0:
         raise InvalidChainError("lengths: expected at least one link, got an empty sequence")
-    bad = np.flatnonzero(~np.isfinite(arr) | (arr <= 0))
+    if arr.size > MAX_LINKS:
+        raise InvalidChainError(f"lengths: expected at most {MAX_LINKS:,} links, got {arr.size:,}")
+    bad = np.flatnonzero(~(arr > 0) | ~(arr <= MAX_COORDINATE))
     if bad.size:
         i = int(bad[0])
         raise InvalidChainError(
-            f"lengths[{i}]: expected a finite length > 0, got {describe(arr[i].item())}"
+            f"lengths[{i}]: expected a finite length > 0, at most {MAX_COORDINATE:g}, "
+            f"got {describe(arr[i].item())}"
         )
     return arr
 

@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_TOL",
     "check_flag",
     "check_max_iter",
+    "check_motion",
     "check_point",
     "check_points",
     "check_tol",
@@ -30,6 +31,16 @@ __all__ = [
 DEFAULT_TOL = 1e-4
 """Default tolerance, relative to the model's size (a chain's total length, a skeleton's longest
 path from the root to an end effector)."""
+
+MAX_COORDINATE = 1e50
+"""Largest magnitude of a coordinate or a length: beyond it the squares and products of
+distances that kernels form would overflow."""
+MAX_LINKS = 10_000
+"""Most links (joints) a model may have."""
+MAX_ITER = 10**9
+"""Largest iteration budget."""
+MAX_MOTION_BYTES = 2**30
+"""Largest motion record (the keyframes :class:`geoik.Motion` keeps) one solve may ask for."""
 
 _REAL_KINDS = "iuf"  # NumPy dtype kinds of real numbers: no bools, complex numbers or objects
 _SEQUENCES = (tuple, list)
@@ -50,11 +61,20 @@ def _real_array(value: Any) -> np.ndarray | None:
         raw = np.asarray(value)
     except (TypeError, ValueError):
         return None
-    if raw.dtype.kind not in _REAL_KINDS:
+    if raw.dtype.kind not in _REAL_KINDS or (raw is not value and _holds_bool(value)):
         return None
     if raw.dtype != np.float64 or raw is value or raw.base is not None:
         return np.array(raw, dtype=np.float64)
     return raw
+
+
+def _holds_bool(value: Any) -> bool:
+    """Whether a (nested) list or tuple holds a bool, which NumPy would take for 0 or 1."""
+    if isinstance(value, bool | np.bool_):
+        return True
+    if isinstance(value, list | tuple):
+        return any(map(_holds_bool, value))
+    return False
 
 
 def check_point(
@@ -73,7 +93,7 @@ def check_point(
         type(value) in _SEQUENCES  # the common case, checked without making an array first
         and len(value) == dim
         and _PLAIN.issuperset(map(type, value))
-        and all(map(math.isfinite, value))
+        and all(map(_moderate, value))
     ):
         return np.array(value, dtype=np.float64)
     p = _real_array(value)
@@ -82,7 +102,16 @@ def check_point(
             f"{name}: expected {dim} finite coordinates for a {dim}-D {model}, "
             f"got {describe(value)}"
         )
+    if not all(map(_moderate, p.tolist())):
+        raise error(
+            f"{name}: expected coordinates within +-{MAX_COORDINATE:g}, got {describe(value)}"
+        )
     return p
+
+
+def _moderate(x: float) -> bool:
+    """Finite and at most :data:`MAX_COORDINATE` in magnitude."""
+    return -MAX_COORDINATE <= x <= MAX_COORDINATE
 
 
 def check_points(
@@ -99,9 +128,13 @@ def check_points(
         p = p.reshape(1, -1)
     if p.ndim != 2 or p.shape[1] != dim:
         raise error(f"{name}: expected an (m, {dim}) array of coordinates, got shape {p.shape}")
-    if not np.all(np.isfinite(p)):
-        row = int(np.flatnonzero(~np.all(np.isfinite(p), axis=1))[0])
-        raise error(f"{name}[{row}]: expected finite coordinates, got {p[row].tolist()}")
+    bad = ~np.all(np.abs(p) <= MAX_COORDINATE, axis=1)  # NaN compares False
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise error(
+            f"{name}[{row}]: expected finite coordinates within +-{MAX_COORDINATE:g}, "
+            f"got {p[row].tolist()}"
+        )
     return np.ascontiguousarray(p)
 
 
@@ -117,14 +150,33 @@ def check_tol(tol: Any, scale: float, name: str = "tol") -> float:
 
 
 def check_max_iter(max_iter: Any, default: int, name: str = "max_iter") -> int:
-    """The iteration budget as an int: ``max_iter`` checked, or ``default``."""
+    """The iteration budget as an int: ``max_iter`` checked (1 to :data:`MAX_ITER`), or
+    ``default``."""
     if max_iter is None:
         return default
-    if type(max_iter) is int and max_iter >= 1:
+    if type(max_iter) is int and 1 <= max_iter <= MAX_ITER:
         return max_iter
     if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 1:
         raise InvalidOptionError(f"{name}: expected an integer >= 1, got {describe(max_iter)}")
+    if max_iter > MAX_ITER:
+        raise InvalidOptionError(f"{name}: expected at most {MAX_ITER:,}, got {max_iter:,}")
     return int(max_iter)
+
+
+def check_motion(
+    rows: int, row_bytes: int, max_iter: int, what: str, name: str = "max_iter"
+) -> None:
+    """Refuse a motion record of ``rows`` keyframes of ``row_bytes`` each beyond
+    :data:`MAX_MOTION_BYTES`, naming the iteration budget that asks for it (``what`` says whose
+    keyframes, e.g. ``"'ccd' on 60 links"``)."""
+    if rows * row_bytes <= MAX_MOTION_BYTES:
+        return
+    per_iter = max(1, (rows - 1) // max(max_iter, 1)) * row_bytes
+    most = max(1, (MAX_MOTION_BYTES - row_bytes) // per_iter)
+    raise InvalidOptionError(
+        f"{name}: {max_iter:,} iterations of {what} may record {rows * row_bytes / 1e9:.3g} GB "
+        f"of motion (kept for the costs and the replay); expected at most {most:,}"
+    )
 
 
 def check_flag(value: Any, name: str) -> bool:

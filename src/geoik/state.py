@@ -73,12 +73,18 @@ def start_state(chain: Chain, start: Any) -> np.ndarray:
 def _start_2d(chain: Chain, angles: np.ndarray) -> np.ndarray:
     state = np.array(angles, dtype=np.float64)
     limited = np.isfinite(chain.lo) | np.isfinite(chain.hi)
-    state[limited] = (state[limited] + math.pi) % (2 * math.pi) - math.pi
+    # a limited joint's angle is taken at the turn (a multiple of 2 pi away) nearest the middle
+    # of its range: 180 degrees and -180 degrees are one angle, inside [90, 180] either way
+    middle = np.where(np.isfinite(chain.lo), chain.lo, -math.pi) + np.where(
+        np.isfinite(chain.hi), chain.hi, math.pi
+    )
+    turns = np.round((0.5 * middle[limited] - state[limited]) / (2 * math.pi))
+    state[limited] += 2 * math.pi * turns
     bad = np.flatnonzero((state < chain.lo - _LIMIT_SLACK) | (state > chain.hi + _LIMIT_SLACK))
     if bad.size:
         i = int(bad[0])
         raise InvalidPoseError(
-            f"start: joint {i} at {math.degrees(state[i]):.6g} degrees is outside its limits "
+            f"start: joint {i} at {math.degrees(angles[i]):.6g} degrees is outside its limits "
             f"[{math.degrees(chain.lo[i]):.6g}, {math.degrees(chain.hi[i]):.6g}]"
         )
     return state

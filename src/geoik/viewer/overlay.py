@@ -29,7 +29,10 @@ __all__ = ["MapCache", "MapCancelledError", "map_image"]
 
 DEFAULT_SIZE = 128
 _BANDS = 16
-"""A map is computed in about this many bands of rows, each reported as progress."""
+"""A map is computed in at least this many bands of rows, each reported as progress."""
+BAND_WORK = 20_000_000
+"""Joints times iterations of the targets of one band at most (but one row): about a second of
+the slowest solver, the longest a cancelled map runs on."""
 BAR_TICKS = 5
 """Most labelled ticks on the page's colour bar (it is 250 pixels wide)."""
 
@@ -79,7 +82,10 @@ class MapCache:
                 progress(done, total)
 
         t0 = time.perf_counter()
-        rows = max(1, math.ceil(size / _BANDS))
+        # bands of rows small enough that a cancelled map stops soon: at most _BANDS bands, and
+        # about BAND_WORK joint-iterations each (a band runs to its end once started)
+        per_row = size * chain.n * (max_iter or get(method).default_max_iter)
+        rows = max(1, min(math.ceil(size / _BANDS), BAND_WORK // per_row))
         mm = metric_map(chain, method, metric, size=size, progress=step, tile_rows=rows, **extra)
         ms = (time.perf_counter() - t0) * 1e3
         out = dict(map_image(mm, chain), metric=metric, method=method, size=size, compute_ms=ms)

@@ -5,8 +5,10 @@ worker thread so that the event loop stays free for other connections. Metric ma
 exception: they run beside the rest, one per connection at a time (a newer map request stops
 the older one, which gets an error reply), sending ``progress`` messages with the request's id,
 so that scene frames keep flowing meanwhile. Any error a message causes becomes an ``error``
-reply naming the field; the connection and the server stay up. Every asset is a file of
-:mod:`geoik.viewer`'s ``static`` folder: nothing is fetched from elsewhere.
+reply naming the field; the connection and the server stay up. A socket opened by a page of
+another site (its ``Origin`` is not this server) is refused, and a map stops within about a
+second once its connection closes. Every asset is a file of :mod:`geoik.viewer`'s ``static``
+folder: nothing is fetched from elsewhere.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -106,6 +109,9 @@ class Session:
         self.map_cancel = threading.Event()
 
     async def run(self) -> None:
+        if not same_origin(self.ws.headers.get("origin"), self.ws.headers.get("host")):
+            await self.ws.close(code=1008)  # before accepting: the browser sees a refusal
+            return
         await self.ws.accept()
         try:
             while True:
@@ -188,6 +194,18 @@ class Session:
             text = json.dumps(error_reply(reply.get("id"), reply.get("type"), bad))
         async with self.lock:
             await self.ws.send_text(text)
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether a WebSocket's ``Origin`` header names the page's own server (``Host``).
+
+    Browsers send the origin of the page that opens a socket; a page from any other site must
+    not drive this server (it runs solves and maps on the user's machine). A client that sends
+    no origin (not a browser) is let in.
+    """
+    if origin is None:
+        return True
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
 
 
 def _plain(value: Any) -> Any:

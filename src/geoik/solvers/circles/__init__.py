@@ -180,10 +180,12 @@ def circles_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     placed = np.empty((n + 1, 2))
     code = place_chain(lengths, cur, target, placed)
     angles_toward_2d(lengths, base, lo, hi, placed, angles)
-    rec[1, :] = angles
+    nrec = min(2, rec.shape[0])  # a one-row record (no motion wanted) stays the start pose
+    if nrec == 2:
+        rec[1, :] = angles
     fk_2d(lengths, base, angles, cur)
     status, steps = _verdict(code, cur[n], target, placed[n], tol, n)
-    return status, steps, 2
+    return status, steps, nrec
 
 
 @njit(cache=True)
@@ -197,9 +199,11 @@ def circles_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter,
     placed = np.empty((n + 1, 3))
     code = place_chain(lengths, cur, target, placed)
     quats_toward_3d(lengths, base, cone, hinge, lo, hi, placed, quats, cur, world)
-    rec[1, :, :] = quats
+    nrec = min(2, rec.shape[0])
+    if nrec == 2:
+        rec[1, :, :] = quats
     status, steps = _verdict(code, cur[n], target, placed[n], tol, n)
-    return status, steps, 2
+    return status, steps, nrec
 
 
 SOLVER = Solver(

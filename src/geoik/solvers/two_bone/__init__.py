@@ -109,10 +109,12 @@ def two_bone_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec)
         if end_error_2d(r1, r2, m0, m1, px, py) < best:
             b0, b1 = m0, m1
     angles[0], angles[1] = b0, b1
-    rec[1, :] = angles
+    nrec = min(2, rec.shape[0])  # a one-row record (no motion wanted) stays the start pose
+    if nrec == 2:
+        rec[1, :] = angles
     end[0] = base[0] + r1 * math.cos(b0) + r2 * math.cos(b0 + b1)
     end[1] = base[1] + r1 * math.sin(b0) + r2 * math.sin(b0 + b1)
-    return judge_kernel(end, base, target, r1, r2, tol), 1, 2
+    return judge_kernel(end, base, target, r1, r2, tol), 1, nrec
 
 
 def _pole_check(value: np.ndarray) -> str | None:

@@ -258,5 +258,7 @@ def two_bone_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter
         if not other < best:
             quats[:, :] = chosen
     fk_3d(lengths, base, quats, pos, world)
-    rec[1, :, :] = quats
-    return judge_kernel(pos[2], base, target, r1, r2, tol), 1, 2
+    nrec = min(2, rec.shape[0])  # a one-row record (no motion wanted) stays the start pose
+    if nrec == 2:
+        rec[1, :, :] = quats
+    return judge_kernel(pos[2], base, target, r1, r2, tol), 1, nrec

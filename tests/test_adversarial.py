@@ -1,0 +1,89 @@
+"""Regressions for faults found under adversarial input: each ends in a typed GeoIKError or a
+finite, honest result, never a traceback, a hang or NaN."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik.batch import evaluate
+from geoik.checks import MAX_COORDINATE, MAX_ITER, MAX_LINKS, MAX_MOTION_BYTES
+from geoik.solvers import REGISTRY
+
+
+def test_a_solution_pose_is_a_valid_start_when_a_limit_ends_at_180_degrees():
+    chain = ik.Chain.planar([1, 1], max_bend_deg=[None, (90, 180)])
+    sol = ik.solve(chain, (0, 0), method="fabrik")
+    again = ik.solve(chain, (0, 0), start=sol.pose)
+    assert again.status is sol.status
+    np.testing.assert_allclose(again.positions, sol.positions, atol=1e-12)
+    # the same joint given as -180 degrees is the same angle, inside [90, 180]
+    ik.solve(chain, (0, 0), start=[0.0, -math.pi])
+    with pytest.raises(ik.InvalidPoseError, match=r"joint 1 at -90"):
+        ik.solve(chain, (0, 0), start=[0.0, -math.pi / 2])
+
+
+@pytest.mark.parametrize("method", ["ccd", "fabrik", "dls"])
+def test_a_huge_iteration_budget_is_refused_before_memory_runs_out(method):
+    chain = ik.Chain.planar([1.0] * 60)
+    with pytest.raises(ik.InvalidOptionError, match=r"max_iter: .* GB of motion.*at most"):
+        ik.solve(
+            chain, (30.0, 20.0), method=method, max_iter=10**6 * (60 if method != "ccd" else 1)
+        )
+    with pytest.raises(ik.InvalidOptionError, match=f"at most {MAX_ITER:,}"):
+        ik.solve(chain, (30.0, 20.0), method=method, max_iter=10**23)
+
+
+def test_the_largest_allowed_budget_records_within_the_memory_bound():
+    chain = ik.Chain.planar([1.0] * 60)
+    solver = REGISTRY["ccd"]
+    message = ""
+    try:
+        ik.solve(chain, (30.0, 20.0), method="ccd", max_iter=10**6)
+    except ik.InvalidOptionError as e:
+        message = str(e)
+    most = int(message.rsplit("at most ", 1)[1].replace(",", ""))
+    assert solver.capacity(60, most) * 60 * 8 <= MAX_MOTION_BYTES
+    assert solver.capacity(60, most + 1) * 60 * 8 > MAX_MOTION_BYTES or most == MAX_ITER
+    sol = ik.solve(chain, (30.0, 20.0), method="ccd", max_iter=most)
+    assert sol.status is ik.Status.REACHED
+
+
+def test_batch_budgets_and_coordinates_are_checked():
+    chain = ik.Chain.planar([1.0] * 5)
+    with pytest.raises(ik.InvalidOptionError, match="max_iter"):
+        evaluate(chain, [[1.0, 1.0]], "ccd", max_iter=10**20)
+    with pytest.raises(ik.InvalidOptionError, match="GB of motion"):
+        evaluate(chain, [[1.0, 1.0]], "ccd", max_iter=10**9)
+    # without costs nothing is recorded: a large budget is only a budget
+    res = evaluate(chain, [[1.0, 1.0]], "ccd", max_iter=10**9, costs=False)
+    assert res.status[0] == ik.Status.REACHED
+    for bad in ([[1 + 2j, 1.0]], [[True, False]], [["1", "2"]], [[1e300, 0.0]], [[math.nan, 0]]):
+        with pytest.raises(ik.InvalidTargetError, match="targets"):
+            evaluate(chain, bad, "ccd")
+
+
+@pytest.mark.parametrize("method", sorted(REGISTRY))
+def test_far_targets_stay_finite_or_are_refused(method):
+    chain = ik.Chain.planar([1.0, 2.0] if method == "two-bone" else [1.0, 2.0, 1.5])
+    for target in ((MAX_COORDINATE, MAX_COORDINATE), (-MAX_COORDINATE, 3.0)):
+        sol = ik.solve(chain, target, method=method)
+        assert np.all(np.isfinite(sol.positions)) and math.isfinite(sol.error)
+        assert sol.status is not ik.Status.REACHED
+        assert sol.error == pytest.approx(math.dist(sol.positions[-1], target), rel=1e-12)
+    with pytest.raises(ik.InvalidTargetError, match=r"within \+-1e\+50"):
+        ik.solve(chain, (1e300, 1e300), method=method)
+    with pytest.raises(ik.InvalidTargetError, match="finite"):
+        ik.solve(chain, (True, 1.0), method=method)
+
+
+def test_chains_are_capped_in_links_and_size():
+    with pytest.raises(ik.InvalidChainError, match=f"at most {MAX_LINKS:,} links"):
+        ik.Chain.planar(np.ones(MAX_LINKS + 1))
+    with pytest.raises(ik.InvalidChainError, match=r"lengths\[1\]"):
+        ik.Chain.planar([1.0, 1e300])
+    with pytest.raises(ik.InvalidChainError, match="base"):
+        ik.Chain.spatial([1.0], base=(0.0, 0.0, 1e300))
