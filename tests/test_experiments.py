@@ -14,10 +14,10 @@ from geoik.experiments import EXPERIMENTS, get
 from geoik.experiments import metric_maps_2010 as mm
 from geoik.experiments import single_pass_2009 as sp
 from geoik.experiments import triangulation_2007 as tri
-from geoik.experiments._metric_maps_tables import void_near_start
 from geoik.experiments._report import ExperimentResult, Table, diff, write_text
-from geoik.experiments._single_pass_tables import TRACE_LEGEND
 from geoik.experiments._stats import band_means, components, rank_correlation, ranks
+from geoik.experiments.metric_maps_2010.tables import void_near_start
+from geoik.experiments.single_pass_2009.figures import TRACE_LEGEND
 from geoik.palette import LENGTH_UNIT
 
 
@@ -25,10 +25,10 @@ from geoik.palette import LENGTH_UNIT
 def small(monkeypatch):
     """Quick mode made smaller still: a dozen targets, 16 x 16 maps of 2-6 joints, one timing
     run per map."""
-    monkeypatch.setattr(tri, "QUICK_TARGETS", 12)
-    monkeypatch.setattr(mm, "QUICK_SIZE", 16)
-    monkeypatch.setattr(mm, "JOINTS", (2, 3, 4, 5, 6))
-    monkeypatch.setattr(mm, "REPEATS", 1)
+    monkeypatch.setattr(tri.study, "QUICK_TARGETS", 12)
+    monkeypatch.setattr(mm.study, "QUICK_SIZE", 16)
+    monkeypatch.setattr(mm.study, "JOINTS", (2, 3, 4, 5, 6))
+    monkeypatch.setattr(mm.study, "REPEATS", 1)
 
 
 # --- seed 000: the cube of targets -------------------------------------------------------------
@@ -128,7 +128,7 @@ def test_triangulation_every_published_number_has_a_row(tmp_path, small):
 def test_triangulation_out_of_reach_row_counts_the_targets(tmp_path, small):
     res = tri.run(tmp_path, seed=9, quick=True)
     row = next(r for r in res.tables[0].rows if r[0] == "targets out of reach (%)")
-    pts = tri.targets(tri.QUICK_TARGETS, 9)
+    pts = tri.targets(tri.study.QUICK_TARGETS, 9)
     expected = 100 * float(np.mean(np.linalg.norm(pts, axis=1) > 40.0))
     assert row[2] == row[3] == pytest.approx(expected)
 
@@ -206,7 +206,7 @@ def test_single_pass_threshold_reaches_the_solver(monkeypatch):
         seen.append(kwargs.get("threshold_deg"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sp.ik, "solve", spy)
+    monkeypatch.setattr(ik, "solve", spy)
     for col in sp.columns():
         sp.measure(col, sp.TARGETS[1])
     assert sorted(t for t in seen if t is not None) == sorted(sp.THRESHOLDS)
@@ -273,7 +273,7 @@ def test_metric_maps_every_figure_has_a_row_and_the_same_tables(tmp_path, small)
             if t.name != "timing"
         ]
 
-    assert stable(res) == stable(mm.report(mm.compute(mm.QUICK_SIZE)))
+    assert stable(res) == stable(mm.report(mm.compute(mm.study.QUICK_SIZE)))
 
 
 def test_void_near_start_counts_the_failing_pixels():
