@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+import ast
 import math
+from pathlib import Path
 
 import numba
 import numpy as np
 import pytest
 
 import geoik as ik
+import geoik.experiments
 from geoik.cli import main
 from geoik.experiments import EXPERIMENTS, get
 from geoik.experiments import metric_maps_2010 as mm
 from geoik.experiments import single_pass_2009 as sp
 from geoik.experiments import triangulation_2007 as tri
-from geoik.experiments._metric_maps_tables import void_near_start
 from geoik.experiments._report import ExperimentResult, Table, diff, write_text
-from geoik.experiments._single_pass_tables import TRACE_LEGEND
 from geoik.experiments._stats import band_means, components, rank_correlation, ranks
+from geoik.experiments.metric_maps_2010.tables import void_near_start
+from geoik.experiments.single_pass_2009.figures import TRACE_LEGEND
 from geoik.palette import LENGTH_UNIT
 
 
@@ -25,10 +28,10 @@ from geoik.palette import LENGTH_UNIT
 def small(monkeypatch):
     """Quick mode made smaller still: a dozen targets, 16 x 16 maps of 2-6 joints, one timing
     run per map."""
-    monkeypatch.setattr(tri, "QUICK_TARGETS", 12)
-    monkeypatch.setattr(mm, "QUICK_SIZE", 16)
-    monkeypatch.setattr(mm, "JOINTS", (2, 3, 4, 5, 6))
-    monkeypatch.setattr(mm, "REPEATS", 1)
+    monkeypatch.setattr(tri.study, "QUICK_TARGETS", 12)
+    monkeypatch.setattr(mm.study, "QUICK_SIZE", 16)
+    monkeypatch.setattr(mm.study, "JOINTS", (2, 3, 4, 5, 6))
+    monkeypatch.setattr(mm.study, "REPEATS", 1)
 
 
 # --- seed 000: the cube of targets -------------------------------------------------------------
@@ -128,7 +131,7 @@ def test_triangulation_every_published_number_has_a_row(tmp_path, small):
 def test_triangulation_out_of_reach_row_counts_the_targets(tmp_path, small):
     res = tri.run(tmp_path, seed=9, quick=True)
     row = next(r for r in res.tables[0].rows if r[0] == "targets out of reach (%)")
-    pts = tri.targets(tri.QUICK_TARGETS, 9)
+    pts = tri.targets(tri.study.QUICK_TARGETS, 9)
     expected = 100 * float(np.mean(np.linalg.norm(pts, axis=1) > 40.0))
     assert row[2] == row[3] == pytest.approx(expected)
 
@@ -206,7 +209,7 @@ def test_single_pass_threshold_reaches_the_solver(monkeypatch):
         seen.append(kwargs.get("threshold_deg"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sp.ik, "solve", spy)
+    monkeypatch.setattr(ik, "solve", spy)
     for col in sp.columns():
         sp.measure(col, sp.TARGETS[1])
     assert sorted(t for t in seen if t is not None) == sorted(sp.THRESHOLDS)
@@ -273,7 +276,7 @@ def test_metric_maps_every_figure_has_a_row_and_the_same_tables(tmp_path, small)
             if t.name != "timing"
         ]
 
-    assert stable(res) == stable(mm.report(mm.compute(mm.QUICK_SIZE)))
+    assert stable(res) == stable(mm.report(mm.compute(mm.study.QUICK_SIZE)))
 
 
 def test_void_near_start_counts_the_failing_pixels():
@@ -362,3 +365,56 @@ def test_cli_experiment_errors_are_one_line(argv, needle, capsys, tmp_path):
     assert main([a.format(file=file) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err and err.startswith("geoik: error:")
+
+
+# --- layout ------------------------------------------------------------------------------------
+
+
+def _imported(path: Path, name: str, modules: set[str]) -> set[str]:
+    """The modules of ``modules`` that ``path`` (module ``name``) imports anywhere, even inside
+    functions, leaving out ``if TYPE_CHECKING:`` blocks."""
+    tree = ast.parse(path.read_text())
+    typing_only = {
+        id(sub)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for sub in ast.walk(node)
+    }
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            subs = {f"{base}.{a.name}" for a in node.names} & modules
+            out |= subs if len(subs) == len(node.names) else {base, *subs}
+    return (out & modules) - {name}
+
+
+def test_experiment_modules_import_no_cycle():
+    root = Path(geoik.experiments.__file__).parent
+    paths = {}
+    for f in root.rglob("*.py"):
+        parts = ("geoik", *f.relative_to(root.parent).with_suffix("").parts)
+        paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = f
+    graph = {m: _imported(f, m, set(paths)) for m, f in paths.items()}
+    done: set[str] = set()
+
+    def visit(m: str, path: tuple[str, ...]) -> None:
+        assert m not in path, "import cycle: " + " -> ".join((*path[path.index(m) :], m))
+        if m not in done:
+            for n in sorted(graph[m]):
+                visit(n, (*path, m))
+            done.add(m)
+
+    for m in sorted(graph):
+        visit(m, ())
+    assert (
+        "geoik.experiments.metric_maps_2010.tables" in graph["geoik.experiments.metric_maps_2010"]
+    )

@@ -1,8 +1,13 @@
 """Reproductions of the seeds' experiments: ``geoik experiment NAME``.
 
-Each experiment module exposes ``NAME``, ``TITLE`` and
+Each experiment is a subpackage whose ``__init__`` exposes ``NAME``, ``TITLE`` and
 ``run(out, seed=0, quick=False, progress=None) -> ExperimentResult``, which writes Markdown and
 CSV tables (and PNG figures) into ``out``. Published figures sit beside geoik's in every table.
+
+Within a subpackage, ``study`` holds the settings, the published numbers and the computations;
+the modules that build tables and figures import ``study``, and ``__init__`` imports them all;
+none imports ``__init__`` back. ``__init__`` re-exports ``study``'s public names, but the
+settings are read from ``study``: change them there.
 """
 
 from __future__ import annotations

@@ -1,35 +1,16 @@
-"""Seed 002 (Mukundan 2009), Section V: ten targets for a 10-link chain, Tables I-III, Figs. 9-10.
-
-Set-up as published: 10 links of length 2, base at the origin, every solve starting from the
-straight pose along +x. CCD runs at most 100 sweeps (the paper's Fig. 2(a) names 100) and, like
-every solver here, counts a target reached within ``TOL``; the paper states no tolerance, so the
-one its companion study (seed 004) uses, 0.01, is taken.
-
-Readings the paper leaves open, each run and labelled:
-
-- single-pass threshold on θk: 130° in the pseudo-code (step 6.3), 135° in the prose; the two
-  are the columns ``single-pass 130°`` and ``single-pass 135°``;
-- Table III: "arc", the true length of the path the end effector traces (``geoik.costs``), and
-  "chord", the sum of the straight-line end-effector displacements, one per recorded step, which
-  is what the published CCD column agrees with (seeds README).
-
-The tables and figures are built by :mod:`geoik.experiments._single_pass_tables`.
-"""
+"""The set-up of the ``single-pass-2009`` experiment (seed 002): the chain, the ten targets,
+the published Tables I-III and Figs. 9-10, the geoik columns, and one measured solve
+(:func:`measure`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import geoik as ik
-from geoik.experiments._report import ExperimentResult, Progress
 from geoik.solvers import REGISTRY
-
-NAME = "single-pass-2009"
-TITLE = "Mukundan 2009: single-pass triangulation against CCD and triangulation (seed 002)"
 
 LENGTHS = [2.0] * 10
 TOL = 0.01
@@ -135,37 +116,3 @@ def measure(col: Column, target: tuple[float, float]) -> dict[str, Any]:
         "arc": c.path_length,
         "chord": chord_length(sol),
     }
-
-
-def run(
-    out: Path, seed: int = 0, quick: bool = False, progress: Progress | None = None
-) -> ExperimentResult:
-    """Run the experiment, write its tables and figures into ``out``, return the result."""
-    from geoik.experiments import _single_pass_tables as tables
-
-    del seed, quick  # fully determined: ten fixed targets from the straight pose
-    cols = columns()
-    points = [*TARGETS, *(t for t, _ in FIGURES.values())]
-    total = len(cols) * len(points)
-    results: dict[str, list[dict[str, Any]]] = {}
-    for i, col in enumerate(cols):
-        results[col.label] = []
-        for j, t in enumerate(points):
-            results[col.label].append(measure(col, t))
-            if progress:
-                progress("targets", i * len(points) + j + 1, total)
-    res = ExperimentResult(NAME, TITLE)
-    res.notes.append(
-        f"10 links of length 2 from the straight pose; tol {TOL}; CCD at most {MAX_ITER} sweeps. "
-        "'pub' = published, 'geoik' = this run; single-pass with the threshold on θk of the "
-        "pseudo-code (130°) and of the prose (135°)."
-    )
-    ctx = tables.Context(cols, {k: v[: len(TARGETS)] for k, v in results.items()})
-    res.tables += tables.published_tables(ctx)
-    figs = {k: {c: v[len(TARGETS) + i] for c, v in results.items()} for i, k in enumerate(FIGURES)}
-    res.tables.append(tables.figures_table(cols, figs))
-    res.tables.append(tables.status_table(ctx))
-    for name, per_col in figs.items():
-        res.figures[name] = tables.trace_figure(name, cols, per_col)
-    res.write(out)
-    return res

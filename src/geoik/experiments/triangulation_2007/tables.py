@@ -1,4 +1,4 @@
-"""Tables and the figure of the ``triangulation-2007`` experiment (seed 000, Section 5).
+"""Tables of the ``triangulation-2007`` experiment (seed 000, Section 5).
 
 Every published number has a row with geoik's two start readings beside it and a one-line note
 saying by how much they differ and why, as far as the cause is known.
@@ -7,22 +7,15 @@ saying by how much they differ and why, as far as the cause is known.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from geoik import geometry as g
-from geoik.experiments import triangulation_2007 as tri
 from geoik.experiments._report import Table, diff, join
-from geoik.experiments._triangulation_fig6 import fig6_rows
+from geoik.experiments.triangulation_2007 import study
+from geoik.experiments.triangulation_2007.fig6 import fig6_rows
+from geoik.experiments.triangulation_2007.results import Context
 
-STATUS_NAMES = {
-    g.REACHED: "REACHED",
-    g.CLOSEST: "CLOSEST",
-    g.MAX_ITERATIONS: "MAX_ITERATIONS",
-    g.STALLED: "STALLED",
-}
 MISS_CAUSES = {
     "ccd": "cause not identified",
     "triangulation": "the one pass holds each turn in the limits and cannot make up for it later",
@@ -32,62 +25,6 @@ MISS_CAUSES = {
     "dls": "its clamped steps do not get there within 99 iterations",
 }
 """Why a solver misses targets within reach (from each solver module's notes)."""
-
-
-@dataclass
-class Context:
-    """The targets, the chains' reach, the methods run and every run's per-target arrays."""
-
-    pts: np.ndarray
-    reach: dict[str, tuple[float, float]]
-    methods: list[str]
-    data: dict[tuple[str, str, str], tri.Run]
-    dist: np.ndarray = field(init=False)
-    within: dict[str, np.ndarray] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.dist = np.linalg.norm(self.pts, axis=1)
-        self.within = {
-            k: (self.dist >= lo) & (self.dist <= hi) for k, (lo, hi) in self.reach.items()
-        }
-
-    def reached(self, ck: str, m: str, mode: str) -> np.ndarray:
-        """Targets within chain ``ck``'s reach that ``m`` reached from ``mode``'s start."""
-        return (self.data[ck, m, mode]["status"] == g.REACHED) & self.within[ck]
-
-    def pct_reached(self, ck: str, m: str, mode: str, max_iter: int | None = None) -> float:
-        ok = self.reached(ck, m, mode)
-        if max_iter is not None:
-            ok &= self.data[ck, m, mode]["iterations"] <= max_iter
-        return 100.0 * float(ok.sum()) / max(int(self.within[ck].sum()), 1)
-
-    def mean_iterations(self, ck: str, m: str, mode: str) -> float:
-        ok = self.reached(ck, m, mode)
-        return float(self.data[ck, m, mode]["iterations"][ok].mean()) if ok.any() else math.nan
-
-    def mean_cost(self, ck: str, m: str, mode: str, reading: str) -> float:
-        w = self.within[ck]
-        return float(self.data[ck, m, mode][reading][w].mean()) if w.any() else math.nan
-
-    def misses(self, ck: str, m: str, mode: str) -> str:
-        """``rest: 46 misses (MAX_ITERATIONS), 39.6-40.0 from the base``, or empty."""
-        bad = self.within[ck] & ~self.reached(ck, m, mode)
-        if not bad.any():
-            return ""
-        codes = self.data[ck, m, mode]["status"][bad]
-        kinds = ", ".join(STATUS_NAMES[int(c)] for c in np.unique(codes))
-        d = self.dist[bad]
-        return (
-            f"{mode}: {int(bad.sum())} misses ({kinds}), {d.min():.1f}-{d.max():.1f} from the base"
-        )
-
-    def misses_at_rim(self, ck: str, m: str) -> bool:
-        """Whether every miss of ``m`` on chain ``ck`` lies within 5 % of the maximum reach."""
-        rim = 0.95 * self.reach[ck][1]
-        return all(
-            bool(np.all(self.dist[self.within[ck] & ~self.reached(ck, m, mode)] >= rim))
-            for mode in tri.MODES
-        )
 
 
 def _pct(mask: np.ndarray) -> float:
@@ -104,11 +41,11 @@ def _both(published: float, rest: float, previous: float, digits: int = 2) -> st
 
 def _reach_rows(ctx: Context) -> list[tuple[Any, ...]]:
     n = len(ctx.pts)
-    half, rmax = tri.BOX / 2, ctx.reach["A"][1]
-    expected = 100 * tri.cube_outside_ball_fraction(half, rmax)
+    half, rmax = study.BOX / 2, ctx.reach["A"][1]
+    expected = 100 * study.cube_outside_ball_fraction(half, rmax)
     sigma = 100 * math.sqrt(expected / 100 * (1 - expected / 100) / n)
     out = _pct(ctx.dist > rmax)
-    pub = tri.PUBLISHED["out_of_reach_pct"]
+    pub = study.PUBLISHED["out_of_reach_pct"]
     rows = [
         _row(
             "targets out of reach (%)",
@@ -122,9 +59,9 @@ def _reach_rows(ctx: Context) -> list[tuple[Any, ...]]:
         ),
     ]
     rmin_b = ctx.reach["B"][0]
-    dead = 100 * (1 - tri.cube_outside_ball_fraction(half, rmin_b))
-    pub = tri.PUBLISHED["more_unreachable_B_pct"]
-    r_pub = tri.ball_radius_inside(pub / 100, half)
+    dead = 100 * (1 - study.cube_outside_ball_fraction(half, rmin_b))
+    pub = study.PUBLISHED["more_unreachable_B_pct"]
+    r_pub = study.ball_radius_inside(pub / 100, half)
     more = _pct(ctx.dist < rmin_b)
     rows.append(
         _row(
@@ -142,10 +79,10 @@ def _reach_rows(ctx: Context) -> list[tuple[Any, ...]]:
 
 def _ccd_rows(ctx: Context) -> list[tuple[Any, ...]]:
     rows = []
-    for ck in tri.CHAINS:
-        pub = tri.PUBLISHED["ccd_reached_pct"]
-        r, p = (ctx.pct_reached(ck, "ccd", mode) for mode in tri.MODES)
-        misses = join([ctx.misses(ck, "ccd", mode) for mode in tri.MODES])
+    for ck in study.CHAINS:
+        pub = study.PUBLISHED["ccd_reached_pct"]
+        r, p = (ctx.pct_reached(ck, "ccd", mode) for mode in study.MODES)
+        misses = join([ctx.misses(ck, "ccd", mode) for mode in study.MODES])
         cause = _CCD_RIM if ctx.misses_at_rim(ck, "ccd") else MISS_CAUSES["ccd"]
         why = f"{misses}: {cause}" if misses else "none"
         rows.append(
@@ -157,9 +94,9 @@ def _ccd_rows(ctx: Context) -> list[tuple[Any, ...]]:
                 f"{_both(pub, r, p)}; {why}",
             )
         )
-    for ck in tri.CHAINS:
-        pub = tri.PUBLISHED[f"ccd_within20_{ck}_pct"]
-        r, p = (ctx.pct_reached(ck, "ccd", mode, 20) for mode in tri.MODES)
+    for ck in study.CHAINS:
+        pub = study.PUBLISHED[f"ccd_within20_{ck}_pct"]
+        r, p = (ctx.pct_reached(ck, "ccd", mode, 20) for mode in study.MODES)
         rows.append(
             _row(
                 f"CCD reached within 20 iterations, chain {ck} (%)",
@@ -169,9 +106,9 @@ def _ccd_rows(ctx: Context) -> list[tuple[Any, ...]]:
                 f"{_both(pub, r, p)}; {_WHY_CCD[ck]}",
             )
         )
-    for ck in tri.CHAINS:
-        pub = tri.PUBLISHED[f"ccd_mean_iter_{ck}"]
-        r, p = (ctx.mean_iterations(ck, "ccd", mode) for mode in tri.MODES)
+    for ck in study.CHAINS:
+        pub = study.PUBLISHED[f"ccd_mean_iter_{ck}"]
+        r, p = (ctx.mean_iterations(ck, "ccd", mode) for mode in study.MODES)
         rows.append(
             _row(
                 f"CCD mean iterations, chain {ck}", pub, r, p, f"{_both(pub, r, p)}; {_WHY_CCD[ck]}"
@@ -191,10 +128,10 @@ _WHY_CCD = {
 
 def _triangulation_rows(ctx: Context) -> list[tuple[Any, ...]]:
     rows = []
-    for ck in tri.CHAINS:
-        pub = tri.PUBLISHED["triangulation_reached_pct"]
-        r, p = (ctx.pct_reached(ck, "triangulation", mode) for mode in tri.MODES)
-        misses = join([ctx.misses(ck, "triangulation", mode) for mode in tri.MODES])
+    for ck in study.CHAINS:
+        pub = study.PUBLISHED["triangulation_reached_pct"]
+        r, p = (ctx.pct_reached(ck, "triangulation", mode) for mode in study.MODES)
+        misses = join([ctx.misses(ck, "triangulation", mode) for mode in study.MODES])
         rmin = ctx.reach[ck][0]
         why = (
             f"{misses} (minimum reach {rmin:.1f}): {MISS_CAUSES['triangulation']}"
@@ -204,9 +141,9 @@ def _triangulation_rows(ctx: Context) -> list[tuple[Any, ...]]:
         rows.append(
             _row(f"triangulation reached, chain {ck} (%)", pub, r, p, f"{_both(pub, r, p)}; {why}")
         )
-    pub = tri.PUBLISHED["triangulation_iterations"]
+    pub = study.PUBLISHED["triangulation_iterations"]
     r, p = (
-        max(ctx.mean_iterations(ck, "triangulation", m) for ck in tri.CHAINS) for m in tri.MODES
+        max(ctx.mean_iterations(ck, "triangulation", m) for ck in study.CHAINS) for m in study.MODES
     )
     rows.append(
         _row(
@@ -221,10 +158,10 @@ def _triangulation_rows(ctx: Context) -> list[tuple[Any, ...]]:
 
 
 def _cost_why(ctx: Context, ck: str, m: str, reading: str) -> str:
-    pub = tri.PUBLISHED[f"cost_{m}_{ck}"]
+    pub = study.PUBLISHED[f"cost_{m}_{ck}"]
     if m == "triangulation" and ck == "B":
         w = ctx.within[ck]
-        last = [float(ctx.data[ck, m, mode]["net_last"][w].mean()) for mode in tri.MODES]
+        last = [float(ctx.data[ck, m, mode]["net_last"][w].mean()) for mode in study.MODES]
         return (
             "geoik's constrained pass closes every triangle with the wrist's fully collapsed "
             f"length, so the wrist alone turns {last[0]:.0f}° (rest) / {last[1]:.0f}° (previous) "
@@ -232,7 +169,7 @@ def _cost_why(ctx: Context, ck: str, m: str, reading: str) -> str:
             "(its §3.1.3 reads both ways)"
         )
     if m == "triangulation":
-        r, p = (ctx.mean_cost(ck, m, mode, reading) for mode in tri.MODES)
+        r, p = (ctx.mean_cost(ck, m, mode, reading) for mode in study.MODES)
         best = "previous" if abs(p - pub) < abs(r - pub) else "rest"
         return f"each joint turns at most once, so performed = net; the {best} reading is nearer"
     perf, net = (ctx.mean_cost(ck, m, "rest", k) for k in ("performed", "net"))
@@ -247,11 +184,11 @@ def _cost_why(ctx: Context, ck: str, m: str, reading: str) -> str:
 
 def _cost_rows(ctx: Context) -> list[tuple[Any, ...]]:
     rows = []
-    for m in tri.PUBLISHED_METHODS:
-        for ck in tri.CHAINS:
-            pub = tri.PUBLISHED[f"cost_{m}_{ck}"]
+    for m in study.PUBLISHED_METHODS:
+        for ck in study.CHAINS:
+            pub = study.PUBLISHED[f"cost_{m}_{ck}"]
             for reading in ("performed", "net"):
-                r, p = (ctx.mean_cost(ck, m, mode, reading) for mode in tri.MODES)
+                r, p = (ctx.mean_cost(ck, m, mode, reading) for mode in study.MODES)
                 why = _cost_why(ctx, ck, m, reading)
                 rows.append(
                     _row(
@@ -282,18 +219,18 @@ def main_table(ctx: Context) -> Table:
 
 def cost_table(ctx: Context) -> Table:
     """Mean cost C of every solver, both readings and both starts."""
-    extra = [m for m in ctx.methods if m not in tri.PUBLISHED_METHODS]
+    extra = [m for m in ctx.methods if m not in study.PUBLISHED_METHODS]
     rows = []
-    for ck in tri.CHAINS:
+    for ck in study.CHAINS:
         for reading in ("performed", "net"):
-            for mode in tri.MODES:
+            for mode in study.MODES:
                 row: list[Any] = [ck, reading, mode]
-                for m in tri.PUBLISHED_METHODS:
-                    row += [tri.PUBLISHED[f"cost_{m}_{ck}"], ctx.mean_cost(ck, m, mode, reading)]
+                for m in study.PUBLISHED_METHODS:
+                    row += [study.PUBLISHED[f"cost_{m}_{ck}"], ctx.mean_cost(ck, m, mode, reading)]
                 row += [ctx.mean_cost(ck, m, mode, reading) for m in extra]
                 rows.append(tuple(row))
     cols = ["chain", "reading", "start"]
-    for m in tri.PUBLISHED_METHODS:
+    for m in study.PUBLISHED_METHODS:
         cols += [f"{m} published", f"{m} geoik"]
     notes = ("Means (degrees) over every target within the chain's reach, reached or not.",)
     return Table("costs", "Mean cost C (°), every solver", (*cols, *extra), tuple(rows), notes)
@@ -302,8 +239,8 @@ def cost_table(ctx: Context) -> Table:
 def solver_table(ctx: Context) -> Table:
     """Share reached, share reached within 20 iterations and mean iterations of every solver."""
     rows = []
-    for ck in tri.CHAINS:
-        for mode in tri.MODES:
+    for ck in study.CHAINS:
+        for mode in study.MODES:
             rows.append(
                 (ck, mode, "reached (%)", *(ctx.pct_reached(ck, m, mode) for m in ctx.methods))
             )
@@ -325,8 +262,8 @@ def solver_table(ctx: Context) -> Table:
             )
     notes = []
     for m in ctx.methods:
-        for ck in tri.CHAINS:
-            misses = join([ctx.misses(ck, m, mode) for mode in tri.MODES])
+        for ck in study.CHAINS:
+            misses = join([ctx.misses(ck, m, mode) for mode in study.MODES])
             if misses:
                 rim = m == "ccd" and ctx.misses_at_rim(ck, m)
                 cause = _CCD_RIM if rim else MISS_CAUSES.get(m, "see the solver's notes")

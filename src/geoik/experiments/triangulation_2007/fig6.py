@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from geoik.experiments import triangulation_2007 as tri
 from geoik.experiments._report import Table, band_label
 from geoik.experiments._stats import band_means, rank_correlation
+from geoik.experiments.triangulation_2007 import study
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from geoik.experiments._triangulation_tables import Context
+    from geoik.experiments.triangulation_2007.results import Context
 
 DIST_BANDS = (0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, math.inf)
 ANGLE_BANDS = (0.0, 30.0, 60.0, 90.0, 120.0, 150.0, 180.0)
@@ -44,8 +44,8 @@ def _sign(rho: list[float]) -> str:
 def fig6_rows(ctx: Context) -> list[tuple[Any, ...]]:
     """Rows of the main table for Fig. 6: rank correlations with a note each."""
     rows = []
-    for ck in tri.CHAINS:
-        rho = [rank_correlation(*_ccd_fig6(ctx, ck, mode, "start_dist")) for mode in tri.MODES]
+    for ck in study.CHAINS:
+        rho = [rank_correlation(*_ccd_fig6(ctx, ck, mode, "start_dist")) for mode in study.MODES]
         x, y = _ccd_fig6(ctx, ck, "rest", "start_dist")
         means = [
             (m, band_label(lo, hi))
@@ -70,8 +70,8 @@ def fig6_rows(ctx: Context) -> list[tuple[Any, ...]]:
                 note,
             )
         )
-    for ck in tri.CHAINS:
-        rho = [rank_correlation(*_ccd_fig6(ctx, ck, mode, "start_angle")) for mode in tri.MODES]
+    for ck in study.CHAINS:
+        rho = [rank_correlation(*_ccd_fig6(ctx, ck, mode, "start_angle")) for mode in study.MODES]
         rows.append(
             (
                 f"Fig. 6: CCD iterations against start angle, chain {ck} (rank correlation)",
@@ -98,8 +98,8 @@ def fig6_table(ctx: Context) -> Table:
     ):
         per = {
             (ck, mode): band_means(*_ccd_fig6(ctx, ck, mode, key), edges)
-            for ck in tri.CHAINS
-            for mode in tri.MODES
+            for ck in study.CHAINS
+            for mode in study.MODES
         }
         for i, (lo, hi) in enumerate(zip(edges[:-1], edges[1:], strict=True)):
             row: list[Any] = [label, band_label(lo, hi)]
@@ -108,8 +108,8 @@ def fig6_table(ctx: Context) -> Table:
                 row += [mean_it, count]
             rows.append(tuple(row))
     cols = ["by", "band"]
-    for ck in tri.CHAINS:
-        for mode in tri.MODES:
+    for ck in study.CHAINS:
+        for mode in study.MODES:
             cols += [f"{ck} {mode} mean", f"{ck} {mode} n"]
     notes = (
         "CCD iterations of the reached targets within reach. Start distance: from the end "
@@ -126,7 +126,7 @@ def fig6_figure(ctx: Context) -> Figure:
 
     fig = Figure(figsize=(10.0, 7.5), layout="constrained")
     axes = fig.subplots(2, 2)
-    for col, ck in enumerate(tri.CHAINS):
+    for col, ck in enumerate(study.CHAINS):
         for row, (key, label, edges) in enumerate(
             (
                 ("start_dist", "distance from the end effector to the target", DIST_BANDS),
@@ -136,7 +136,7 @@ def fig6_figure(ctx: Context) -> Figure:
             ax = axes[row][col]
             x, y = _ccd_fig6(ctx, ck, "rest", key)
             ax.scatter(x, y, s=3, alpha=0.3, color="tab:blue", lw=0, label="rest, each target")
-            for mode, colour in zip(tri.MODES, ("tab:blue", "tab:orange"), strict=True):
+            for mode, colour in zip(study.MODES, ("tab:blue", "tab:orange"), strict=True):
                 xm, ym = _ccd_fig6(ctx, ck, mode, key)
                 stats = band_means(xm, ym, edges)
                 hi = [
@@ -147,7 +147,7 @@ def fig6_figure(ctx: Context) -> Figure:
                 ax.plot(mids, [m for m, _ in stats], "o-", color=colour, label=f"{mode}, band mean")
             ax.set_xlabel(label, fontsize=8)
             ax.set_ylabel("CCD iterations", fontsize=8)
-            ax.set_title(f"chain {ck}: {tri.chains()[ck].describe()}", fontsize=9)
+            ax.set_title(f"chain {ck}: {study.chains()[ck].describe()}", fontsize=9)
             ax.tick_params(labelsize=7)
             ax.legend(fontsize=7)
     fig.suptitle(

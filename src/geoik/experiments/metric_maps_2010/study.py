@@ -1,19 +1,5 @@
-"""Seed 004 (performance metric maps), Sections 4-5: Figs. 6-12 and CCD against CAA.
-
-Every map is N x N pixel centres of [-L, L]^2 solved from the straight pose (``geoik.maps``);
-chains have unit links unless stated. The paper's images are lost, so most "published" rows
-carry what its text says about them; its only numbers are 67 % against 100 % coverage for CCD
-and CAA on one configuration it does not name, CAA's "at most 5 iterations", and "a couple of
-seconds" for a 300 x 300 map. Choices the text leaves open, each stated in a table:
-
-- Fig. 8 keeps Fig. 6's i = 10, eps = 0.01 (its caption gives neither).
-- Fig. 9 gives only eps = 0.01: it is run with i = 10 (as Figs. 6-8) and i = 20 (as Fig. 11).
-- The CCD-against-CAA configuration is not named: n = 3 to 6 with i = 10 and i = 20 are all run.
-- Fig. 11 ("4x multi-threaded" in its caption, "without parallel techniques" in the text): the
-  300 x 300 maps are timed on one thread and on every core numba uses, for CCD and CAA against n.
-
-The tables and figures are built by :mod:`geoik.experiments._metric_maps_tables`.
-"""
+"""The maps of the ``metric-maps-2010`` experiment (seed 004): its settings, the link lengths
+and every map the tables and figures read, computed in a fixed order (:func:`compute`)."""
 
 from __future__ import annotations
 
@@ -21,16 +7,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
 import numba
 
 import geoik as ik
-from geoik.experiments._report import ExperimentResult, Progress
+from geoik.experiments._report import Progress
 from geoik.maps import MetricMap, metric_map
 
-NAME = "metric-maps-2010"
-TITLE = "Performance metric maps: CCD workspace coverage and CAA (seed 004)"
 SIZE = 300
 QUICK_SIZE = 60
 EPS = 0.01
@@ -137,29 +120,3 @@ def compute(size: int, progress: Progress | None = None) -> Maps:
             tick("caa")
     _timings(maps, tick)
     return maps
-
-
-def report(maps: Maps) -> ExperimentResult:
-    """The tables and figures of the computed maps (nothing written yet)."""
-    from geoik.experiments import _metric_maps_tables as tables
-
-    res = ExperimentResult(NAME, TITLE)
-    res.notes.append(
-        f"{maps.size} x {maps.size} pixel centres per map; eps = {EPS}; unit links unless "
-        "stated; every target from the straight pose. Coverage = reached share of the reachable "
-        "pixels."
-    )
-    res.tables += [tables.figures_table(maps), tables.caa_table(maps), tables.sweeps_table(maps)]
-    res.tables.append(tables.timing_table(maps))
-    res.figures.update(tables.figures(maps))
-    return res
-
-
-def run(
-    out: Path, seed: int = 0, quick: bool = False, progress: Progress | None = None
-) -> ExperimentResult:
-    """Run the experiment, write its tables and figures into ``out``, return the result."""
-    del seed  # deterministic: every pixel centre is a target
-    res = report(compute(QUICK_SIZE if quick else SIZE, progress))
-    res.write(out)
-    return res

@@ -11,13 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from geoik.experiments import metric_maps_2010 as mm
-from geoik.experiments._metric_maps_figures import figures
 from geoik.experiments._report import Table
 from geoik.experiments._stats import components, rank_correlation
+from geoik.experiments.metric_maps_2010 import study
 from geoik.maps import MetricMap
 
-__all__ = ["caa_table", "figures", "figures_table", "sweeps_table", "timing_table"]
+__all__ = ["caa_table", "figures_table", "sweeps_table", "timing_table", "void_near_start"]
 
 REGION = 0.001
 """Regions smaller than this share of the reachable pixels are not counted (speckle)."""
@@ -54,7 +53,7 @@ def _agree(ok: bool, otherwise: str) -> str:
     return "agrees" if ok else otherwise
 
 
-def _fig6_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
+def _fig6_rows(maps: study.Maps) -> list[tuple[Any, ...]]:
     m = maps.ccd(2, 10)
     config = "CCD iterations, n = 2, i = 10"
     void = 100 * void_near_start(m)
@@ -97,7 +96,7 @@ def _fig6_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
     ]
 
 
-def _fig7_8_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
+def _fig7_8_rows(maps: study.Maps) -> list[tuple[Any, ...]]:
     assert maps.path is not None
     p = maps.path
     mean, top = p.stats()
@@ -136,20 +135,22 @@ def _fig7_8_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
     ]
 
 
-def _coverages(maps: mm.Maps, label: str) -> list[float]:
-    return [100 * maps.sweeps[label][n].coverage for n in mm.JOINTS]
+def _coverages(maps: study.Maps, label: str) -> list[float]:
+    return [100 * maps.sweeps[label][n].coverage for n in study.JOINTS]
 
 
 def _listing(values: list[float]) -> str:
-    return f"n={mm.JOINTS[0]}..{mm.JOINTS[-1]}: " + ", ".join(f"{v:.0f}" for v in values) + " %"
+    return (
+        f"n={study.JOINTS[0]}..{study.JOINTS[-1]}: " + ", ".join(f"{v:.0f}" for v in values) + " %"
+    )
 
 
-def _fig9_10_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
+def _fig9_10_rows(maps: study.Maps) -> list[tuple[Any, ...]]:
     rows = []
-    at = {n: k for k, n in enumerate(mm.JOINTS)}
+    at = {n: k for k, n in enumerate(study.JOINTS)}
     for label in ("equal, i = 10", "equal, i = 20"):
         cov = _coverages(maps, label)
-        peak = mm.JOINTS[int(np.argmax(cov))]
+        peak = study.JOINTS[int(np.argmax(cov))]
         beyond = cov[at[3] :]
         falls = all(b <= a for a, b in zip(beyond, beyond[1:], strict=False))
         note = "agrees" if peak <= 4 and falls else "differs"
@@ -189,11 +190,11 @@ def _fig9_10_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
     return rows
 
 
-def _fig11_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
+def _fig11_rows(maps: study.Maps) -> list[tuple[Any, ...]]:
     one, every = maps.timing["ccd", 1], maps.timing["ccd", maps.threads]
     caa = maps.timing["caa", 1]
-    grow_ccd = one[mm.JOINTS[-1]] / one[mm.JOINTS[0]]
-    grow_caa = caa[mm.JOINTS[-1]] / caa[mm.JOINTS[0]]
+    grow_ccd = one[study.JOINTS[-1]] / one[study.JOINTS[0]]
+    grow_caa = caa[study.JOINTS[-1]] / caa[study.JOINTS[0]]
     size = f"{maps.size} x {maps.size}"
     return [
         (
@@ -201,14 +202,16 @@ def _fig11_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
             f"{size} CCD map, n = 5, i = 20",
             "a couple of seconds (text: no parallelism; caption: 4 threads)",
             f"{one[5]:.3f} s on 1 thread, {every[5]:.3f} s on {maps.threads}",
-            f"machine-dependent (best of {mm.REPEATS} runs on this machine, which may be shared); "
+            f"machine-dependent (best of {study.REPEATS} runs on this machine, which may be "
+            "shared); "
             "the paper describes neither its machine nor its code",
         ),
         (
             "Fig. 11",
             f"{size} maps against n, 1 thread",
             "CCD O(n) per iteration, CAA O(1)",
-            f"n = {mm.JOINTS[0]} to {mm.JOINTS[-1]}: CCD ×{grow_ccd:.1f}, CAA ×{grow_caa:.1f}",
+            f"n = {study.JOINTS[0]} to {study.JOINTS[-1]}: CCD ×{grow_ccd:.1f}, "
+            f"CAA ×{grow_caa:.1f}",
             "geoik's CAA solves unequal links too, so each Newton step sums over the links, and "
             "it records every joint per step: O(n) per iteration, like CCD",
         ),
@@ -220,8 +223,8 @@ def _span(values: list[float]) -> str:
     return lo if lo == hi else f"{lo}-{hi}"
 
 
-def _fig12_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
-    ccd = {(n, i): 100 * maps.ccd(n, i).coverage for n in mm.CAA_JOINTS for i in mm.CAA_ITERS}
+def _fig12_rows(maps: study.Maps) -> list[tuple[Any, ...]]:
+    ccd = {(n, i): 100 * maps.ccd(n, i).coverage for n in study.CAA_JOINTS for i in study.CAA_ITERS}
     caa = [100 * m.coverage for m in maps.caa.values()]
     (n, i), near = min(ccd.items(), key=lambda kv: abs(kv[1] - PUBLISHED_CCD))
     most = max(int(m.values[m.reached].max()) for m in maps.caa.values())
@@ -262,7 +265,7 @@ def _fig12_rows(maps: mm.Maps) -> list[tuple[Any, ...]]:
     ]
 
 
-def figures_table(maps: mm.Maps) -> Table:
+def figures_table(maps: study.Maps) -> Table:
     """One row per published figure's claim, geoik's measure beside it, and a note."""
     rows = _fig6_rows(maps) + _fig7_8_rows(maps) + _fig9_10_rows(maps) + _fig11_rows(maps)
     rows += _fig12_rows(maps)
@@ -270,11 +273,11 @@ def figures_table(maps: mm.Maps) -> Table:
     return Table("figures", "Published figures against geoik", cols, tuple(rows))
 
 
-def caa_table(maps: mm.Maps) -> Table:
+def caa_table(maps: study.Maps) -> Table:
     """CCD against CAA on n unit links, both iteration budgets."""
     rows = []
-    for n in mm.CAA_JOINTS:
-        for i in mm.CAA_ITERS:
+    for n in study.CAA_JOINTS:
+        for i in study.CAA_ITERS:
             c, a = maps.ccd(n, i), maps.caa[n, i]
             ok = a.reached & a.reachable
             within = 100 * float((a.values[ok] <= PUBLISHED_CAA_ITER).mean()) if ok.any() else 0
@@ -310,11 +313,11 @@ def caa_table(maps: mm.Maps) -> Table:
     return Table("ccd_vs_caa", title, cols, tuple(rows), notes)
 
 
-def sweeps_table(maps: mm.Maps) -> Table:
+def sweeps_table(maps: study.Maps) -> Table:
     """Coverage (%) against the number of joints, per series (Figs. 9-10)."""
-    labels = [label for label, _, _ in mm.SERIES]
+    labels = [label for label, _, _ in study.SERIES]
     rows = tuple(
-        (n, *(100 * maps.sweeps[label][n].coverage for label in labels)) for n in mm.JOINTS
+        (n, *(100 * maps.sweeps[label][n].coverage for label in labels)) for n in study.JOINTS
     )
     return Table(
         "sweeps",
@@ -324,14 +327,14 @@ def sweeps_table(maps: mm.Maps) -> Table:
     )
 
 
-def timing_table(maps: mm.Maps) -> Table:
+def timing_table(maps: study.Maps) -> Table:
     """Fig. 11: seconds per map against n (machine-dependent: never compare across runs)."""
     keys = sorted(maps.timing, key=lambda k: (k[0] != "ccd", k[1]))
-    rows = tuple((n, *(maps.timing[k][n] for k in keys)) for n in mm.JOINTS)
+    rows = tuple((n, *(maps.timing[k][n] for k in keys)) for n in study.JOINTS)
     cols = ("joints", *(f"{m} {t} thread{'s' * (t > 1)} (s)" for m, t in keys))
     notes = (
-        f"{maps.size} x {maps.size} maps, i = {mm.TIMING_ITER}, eps = {mm.EPS}, best of "
-        f"{mm.REPEATS} runs each; wall times of this machine, which may be shared.",
+        f"{maps.size} x {maps.size} maps, i = {study.TIMING_ITER}, eps = {study.EPS}, best of "
+        f"{study.REPEATS} runs each; wall times of this machine, which may be shared.",
     )
     title = "Fig. 11: time per metric map against the number of joints"
     return Table("timing", title, cols, rows, notes, digits=3)

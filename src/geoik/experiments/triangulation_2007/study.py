@@ -1,37 +1,19 @@
-"""Seed 000 (Müller-Cajar & Mukundan 2007), Sections 4-5: CCD against triangulation.
-
-Set-up as published: targets uniformly random in a box of side 60 centred on the base (a cube:
-the experiment is 3-D, see the seeds README), reached = within 0.5, CCD gives up after 99
-iterations. Chain A: links 9, 9, 9, 9, 4, free joints. Chain B: 18, 18, 4 with the elbow within
-126° and the wrist within 90° of the preceding link (cones; the shoulder is free).
-
-Two readings are left open by the paper and both are run, labelled:
-
-- start: every target from the rest pose ("rest"), or from the pose the previous target left
-  ("previous"), as the paper's application moving one target through 10,000 positions may have;
-- cost C (its eq. 3, a sum over the joints): the sum of every rotation performed
-  ("performed"), or the sum of each joint's net change from start to end ("net").
-
-Means of iterations are taken over the reached targets within reach, as the paper's are ("the
-mean also does not include those targets that were unreachable"); means of costs over every
-target within reach. The tables are built by :mod:`geoik.experiments._triangulation_tables`.
-"""
+"""The set-up and the solves of the ``triangulation-2007`` experiment (seed 000): the chains,
+the targets, the published numbers, the cube's geometry, and every (chain, method, start) run
+over the targets (:func:`collect`)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
 import geoik as ik
 from geoik import geometry as g
-from geoik.experiments._report import ExperimentResult, Progress
+from geoik.experiments._report import Progress
 from geoik.solvers import REGISTRY
 
-NAME = "triangulation-2007"
-TITLE = "Müller-Cajar & Mukundan 2007: triangulation against CCD (seed 000)"
 BOX = 60.0
 TOL = 0.5
 MAX_ITER = 99
@@ -196,30 +178,3 @@ def collect(
         for m in ms
         for mode in MODES
     }
-
-
-def run(
-    out: Path, seed: int = 0, quick: bool = False, progress: Progress | None = None
-) -> ExperimentResult:
-    """Run the experiment, write its tables and figure into ``out``, return the result."""
-    from geoik.experiments import _triangulation_fig6 as fig6
-    from geoik.experiments import _triangulation_tables as tables
-
-    n = QUICK_TARGETS if quick else TARGETS
-    pts = targets(n, seed)
-    ms = methods()
-    data = collect(pts, ms, progress)
-    reach = {k: c.reach() for k, c in chains().items()}
-    res = ExperimentResult(NAME, TITLE)
-    res.notes.append(
-        f"{n} targets uniform in a cube of side {BOX:g} (seed {seed}); reached = within {TOL}; "
-        f"at most {MAX_ITER} iterations. Reach of chain A {reach['A'][0]:.3f}-{reach['A'][1]:g},"
-        f" chain B {reach['B'][0]:.3f}-{reach['B'][1]:g}. geoik columns: every target from the "
-        "rest pose (straight along +x) / from the pose the previous target left."
-    )
-    ctx = tables.Context(pts, reach, ms, data)
-    res.tables += [tables.main_table(ctx), tables.cost_table(ctx), tables.solver_table(ctx)]
-    res.tables.append(fig6.fig6_table(ctx))
-    res.figures["fig6"] = fig6.fig6_figure(ctx)
-    res.write(out)
-    return res
