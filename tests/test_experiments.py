@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import ast
 import math
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -365,56 +363,3 @@ def test_cli_experiment_errors_are_one_line(argv, needle, capsys, tmp_path):
     assert main([a.format(file=file) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err and err.startswith("geoik: error:")
-
-
-# --- layout ------------------------------------------------------------------------------------
-
-
-def _imported(path: Path, name: str, modules: set[str]) -> set[str]:
-    """The modules of ``modules`` that ``path`` (module ``name``) imports anywhere, even inside
-    functions, leaving out ``if TYPE_CHECKING:`` blocks."""
-    tree = ast.parse(path.read_text())
-    typing_only = {
-        id(sub)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for sub in ast.walk(node)
-    }
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-    out: set[str] = set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
-        if isinstance(node, ast.Import):
-            out |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(parts + ([node.module] if node.module else []))
-            subs = {f"{base}.{a.name}" for a in node.names} & modules
-            out |= subs if len(subs) == len(node.names) else {base, *subs}
-    return (out & modules) - {name}
-
-
-def test_experiment_modules_import_no_cycle():
-    root = Path(geoik.experiments.__file__).parent
-    paths = {}
-    for f in root.rglob("*.py"):
-        parts = ("geoik", *f.relative_to(root.parent).with_suffix("").parts)
-        paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = f
-    graph = {m: _imported(f, m, set(paths)) for m, f in paths.items()}
-    done: set[str] = set()
-
-    def visit(m: str, path: tuple[str, ...]) -> None:
-        assert m not in path, "import cycle: " + " -> ".join((*path[path.index(m) :], m))
-        if m not in done:
-            for n in sorted(graph[m]):
-                visit(n, (*path, m))
-            done.add(m)
-
-    for m in sorted(graph):
-        visit(m, ())
-    assert (
-        "geoik.experiments.metric_maps_2010.tables" in graph["geoik.experiments.metric_maps_2010"]
-    )
