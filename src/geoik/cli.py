@@ -49,10 +49,32 @@ _NEGATIVE_VALUE = re.compile(r"^-\.?\d")
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser that raises instead of printing usage and exiting."""
+    """An ArgumentParser that raises instead of printing usage and exiting; its messages start
+    with the option."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        raise UsageError(f"{_option_first(message)} (see '{self.prog} --help')")
+
+
+def _option_first(message: str) -> str:
+    """argparse's message rephrased to start with the option it is about."""
+    m = re.fullmatch(r"argument (\S+): (.*)", message, re.DOTALL)
+    if m:
+        flag, rest = m[1], m[2]
+        choice = re.fullmatch(r"invalid choice: (.*) \(choose from (.*)\)", rest)
+        if choice:
+            options = choice[2].replace("'", "")
+            if flag == "COMMAND":
+                return f"expected a command ({options}), got {choice[1]}"
+            return f"{flag}: expected one of {options}, got {choice[1]}"
+        return f"{flag}: {rest.replace('not allowed with argument ', 'not allowed with ')}"
+    m = re.fullmatch(r"the following arguments are required: (.*)", message)
+    if m:
+        return f"{m[1]}: required"
+    m = re.fullmatch(r"one of the arguments (.*) is required", message)
+    if m:
+        return f"{' or '.join(m[1].split())}: one of them is required"
+    return message
 
 
 def build_parser() -> argparse.ArgumentParser:

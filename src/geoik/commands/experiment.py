@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from geoik.commands._args import parse_int, writing
 from geoik.commands._progress import ProgressBar
-from geoik.errors import InvalidOptionError
+from geoik.errors import GeoIKError, InvalidOptionError
 
 HELP = "reproduce a seed's experiment (tables and figures beside the published ones)"
 DESCRIPTION = """\
@@ -45,8 +47,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("name", metavar="NAME", help="an experiment name, or 'all'")
     p.add_argument(
         "--seed",
-        type=int,
-        default=0,
+        default="0",
         help="seed of the random targets, a non-negative integer (default 0); the experiments "
         "without random targets ignore it",
     )
@@ -79,17 +80,28 @@ def _check_out(out: Path) -> None:
     """Fail before the work, not after it, when ``out`` cannot take the results."""
     if out.exists() and not out.is_dir():
         raise InvalidOptionError(f"--out: expected a directory, got the file {out}")
-    out.mkdir(parents=True, exist_ok=True)
+    writing("--out", str(out), lambda: out.mkdir(parents=True, exist_ok=True))
     if not os.access(out, os.W_OK | os.X_OK):
         raise InvalidOptionError(f"--out: expected a writable directory, got {out}")
+
+
+def _run(mod: Any, args: argparse.Namespace, seed: int, bar: ProgressBar) -> Any:
+    return mod.run(
+        args.out,
+        seed=seed,
+        quick=args.quick,
+        progress=lambda stage, done, total: bar.update(done, total, stage),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from geoik.experiments import EXPERIMENTS, get
 
-    if args.seed < 0:
-        raise InvalidOptionError(f"--seed: expected a non-negative integer, got {args.seed}")
-    names = list(EXPERIMENTS) if args.name == "all" else [get(args.name).NAME]
+    seed = parse_int(args.seed, "--seed", lo=0)
+    try:
+        names = list(EXPERIMENTS) if args.name == "all" else [get(args.name).NAME]
+    except GeoIKError as e:
+        raise type(e)(f"NAME: {str(e).partition(': ')[2]}") from None
     _check_out(args.out)
     start = time.perf_counter()
     for name in names:
@@ -97,12 +109,7 @@ def run(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         bar = ProgressBar(name)
         try:
-            res = mod.run(
-                args.out,
-                seed=args.seed,
-                quick=args.quick,
-                progress=lambda stage, done, total, bar=bar: bar.update(done, total, stage),
-            )
+            res = writing("--out", str(args.out), partial(_run, mod, args, seed, bar))
         finally:
             bar.close()
         print(f"## {res.title}\n")
