@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +14,7 @@ import pytest
 
 import geoik as ik
 from geoik import checks
-from geoik.cli import COMMANDS, build_parser, join_negative_values, main
+from geoik.cli import COMMANDS, build_parser, command_names, join_negative_values, main
 from geoik.commands._args import parse_lengths, parse_max_bend, parse_options, parse_point
 from geoik.solvers import REGISTRY
 
@@ -382,13 +382,6 @@ def test_methods_lists_the_registry(capsys):
         }
 
 
-def command_names() -> list[str]:
-    """Every subcommand the parser knows (a module in COMMANDS may register several)."""
-    parser = build_parser()
-    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    return list(sub.choices)
-
-
 def test_every_command_module_registers():
     names = command_names()
     assert {"solve", "methods"} <= set(names)
@@ -748,3 +741,67 @@ def test_chain_file_hints_say_what_to_write(capsys, tmp_path, text, target, hint
     line = one_line_error(*run(capsys, "solve", "--chain", path, "--target", target))
     assert hint in line, line
     assert not any(p in line for p in PYTHON), line
+
+
+# --------------------------------------------------------------------------- parsers, commands
+
+
+def every_parser(parser=None):
+    from geoik.cli import subparsers
+
+    parser = parser or build_parser()
+    yield parser
+    for sub in subparsers(parser).values():
+        yield from every_parser(sub)
+
+
+def test_no_parser_takes_abbreviations():
+    parsers = list(every_parser())
+    assert len(parsers) == 1 + len(command_names())
+    assert all(p.allow_abbrev is False for p in parsers)
+
+
+@pytest.mark.parametrize(
+    ("argv", "start"),
+    [
+        (
+            ("compare", "--lengths", "1x3", "--method", "ccd"),
+            "--method: unknown option of 'geoik compare'; did you mean --methods?",
+        ),
+        (
+            (*SOLVE, "--max-it", "5"),
+            "--max-it: unknown option of 'geoik solve'; did you mean --max-iter?",
+        ),
+        ((*SOLVE, "--meth=ccd"), "--meth: unknown option of 'geoik solve'; did you mean --method?"),
+        (
+            ("map", "--lengths", "1x3", "--out", "m.png"),
+            "--out: unknown option of 'geoik map'; did you mean --output?",
+        ),
+        (
+            (*SOLVE, "--bogus"),
+            "--bogus: unknown option of 'geoik solve' (see 'geoik solve --help')",
+        ),
+        ((*SOLVE, "extra"), "unexpected argument 'extra' (see 'geoik solve --help')"),
+        (("--vers",), "--vers: unknown option of 'geoik'; did you mean --version?"),
+    ],
+)
+def test_abbreviations_are_usage_errors_naming_the_flag(capsys, argv, start):
+    line = one_line_error(*run(capsys, *argv))
+    assert line.startswith(f"geoik: error: {start}"), line
+
+
+def test_no_command_lists_the_registered_commands(capsys):
+    line = one_line_error(*run(capsys))
+    names = command_names()
+    assert {"solve", "methods", "map", "compare", "sweep", "experiment", "view"} <= set(names)
+    assert line == f"geoik: error: expected a command ({', '.join(names)}); see 'geoik --help'"
+    line = one_line_error(*run(capsys, "bogus"))
+    assert f"expected a command ({', '.join(names)}), got 'bogus'" in line
+
+
+def test_help_lists_every_command(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    commands = out.split("commands:")[1].split("examples:")[0]
+    listed = re.findall(r"^    (\S+)", commands, re.MULTILINE)
+    assert listed == command_names()
