@@ -574,6 +574,8 @@ FLAG_FIRST = [
         "--csv: expected a file in an existing folder",
     ),
     (("sweep", "--joints", "9-2"), "--joints: expected joint counts"),
+    (("sweep", "--joints", "2", "--methods", "nope"), "--methods: expected one of"),
+    (("sweep", "--joints", "2", "--method", "nope"), "--method: expected one of"),
     (("sweep", "--joints", "2", "--size", "-3"), "--size: expected an integer number of pixels"),
 ]
 

@@ -59,10 +59,10 @@ examples:
   geoik compare --lengths 1x5 --methods ccd,fabrik --csv cmp.csv -o cmp.png"""
 SWEEP_EXAMPLES = """\
 examples:
-  geoik sweep --lengths-rule equal --joints 2-10 --method ccd --max-iter 5 --tol 0.01 \\
+  geoik sweep --lengths-rule equal --joints 2-10 --methods ccd --max-iter 5 --tol 0.01 \\
       --size 200 -o sweep.png --csv sweep.csv
   geoik sweep --lengths-rule doubling --joints 2-10 --max-iter 5 --tol 0.01 -o doubling.png
-  geoik sweep --joints 2,3,5,8 --method ccd,caa --max-iter 20 --tol 0.01 -o ccd-caa.png
+  geoik sweep --joints 2,3,5,8 --methods ccd,caa --max-iter 20 --tol 0.01 -o ccd-caa.png
 
 length rules: equal = n unit links; doubling = each link, from the end effector back, as long
 as all the links after it (n = 6: 16,8,4,2,1,1; seed 004 Fig. 10)."""
@@ -174,7 +174,9 @@ def _register_sweep(subparsers: Any) -> None:
     p.add_argument(
         "--joints", default="2-10", help="joint counts: a range 2-10, a list 2,3,5 or both"
     )
-    p.add_argument("--method", default="ccd", help="solver name, or several comma-separated")
+    p.add_argument("--methods", help="comma-separated solver names (default ccd)")
+    # the old spelling, kept for existing scripts; not shown in the help
+    p.add_argument("--method", dest="method_alias", help=argparse.SUPPRESS)
     _common(p, size=200)
     _output(p, "write the plot (PNG, SVG, PDF)")
     p.add_argument("--csv", metavar="FILE", help="write the table as CSV")
@@ -219,6 +221,19 @@ def parse_methods(text: str, name: str) -> list[str]:
 def _output(p: argparse.ArgumentParser, what: str) -> None:
     """``-o/--output FILE``; errors name the spelling the user typed."""
     p.add_argument("-o", "--output", metavar="FILE", action=TypedStore, help=what)
+
+
+def _methods(args: argparse.Namespace) -> tuple[list[str], str]:
+    """The solvers of ``compare`` or ``sweep`` and the flag they came with: ``--methods``, or
+    ``sweep``'s old spelling ``--method``."""
+    alias = getattr(args, "method_alias", None)
+    if alias is None:
+        return parse_methods(args.methods or "ccd", "--methods"), "--methods"
+    if args.methods is not None:
+        raise InvalidOptionError(
+            "--method: expected --methods alone (--method is its old spelling), got both"
+        )
+    return parse_methods(alias, "--method"), "--method"
 
 
 class _Typed:
@@ -347,8 +362,8 @@ def run_map(args: argparse.Namespace) -> int:
 def run_compare(args: argparse.Namespace) -> int:
     flag = _outputs(args, "csv")
     chain = chain_from_args(args, 2)
-    methods = parse_methods(args.methods, "--methods")
-    maps, wall = _compute(args, [(chain, m) for m in methods], _Typed(args, "--methods"))
+    methods, methods_flag = _methods(args)
+    maps, wall = _compute(args, [(chain, m) for m in methods], _Typed(args, methods_flag))
     print(f"{chain_label(chain)}; metric {args.metric}; {args.size}x{args.size} pixels")
     header = ["method", "coverage_pct", f"mean_{args.metric}", f"max_{args.metric}", "params"]
     rows = [[*_row(m), m.params()] for m in maps]
@@ -363,10 +378,10 @@ def run_compare(args: argparse.Namespace) -> int:
 def run_sweep(args: argparse.Namespace) -> int:
     flag = _outputs(args, "csv")
     joints = parse_joints(args.joints)
-    methods = parse_methods(args.method, "--method")
+    methods, methods_flag = _methods(args)
     chains = [Chain.planar(sweep_lengths(args.lengths_rule, n)) for n in joints]
     jobs = [(c, method) for method in methods for c in chains]
-    maps, wall = _compute(args, jobs, _Typed(args))
+    maps, wall = _compute(args, jobs, _Typed(args, methods_flag))
     print(f"{args.lengths_rule} links; metric {args.metric}; {args.size}x{args.size} pixels")
     header = [
         "joints",
