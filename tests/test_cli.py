@@ -807,3 +807,45 @@ def test_help_lists_every_command(capsys):
     commands = out.split("commands:")[1].split("examples:")[0]
     listed = re.findall(r"^    (\S+)", commands, re.MULTILINE)
     assert listed == command_names()
+
+
+# --------------------------------------------------------------------------- start-up cost
+
+LIGHT = (
+    "import sys; from geoik.cli import main; main({argv}); "
+    "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+    "('matplotlib','dask','distributed','starlette','uvicorn') or m in ('geoik.maps','geoik.batch',"
+    "'geoik.tiles','geoik.render','geoik.render_maps') or m.startswith('geoik.experiments')))"
+)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--lengths", "2x3", "--target", "1,1"],
+        ["solve", "--lengths", "2x3", "--target", "1,1,1", "--json"],
+        ["--help"],
+        ["methods"],
+        *[[name, "--help"] for name in ("solve", "map", "compare", "sweep", "experiment", "view")],
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_the_command_line_starts_without_heavy_modules(argv):
+    """Building the parser and solving import no plotting, Dask, viewer server, batch engine,
+    metric maps or experiments."""
+    code = LIGHT.format(argv=argv)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_static_help_texts_match_the_library():
+    """The help texts that stand in for imports say what the library says."""
+    from geoik import tiles
+    from geoik.commands import experiment, maps
+    from geoik.experiments import EXPERIMENTS
+
+    assert maps.DEFAULT_TILE_ROWS == tiles.DEFAULT_TILE_ROWS
+    assert tuple((k, m.TITLE) for k, m in EXPERIMENTS.items()) == experiment.TITLES
+    assert experiment.quick_help(EXPERIMENTS) == experiment.QUICK_HELP

@@ -1,7 +1,9 @@
 """The ``geoik`` command line: the one place (with :mod:`geoik.commands`) that prints.
 
 Subcommands are registered by the modules of :mod:`geoik.commands` named in :data:`COMMANDS`;
-each exposes ``register(subparsers)`` and sets a ``handler``. Every error a user can cause (a
+each exposes ``register(subparsers)`` and sets a ``handler``. The modules import only what their
+parsers need; heavy modules are imported by the handlers, so ``geoik solve`` starts without
+matplotlib, Dask or the viewer's server. Every error a user can cause (a
 :class:`geoik.GeoIKError`, a bad argument, an unreadable or unwritable file) ends as one line
 ``geoik: error: ...`` on stderr and exit status 2, never a traceback.
 """
@@ -105,7 +107,10 @@ def _option_first(message: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The full parser, one subparser per command the modules in :data:`COMMANDS` register."""
+    """The full parser, one subparser per command the modules in :data:`COMMANDS` register.
+
+    Building it imports only the command modules, which import nothing heavy (matplotlib,
+    Dask, the viewer's server, the batch engine): their handlers do, when they run."""
     parser = _Parser(
         prog=PROG,
         description=DESCRIPTION,

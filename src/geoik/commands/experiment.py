@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,23 @@ choice open, each reading is run and labelled. Nothing is tuned to match.
 Files are written only when an experiment has finished, each complete: an interrupted run
 leaves the previous results in place. The full run of 'all' takes a few minutes (the 10,000
 random 3-D targets of triangulation-2007 dominate); --quick takes seconds."""
+TITLES = (
+    ("triangulation-2007", "Müller-Cajar & Mukundan 2007: triangulation against CCD (seed 000)"),
+    (
+        "single-pass-2009",
+        "Mukundan 2009: single-pass triangulation against CCD and triangulation (seed 002)",
+    ),
+    ("metric-maps-2010", "Performance metric maps: CCD workspace coverage and CAA (seed 004)"),
+)
+"""Each experiment's name and title, as :data:`geoik.experiments.EXPERIMENTS` has them (a test
+keeps them equal): the help must not import the experiments, which load the batch engine and
+matplotlib."""
+QUICK_HELP = (
+    "400 targets instead of 10,000 and 60 x 60 maps instead of 300 x 300: a check of the "
+    "machinery in seconds, not a reproduction"
+)
+"""``--quick``'s help, from the experiments' QUICK_TARGETS, TARGETS, QUICK_SIZE and SIZE (a
+test keeps them equal)."""
 EXAMPLES = """\
 examples:
   geoik experiment single-pass-2009
@@ -32,15 +50,10 @@ examples:
 
 
 def register(subparsers: Any) -> None:
-    from geoik.experiments import EXPERIMENTS
-
     p = subparsers.add_parser(
         "experiment",
         help=HELP,
-        description=DESCRIPTION
-        + "\n\nexperiments:\n"
-        + "\n".join(f"  {k:22s}{m.TITLE}" for k, m in EXPERIMENTS.items())
-        + "\n  all                   every one of them, in this order",
+        description=f"{DESCRIPTION}\n\n{listing(TITLES)}",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -61,12 +74,13 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--quick",
         action="store_true",
-        help=_quick_help(EXPERIMENTS),
+        help=QUICK_HELP,
     )
     p.set_defaults(handler=run)
 
 
-def _quick_help(experiments: dict[str, Any]) -> str:
+def quick_help(experiments: dict[str, Any]) -> str:
+    """What :data:`QUICK_HELP` says, from the experiments themselves."""
     tri = experiments["triangulation-2007"]
     maps = experiments["metric-maps-2010"]
     return (
@@ -74,6 +88,12 @@ def _quick_help(experiments: dict[str, Any]) -> str:
         f"{maps.QUICK_SIZE} maps instead of {maps.SIZE} x {maps.SIZE}: a check of the "
         "machinery in seconds, not a reproduction"
     )
+
+
+def listing(titles: Iterable[tuple[str, str]]) -> str:
+    """The help's list of experiments, from (name, title) pairs."""
+    rows = [f"  {name:22s}{title}" for name, title in titles]
+    return "\n".join(["experiments:", *rows, f"  {'all':22s}every one of them, in this order"])
 
 
 def _check_out(out: Path) -> None:

@@ -11,7 +11,7 @@ import argparse
 import csv
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from geoik.chain import Chain
 from geoik.commands._args import (
@@ -33,14 +33,17 @@ from geoik.commands._args import (
 )
 from geoik.commands._progress import ProgressBar
 from geoik.errors import GeoIKError, InvalidOptionError
-from geoik.files import save_atomic
-from geoik.maps import METRICS, MetricMap, check_jobs, metric_maps
-from geoik.render import save_figure
-from geoik.render_maps import chain_label, figure_dpi, maps_figure, sweep_figure
-from geoik.tiles import DEFAULT_TILE_ROWS, cluster
+from geoik.palette import METRICS
+
+if TYPE_CHECKING:  # the handlers import these (matplotlib, the batch engine, Dask's glue)
+    from geoik.maps import MetricMap
 
 PROGRESS_MIN_TARGETS = 250_000
 """Maps with at least this many targets show a progress bar on stderr."""
+DEFAULT_TILE_ROWS = 50
+"""Pixel rows per tile unless --tile-rows says otherwise: :data:`geoik.tiles.DEFAULT_TILE_ROWS`
+(a test keeps them equal; importing geoik.tiles here would load the batch engine for every
+command)."""
 
 MAP_EXAMPLES = """\
 examples:
@@ -282,6 +285,9 @@ def _compute(
     """The maps of ``jobs`` (one pool of tiles, here or on the cluster) and the wall time;
     ``args.size`` and ``args.tile_rows`` become ints (checked by :func:`geoik.maps.check_jobs`,
     as everything else, before a cluster starts)."""
+    from geoik.maps import check_jobs, metric_maps
+    from geoik.tiles import cluster
+
     kw = _solve_kw(args)
     args.size, args.tile_rows = int_or_text(args.size), int_or_text(args.tile_rows)
     with typed:
@@ -318,6 +324,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    from geoik.files import save_atomic
+
     def write(tmp: str) -> None:
         with open(tmp, "w", newline="") as f:
             w = csv.writer(f)
@@ -329,6 +337,9 @@ def _write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) 
 
 
 def _save_maps(maps: Sequence[MetricMap], path: str | None, flag: str, contours: bool) -> None:
+    from geoik.render import save_figure
+    from geoik.render_maps import figure_dpi, maps_figure
+
     if path is not None:
         fig = maps_figure(maps, contours=contours)
         writing(flag, path, lambda: save_figure(fig, path, dpi=figure_dpi(maps[0].size)))
@@ -339,6 +350,8 @@ def _save_maps(maps: Sequence[MetricMap], path: str | None, flag: str, contours:
 
 
 def run_map(args: argparse.Namespace) -> int:
+    from geoik.render_maps import chain_label
+
     flag = _outputs(args, "data")
     chain = chain_from_args(args, 2)
     (m,), wall = _compute(args, [(chain, args.method)], _Typed(args))
@@ -360,6 +373,8 @@ def run_map(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    from geoik.render_maps import chain_label
+
     flag = _outputs(args, "csv")
     chain = chain_from_args(args, 2)
     methods, methods_flag = _methods(args)
@@ -401,6 +416,9 @@ def run_sweep(args: argparse.Namespace) -> int:
     if args.csv:
         _write_csv(args.csv, header, rows)
     if args.output:
+        from geoik.render import save_figure
+        from geoik.render_maps import sweep_figure
+
         k = len(joints)
         series = {
             meth: [m.coverage for m in maps[i * k : (i + 1) * k]] for i, meth in enumerate(methods)
