@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import geoik as ik
-from geoik.cli import COMMANDS, build_parser, join_negative_values, main
+from geoik import checks
+from geoik.cli import COMMANDS, build_parser, command_names, join_negative_values, main
 from geoik.commands._args import parse_lengths, parse_max_bend, parse_options, parse_point
 from geoik.solvers import REGISTRY
 
@@ -228,7 +229,7 @@ def test_parse_max_bend():
     assert parse_max_bend("126,90,None,-30:120") == [126.0, 90.0, None, (-30.0, 120.0)]
 
 
-@pytest.mark.parametrize("text", ["abc", "1:x", "90,,z", "nan"])
+@pytest.mark.parametrize("text", ["abc", "1:x", "90,,z"])
 def test_parse_max_bend_rejects(text):
     with pytest.raises(ik.InvalidChainError, match="--max-bend-deg"):
         parse_max_bend(text)
@@ -239,7 +240,7 @@ def test_parse_options():
     assert parse_options(None) == {}
 
 
-@pytest.mark.parametrize("item", ["elbow", "=1", "elbow=abc", "pole=1,nan"])
+@pytest.mark.parametrize("item", ["elbow", "=1", "elbow=abc", "pole=1,x"])
 def test_parse_options_rejects(item):
     with pytest.raises(ik.InvalidOptionError, match="--opt"):
         parse_options([item])
@@ -290,10 +291,10 @@ SOLVE_3D = ("solve", "--lengths", "2x3", "--target", "1,1,0")
         ((*SOLVE, "--tol", "-1"), "--tol: expected a finite distance > 0, got -1.0"),
         ((*SOLVE, "--max-iter", "0"), "--max-iter: expected an integer >= 1, got 0"),
         ((*SOLVE, "--method", "dls", "--opt", "damping=-1"), "--opt damping: expected"),
-        ((*SOLVE, "--start-deg", "0,0,120", "--max-bend-deg", "90"), "--start-deg: joint 2"),
+        ((*SOLVE, "--start-deg", "0,0,120", "--max-bend-deg", "90"), "--start-deg[2]: joint 2"),
         (
             (*SOLVE_3D, "--start-deg", "0,0,0,0,0,0,0,100,0", "--max-bend-deg", "30"),
-            "--start-deg: joint 2 bends 100 degrees",
+            "--start-deg[2]: joint 2 bends 100 degrees",
         ),
         ((*SOLVE, "--start-deg", "1,2"), "--start-deg"),
         ((*SOLVE, "--chain", "x.toml"), "--chain"),
@@ -381,13 +382,6 @@ def test_methods_lists_the_registry(capsys):
         }
 
 
-def command_names() -> list[str]:
-    """Every subcommand the parser knows (a module in COMMANDS may register several)."""
-    parser = build_parser()
-    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    return list(sub.choices)
-
-
 def test_every_command_module_registers():
     names = command_names()
     assert {"solve", "methods"} <= set(names)
@@ -465,3 +459,393 @@ def test_closed_pipe_ends_quietly():
     err = proc.stderr.read()  # type: ignore[union-attr]
     assert proc.wait(timeout=120) in (0, 1)
     assert err == b""
+
+
+# --------------------------------------------------------------------------- one validation layer
+
+
+@pytest.mark.parametrize(
+    ("argv", "call"),
+    [
+        (("--target", "1,nan"), lambda: checks.check_point([1.0, float("nan")], 2, "--target")),
+        (
+            ("--target", "1,2,inf"),
+            lambda: checks.check_point([1.0, 2.0, float("inf")], 3, "--target"),
+        ),
+        (("--tol", "-1"), lambda: checks.check_tol(-1.0, 1.0, "--tol")),
+        (("--tol", "abc"), lambda: checks.check_tol("abc", 1.0, "--tol")),
+        (("--max-iter", "0"), lambda: checks.check_max_iter(0, 1, "--max-iter")),
+        (("--max-iter", "1.5"), lambda: checks.check_max_iter("1.5", 1, "--max-iter")),
+    ],
+    ids=["target-nan", "target-inf", "tol", "tol-text", "max-iter", "max-iter-text"],
+)
+def test_the_command_line_says_what_geoik_checks_say(capsys, argv, call):
+    """The parsers only turn text into values; the verdict and its words are geoik.checks'."""
+    argv = dict(zip(argv[::2], argv[1::2], strict=True))
+    full = ["solve", "--lengths", "2x3", "--target", argv.pop("--target", "1,1")]
+    full += [x for kv in argv.items() for x in kv]
+    line = one_line_error(*run(capsys, *full))
+    with pytest.raises(ik.GeoIKError) as expected:
+        call()
+    assert line == f"geoik: error: {expected.value}"
+
+
+# --------------------------------------------------------------------------- flags first
+
+
+def chain_file(tmp_path, text: str, suffix: str = ".json") -> str:
+    path = tmp_path / f"chain{suffix}"
+    path.write_text(text)
+    return str(path)
+
+
+FLAG_FIRST = [
+    # (argv, the start of the message: the flag as typed, [index,] then what was expected)
+    ((*SOLVE, "--plot", "out.xyz"), "--plot: expected a file name ending in .png"),
+    ((*SOLVE, "--plot", "/no/such/dir/x.png"), "--plot: expected a file in an existing folder"),
+    ((*SOLVE, "--plot", "."), "--plot: expected a file name, got the folder"),
+    ((*SOLVE, "--tol", "abc"), "--tol: expected a finite distance > 0, got 'abc'"),
+    ((*SOLVE, "--tol"), "--tol: expected one argument"),
+    ((*SOLVE, "--max-iter", "1.5"), "--max-iter: expected an integer >= 1, got '1.5'"),
+    (("solve", "--lengths", "2x3"), "--target: required"),
+    (("solve", "--target", "1,1"), "--lengths or --chain: one of them is required"),
+    ((*SOLVE, "--chain", "a.toml"), "--chain: not allowed with --lengths"),
+    ((*SOLVE, "--method", "nosuch"), "--method: expected one of"),
+    ((*SOLVE, "--method", "two-bone"), "--lengths: method 'two-bone' needs exactly 2 links"),
+    ((*SOLVE, "--opt", "elbow"), "--opt: expected KEY=VALUE"),
+    ((*SOLVE, "--json=yes"), "--json: ignored explicit argument 'yes'"),
+    ((*SOLVE, "--max-bend-deg", "90,abc,45"), "--max-bend-deg[1]: expected a maximum bend"),
+    ((*SOLVE, "--max-bend-deg", "90,nan,45"), "--max-bend-deg[1]: expected a maximum bend"),
+    ((*SOLVE, "--max-bend-deg", "90,90,-30"), "--max-bend-deg[2]: expected a maximum bend"),
+    ((*SOLVE, "--start-deg", "0,0,x"), "--start-deg[2]: expected a finite number, got 'x'"),
+    ((*SOLVE, "--start-deg", "0,nan,0"), "--start-deg[1]: expected a finite number, got nan"),
+    (
+        (
+            "solve",
+            "--lengths",
+            "2x4",
+            "--target",
+            "1,1",
+            "--start-deg",
+            "0,0,0,200",
+            "--max-bend-deg",
+            "90",
+        ),
+        "--start-deg[3]: joint 3 at -160 degrees is outside its limits [-90, 90]",
+    ),
+    (
+        (*SOLVE_3D, "--start-deg", "0,0,0,0,x,0,0,0,0"),
+        "--start-deg[1]: expected a finite number, got 'x'",
+    ),
+    (
+        (
+            "solve",
+            "--lengths",
+            "1x4",
+            "--target",
+            "1,2",
+            "--method",
+            "caa",
+            "--max-bend-deg",
+            "-10:20",
+        ),
+        "--max-bend-deg[1]: method 'caa' cannot reach target",
+    ),
+    (("methods", "nosuch"), "NAME: expected one of"),
+    (("experiment", "nosuch"), "NAME: expected one of"),
+    (("experiment", "all", "--seed", "x"), "--seed: expected an integer >= 0, got 'x'"),
+    (("experiment", "all", "--seed", "-1"), "--seed: expected an integer >= 0, got -1"),
+    (("view", "--port", "x"), "--port: expected an integer in [0, 65535], got 'x'"),
+    (("map", "--lengths", "1x3", "--size", "x"), "--size: expected an integer number of pixels"),
+    (("map", "--lengths", "1x3", "--tile-rows", "0"), "--tile-rows: expected an integer"),
+    (("map", "--lengths", "1x3", "--metric", "speed"), "--metric: expected one of iterations"),
+    (("map", "--lengths", "1x3", "--tol", "0"), "--tol: expected a finite distance > 0"),
+    (("map", "--lengths", "1x3", "--max-iter", "x"), "--max-iter: expected an integer >= 1"),
+    (("map", "--lengths", "1x3", "--method", "nope"), "--method: expected one of"),
+    (("map", "--lengths", "1x3", "--opt", "bogus=1"), "--opt bogus: method 'ccd' takes no option"),
+    (("map", "--lengths", "1x3", "-o", "m.xyz"), "-o: expected a file name ending in .png"),
+    (("map", "--lengths", "1x3", "--output", "m.xyz"), "--output: expected a file name ending"),
+    (("map", "--lengths", "1x3", "--data", "m.csv"), "--data: expected a file name ending in .npz"),
+    (("map", "--lengths", "1x3", "--scheduler", "nonsense"), "--scheduler: cannot connect"),
+    (("compare", "--lengths", "1x3"), "--methods: required"),
+    (("compare", "--lengths", "1x3", "--methods", "ccd,nope"), "--methods: expected one of"),
+    (
+        ("compare", "--lengths", "1x3", "--methods", "ccd", "--csv", "/no/such/t.csv"),
+        "--csv: expected a file in an existing folder",
+    ),
+    (("sweep", "--joints", "9-2"), "--joints: expected joint counts"),
+    (("sweep", "--joints", "2", "--methods", "nope"), "--methods: expected one of"),
+    (("sweep", "--joints", "2", "--method", "nope"), "--method: expected one of"),
+    (("sweep", "--joints", "2", "--size", "-3"), "--size: expected an integer number of pixels"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "start"), FLAG_FIRST, ids=[" ".join(a[1:]) for a, _ in FLAG_FIRST]
+)
+def test_every_error_starts_with_the_flag_as_typed(capsys, tmp_path, monkeypatch, argv, start):
+    pytest.importorskip("dask.distributed") if "--scheduler" in argv else None
+    monkeypatch.chdir(tmp_path)
+    line = one_line_error(*run(capsys, *argv))
+    assert line.startswith(f"geoik: error: {start}"), line
+    assert list(tmp_path.iterdir()) == []
+
+
+CHAIN_FILE_ERRORS = [
+    # (file text, suffix, target, what follows "--chain FILE: ")
+    ("lengths = [1, \n", ".toml", "1,1", "expected TOML, got a syntax error"),
+    ("[1, 2]", ".json", "1,1", "expected a table of chain fields, got [1, 2]"),
+    ('{"lengths": [1], "colour": 1}', ".json", "1,1", "colour: expected one of the fields"),
+    ('{"max_bend_deg": 90}', ".json", "1,1", "lengths: expected link lengths"),
+    ('{"lengths": "2x0"}', ".json", "1,1", "lengths: expected positive link lengths"),
+    ('{"lengths": [1, -2]}', ".json", "1,1", "lengths[1]: expected a finite length > 0"),
+    ('{"lengths": [1, 1], "dim": 4}', ".json", "1,1", "dim: expected 2 or 3, got 4"),
+    ('{"lengths": [1, 1], "base": [0]}', ".json", "1,1", "base: expected 2 finite coordinates"),
+    (
+        '{"lengths": [1, 1], "max_bend_deg": [90, "wobbly"]}',
+        ".json",
+        "1,1",
+        "max_bend_deg[1]: expected",
+    ),
+    (
+        '{"lengths": [1, 1], "max_bend_deg": "90,wobbly"}',
+        ".json",
+        "1,1",
+        "max_bend_deg[1]: expected",
+    ),
+    ('{"lengths": [1, 1], "max_bend_deg": [90, 200]}', ".json", "1,1", "max_bend_deg[1]: expected"),
+    ('{"lengths": [1, 1, 1], "max_bend_deg": [90, 90]}', ".json", "1,1", "max_bend_deg: expected"),
+    (
+        '{"lengths": [1, 1], "hinge_axes": [[1, 0, 0], null]}',
+        ".json",
+        "1,1,1",
+        "hinge_axes[0]: expected an axis perpendicular to the link",
+    ),
+    (
+        '{"lengths": [1, 1], "dim": 2, "hinge_axes": [null, null]}',
+        ".json",
+        "1,1",
+        "hinge_axes: expected none in a 2-D chain",
+    ),
+    ('{"lengths": [1, 1, 1]}', ".json", "1,1,1 --method two-bone", "method 'two-bone' needs"),
+]
+
+
+@pytest.mark.parametrize(("text", "suffix", "target", "rest"), CHAIN_FILE_ERRORS)
+def test_chain_file_errors_have_one_form(capsys, tmp_path, text, suffix, target, rest):
+    """``--chain FILE: field[i]: expected ..., got ...``, whatever the field."""
+    path = chain_file(tmp_path, text, suffix)
+    target, *more = target.split()
+    line = one_line_error(*run(capsys, "solve", "--chain", path, "--target", target, *more))
+    assert line.startswith(f"geoik: error: --chain {path}: {rest}"), line
+
+
+def test_an_unreadable_chain_file_is_named(capsys):
+    line = one_line_error(*run(capsys, "solve", "--chain", "/no/such/arm.toml", "--target", "1,1"))
+    assert line.startswith("geoik: error: --chain /no/such/arm.toml: expected a readable")
+
+
+# --------------------------------------------------------------------------- hints in CLI syntax
+
+
+PYTHON = ("] *", "(min, max)", "[(", "None]")
+
+
+@pytest.mark.parametrize(
+    ("argv", "hint"),
+    [
+        (
+            (*SOLVE, "--max-bend-deg", "90,90"),
+            "(the range 90:90 for every joint: --max-bend-deg 90:90; one bend per joint: 90,90,90)",
+        ),
+        ((*SOLVE, "--max-bend-deg", "-90,90"), "--max-bend-deg -90:90"),
+        (
+            ("solve", "--lengths", "2x10", "--target", "1,1", "--max-bend-deg", "90,90"),
+            "90,90,... (10 entries)",
+        ),
+        (
+            (*SOLVE, "--max-bend-deg", "-30"),
+            "got -30.0 (a signed range is MIN:MAX, such as -30:120)",
+        ),
+        (
+            (*SOLVE_3D, "--max-bend-deg", "-30:120"),
+            "[0]: a MIN:MAX range needs a planar chain or a hinge joint",
+        ),
+        ((*SOLVE, "--max-bend-deg", "-200:10"), "got -200:10"),
+        (
+            (
+                "solve",
+                "--lengths",
+                "1x4",
+                "--target",
+                "1,2",
+                "--method",
+                "caa",
+                "--max-bend-deg",
+                "-10:20",
+            ),
+            "leaving its limits -10:20 (degrees)",
+        ),
+        (
+            (
+                "solve",
+                "--lengths",
+                "1x2",
+                "--target",
+                "1,1",
+                "--method",
+                "two-bone",
+                "--opt",
+                "pole=1,nan",
+            ),
+            "--opt pole: expected 3 finite numbers, got 1,nan",
+        ),
+    ],
+)
+def test_hints_say_what_to_type(capsys, argv, hint):
+    line = one_line_error(*run(capsys, *argv))
+    assert hint in line, line
+    assert not any(p in line for p in PYTHON), line
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "hint"),
+    [
+        (
+            '{"lengths": [1, 1, 1], "max_bend_deg": [90, 90]}',
+            "1,1",
+            '(the range 90:90 for every joint: "90:90")',
+        ),
+        (
+            '{"lengths": [1, 1, 1], "max_bend_deg": -30}',
+            "1,1",
+            '(a signed range: [-30, 120] or "-30:120")',
+        ),
+        (
+            '{"lengths": [1, 1], "max_bend_deg": [90, [1, 2, 3]]}',
+            "1,1",
+            "or a [min, max] pair, got [1, 2, 3]",
+        ),
+        (
+            '{"lengths": [1, 1], "max_bend_deg": [90, [-10, 20]]}',
+            "1,1,1",
+            "a [min, max] pair needs a planar chain",
+        ),
+        (
+            '{"lengths": [1, 1, 1], "hinge_axes": [0, 0, 1]}',
+            "1,1,1",
+            "got the single axis [0, 0, 1] (for every joint: [[0, 0, 1], [0, 0, 1], [0, 0, 1]])",
+        ),
+    ],
+)
+def test_chain_file_hints_say_what_to_write(capsys, tmp_path, text, target, hint):
+    path = chain_file(tmp_path, text)
+    line = one_line_error(*run(capsys, "solve", "--chain", path, "--target", target))
+    assert hint in line, line
+    assert not any(p in line for p in PYTHON), line
+
+
+# --------------------------------------------------------------------------- parsers, commands
+
+
+def every_parser(parser=None):
+    from geoik.cli import subparsers
+
+    parser = parser or build_parser()
+    yield parser
+    for sub in subparsers(parser).values():
+        yield from every_parser(sub)
+
+
+def test_no_parser_takes_abbreviations():
+    parsers = list(every_parser())
+    assert len(parsers) == 1 + len(command_names())
+    assert all(p.allow_abbrev is False for p in parsers)
+
+
+@pytest.mark.parametrize(
+    ("argv", "start"),
+    [
+        (
+            ("compare", "--lengths", "1x3", "--method", "ccd"),
+            "--method: unknown option of 'geoik compare'; did you mean --methods?",
+        ),
+        (
+            (*SOLVE, "--max-it", "5"),
+            "--max-it: unknown option of 'geoik solve'; did you mean --max-iter?",
+        ),
+        ((*SOLVE, "--meth=ccd"), "--meth: unknown option of 'geoik solve'; did you mean --method?"),
+        (
+            ("map", "--lengths", "1x3", "--out", "m.png"),
+            "--out: unknown option of 'geoik map'; did you mean --output?",
+        ),
+        (
+            (*SOLVE, "--bogus"),
+            "--bogus: unknown option of 'geoik solve' (see 'geoik solve --help')",
+        ),
+        ((*SOLVE, "extra"), "unexpected argument 'extra' (see 'geoik solve --help')"),
+        (("--vers",), "--vers: unknown option of 'geoik'; did you mean --version?"),
+    ],
+)
+def test_abbreviations_are_usage_errors_naming_the_flag(capsys, argv, start):
+    line = one_line_error(*run(capsys, *argv))
+    assert line.startswith(f"geoik: error: {start}"), line
+
+
+def test_no_command_lists_the_registered_commands(capsys):
+    line = one_line_error(*run(capsys))
+    names = command_names()
+    assert {"solve", "methods", "map", "compare", "sweep", "experiment", "view"} <= set(names)
+    assert line == f"geoik: error: expected a command ({', '.join(names)}); see 'geoik --help'"
+    line = one_line_error(*run(capsys, "bogus"))
+    assert f"expected a command ({', '.join(names)}), got 'bogus'" in line
+
+
+def test_help_lists_every_command(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    commands = out.split("commands:")[1].split("examples:")[0]
+    listed = re.findall(r"^    (\S+)", commands, re.MULTILINE)
+    assert listed == command_names()
+
+
+# --------------------------------------------------------------------------- start-up cost
+
+LIGHT = (
+    "import sys; from geoik.cli import main; main({argv}); "
+    "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+    "('matplotlib','dask','distributed','starlette','uvicorn') or m in ('geoik.maps','geoik.batch',"
+    "'geoik.tiles','geoik.render','geoik.render_maps') or m.startswith('geoik.experiments')))"
+)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--lengths", "2x3", "--target", "1,1"],
+        ["solve", "--lengths", "2x3", "--target", "1,1,1", "--json"],
+        ["--help"],
+        ["methods"],
+        *[[name, "--help"] for name in ("solve", "map", "compare", "sweep", "experiment", "view")],
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_the_command_line_starts_without_heavy_modules(argv):
+    """Building the parser and solving import no plotting, Dask, viewer server, batch engine,
+    metric maps or experiments."""
+    code = LIGHT.format(argv=argv)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_static_help_texts_match_the_library():
+    """The help texts that stand in for imports say what the library says."""
+    from geoik import tiles
+    from geoik.commands import experiment, maps
+    from geoik.experiments import EXPERIMENTS
+
+    assert maps.DEFAULT_TILE_ROWS == tiles.DEFAULT_TILE_ROWS
+    assert tuple((k, m.TITLE) for k, m in EXPERIMENTS.items()) == experiment.TITLES
+    assert experiment.quick_help(EXPERIMENTS) == experiment.QUICK_HELP

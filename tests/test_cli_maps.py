@@ -90,7 +90,7 @@ def test_sweep_several_methods_and_rules(tmp_path):
         "sweep",
         "--joints",
         "2,4",
-        "--method",
+        "--methods",
         "ccd,caa",
         "--lengths-rule",
         "doubling",
@@ -114,6 +114,24 @@ def test_sweep_several_methods_and_rules(tmp_path):
     assert rows[1]["lengths"] == "4,2,1,1"
     caa = [float(r["coverage_pct"]) for r in rows if r["method"] == "caa"]
     assert min(caa) > 95.0  # seed 004: CAA covers the workspace
+
+
+def test_sweep_takes_methods_as_compare_does_and_still_the_old_method(tmp_path, capsys):
+    """``--methods`` in both commands; ``sweep --method``, the old spelling, works unlisted."""
+    common = ["sweep", "--joints", "2,3", "--max-iter", "5", "--tol", "0.01", "--size", "20"]
+    new, old = tmp_path / "new.csv", tmp_path / "old.csv"
+    assert main([*common, "--methods", "ccd,fabrik", "--csv", str(new)]) == 0
+    assert main([*common, "--method", "ccd,fabrik", "--csv", str(old)]) == 0
+    rows = list(csv.DictReader(new.open()))
+    assert [r["method"] for r in rows] == ["ccd", "ccd", "fabrik", "fabrik"]
+    assert new.read_text() == old.read_text()
+    capsys.readouterr()
+    assert main(["sweep", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "--methods" in text and "--method " not in text and "--method," not in text
+    assert main([*common, "--method", "ccd", "--methods", "ccd"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("geoik: error: --method: expected --methods alone")
 
 
 def test_doubling_rule_matches_the_seed():
@@ -142,8 +160,9 @@ def test_help_explains(capsys):
         (["map", "--lengths", "1x3", "--size", "0"], "size"),
         (["map", *BASE, "--tile-rows", "0"], "--tile-rows"),
         (["map", *BASE, "--opt", "bogus=1"], "bogus"),
-        (["map", *BASE, "-o", "m.xyz"], "--output"),
-        (["map", *BASE, "-o", "/no/such/folder/m.png"], "--output"),
+        (["map", *BASE, "-o", "m.xyz"], "-o: expected a file name ending in .png"),
+        (["map", *BASE, "--output", "m.xyz"], "--output: expected a file name ending in .png"),
+        (["map", *BASE, "-o", "/no/such/folder/m.png"], "-o: expected a file in an existing"),
         (["map", *BASE, "--data", "m.csv"], "--data"),
         (["sweep", "--joints", "9-2"], "--joints"),
         (["sweep", "--joints", "2-4", "--csv", "/no/such/folder/s.csv"], "--csv"),

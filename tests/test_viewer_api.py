@@ -23,6 +23,7 @@ with warnings.catch_warnings():  # starlette >= 1 prefers httpx2 but still works
 
 import geoik as ik  # noqa: E402
 from geoik import palette  # noqa: E402
+from geoik.checks import check_int, check_number  # noqa: E402
 from geoik.solvers import REGISTRY  # noqa: E402
 from geoik.tree import METHODS as TREE_METHODS  # noqa: E402
 from geoik.viewer import protocol  # noqa: E402
@@ -398,6 +399,56 @@ def test_bad_input_gets_an_error_naming_the_field_and_the_connection_stays_up(ws
     assert ok["type"] == "solve" and ok["id"] == 99
 
 
+def library_message(call):
+    with pytest.raises(ik.GeoIKError) as info:
+        call()
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("msg", "field", "call"),
+    [
+        (
+            {"type": "solve", "chain": CHAIN, "target": [math.nan, 1]},
+            "target",
+            lambda: ik.solve(ik.Chain.planar(CHAIN["lengths"]), [math.nan, 1]),
+        ),
+        (
+            {"type": "solve", "chain": CHAIN, "target": [1, 2, 3]},
+            "target",
+            lambda: ik.solve(ik.Chain.planar(CHAIN["lengths"]), [1, 2, 3]),
+        ),
+        (
+            {"type": "solve", "chain": {"lengths": [1, 1], "base": [0]}, "target": [1, 1]},
+            "chain.base",
+            lambda: ik.Chain.planar([1, 1], base=[0]),
+        ),
+        (
+            {"type": "solve", "chain": CHAIN, "target": [1, 1], "tol": "small"},
+            "tol",
+            lambda: ik.solve(ik.Chain.planar(CHAIN["lengths"]), [1, 1], tol="small"),
+        ),
+        (
+            {"type": "solve", "chain": CHAIN, "target": [1, 1], "max_iter": 2.5},
+            "max_iter",
+            lambda: check_int(2.5, "max_iter", 1, protocol.MAX_ITER),
+        ),
+        (
+            {"type": "scene", "scene": "cyclist", "t": "soon"},
+            "t",
+            lambda: check_number("soon", "t", -1e9, 1e9),
+        ),
+    ],
+    ids=["target-nan", "target-3d", "base", "tol", "max_iter", "t"],
+)
+def test_the_viewer_says_what_geoik_checks_say(ws, msg, field, call):
+    """One validation layer: a bad field gets the words geoik's own checks use for it."""
+    r = ask(ws, dict(msg, id=1))
+    assert r["type"] == "error" and r["field"] == field
+    expected = library_message(call)
+    assert r["message"] == field + ":" + expected.partition(":")[2]
+
+
 def test_size_caps_say_what_they_allow(ws):
     r = ask(ws, {"type": "solve", "id": 1, "chain": {"lengths": [1.0] * 65}, "target": [1, 1]})
     assert f"at most {protocol.MAX_LINKS} links, got 65" in r["message"]
@@ -509,7 +560,9 @@ def test_view_rejects_a_bad_port(port, capsys):
     from geoik import cli
 
     assert cli.main(["view", "--no-browser", "--port", port]) == 2
-    assert "expected a port number 0-65535" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("geoik: error: --port: expected an integer in [0, 65535], got ")
+    assert port in err
 
 
 def test_view_help_explains_the_options(capsys):

@@ -20,11 +20,15 @@ from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError, des
 __all__ = [
     "DEFAULT_TOL",
     "check_flag",
+    "check_int",
     "check_max_iter",
     "check_motion",
+    "check_number",
     "check_point",
+    "check_point_within",
     "check_points",
     "check_tol",
+    "is_integer",
     "is_number",
 ]
 
@@ -186,3 +190,64 @@ def check_flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool | np.bool_):
         raise InvalidOptionError(f"{name}: expected True or False, got {describe(value)}")
     return bool(value)
+
+
+def is_integer(value: Any) -> bool:
+    """True for an integer (Python's or NumPy's), not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def _span(lo: float, hi: float) -> str:
+    """`` in [lo, hi]``, `` >= lo``, `` <= hi`` or nothing, for a message."""
+    if math.isinf(lo) and math.isinf(hi):
+        return ""
+    if math.isinf(hi):
+        return f" >= {lo:g}"
+    if math.isinf(lo):
+        return f" <= {hi:g}"
+    return f" in [{lo:g}, {hi:g}]"
+
+
+def check_number(
+    value: Any,
+    name: str,
+    lo: float = -math.inf,
+    hi: float = math.inf,
+    error: type[GeoIKError] = InvalidOptionError,
+) -> float:
+    """``value`` as a float if it is a finite real number (not a bool) in ``[lo, hi]``;
+    ``error`` naming ``name`` otherwise."""
+    if not is_number(value) or not math.isfinite(value) or not lo <= value <= hi:
+        raise error(f"{name}: expected a finite number{_span(lo, hi)}, got {describe(value)}")
+    return float(value)
+
+
+def check_int(
+    value: Any,
+    name: str,
+    lo: float = -math.inf,
+    hi: float = math.inf,
+    error: type[GeoIKError] = InvalidOptionError,
+) -> int:
+    """``value`` as an int if it is an integer (not a bool or a float) in ``[lo, hi]``;
+    ``error`` naming ``name`` otherwise."""
+    if not is_integer(value) or not lo <= value <= hi:
+        raise error(f"{name}: expected an integer{_span(lo, hi)}, got {describe(value)}")
+    return int(value)
+
+
+def check_point_within(
+    value: Any,
+    dim: int,
+    name: str,
+    limit: float,
+    error: type[GeoIKError] = InvalidTargetError,
+    model: str = "chain",
+) -> np.ndarray:
+    """:func:`check_point`, and every coordinate within ``[-limit, limit]`` (a cap for input
+    from outside, such as the viewer's messages, that keeps squares and sums far from
+    overflow); ``error`` naming ``name`` otherwise."""
+    p = check_point(value, dim, name, error, model)
+    if np.any(np.abs(p) > limit):
+        raise error(f"{name}: expected coordinates within +-{limit:g}, got {describe(value)}")
+    return p

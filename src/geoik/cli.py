@@ -1,7 +1,9 @@
 """The ``geoik`` command line: the one place (with :mod:`geoik.commands`) that prints.
 
-Subcommands are modules of :mod:`geoik.commands`, named in :data:`COMMANDS`; each exposes
-``register(subparsers)`` and sets a ``handler``. Every error a user can cause (a
+Subcommands are registered by the modules of :mod:`geoik.commands` named in :data:`COMMANDS`;
+each exposes ``register(subparsers)`` and sets a ``handler``. The modules import only what their
+parsers need; heavy modules are imported by the handlers, so ``geoik solve`` starts without
+matplotlib, Dask or the viewer's server. Every error a user can cause (a
 :class:`geoik.GeoIKError`, a bad argument, an unreadable or unwritable file) ends as one line
 ``geoik: error: ...`` on stderr and exit status 2, never a traceback.
 """
@@ -9,20 +11,24 @@ Subcommands are modules of :mod:`geoik.commands`, named in :data:`COMMANDS`; eac
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
 import re
 import sys
+from argparse import SUPPRESS
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from geoik import __version__
 from geoik.errors import GeoIKError, UsageError
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "command_names", "main", "subparsers"]
 
-COMMANDS = ("solve", "methods", "experiment", "view", "maps")
-"""Modules of :mod:`geoik.commands`, in the order ``geoik --help`` lists them."""
+COMMANDS = ("solve", "methods", "maps", "experiment", "view")
+"""Modules of :mod:`geoik.commands`, in the order ``geoik --help`` lists their commands; a
+module may register several (``maps``: ``map``, ``compare`` and ``sweep``), so the commands
+themselves are :func:`command_names`."""
 
 PROG = "geoik"
 EXIT_USAGE = 2
@@ -49,14 +55,62 @@ _NEGATIVE_VALUE = re.compile(r"^-\.?\d")
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser that raises instead of printing usage and exiting."""
+    """An ArgumentParser that takes no abbreviations (``--meth`` is not ``--method``) and
+    raises instead of printing usage and exiting; its messages start with the option. An
+    unknown option is reported before anything it may have caused (``compare --method ccd``:
+    ``--method`` is unknown, rather than ``--methods`` missing)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+        self._argv: list[str] = []
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._argv = list(args or ())
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        if not subparsers(self):  # a command's parser: all its options are known here
+            unknown = [a for a in self._argv if self._is_unknown_option(a)]
+            if unknown:
+                raise UsageError(_unknown(self, unknown))
+        raise UsageError(f"{_option_first(message)} (see '{self.prog} --help')")
+
+    def _is_unknown_option(self, arg: str) -> bool:
+        return (
+            len(arg) > 1
+            and arg[0] in self.prefix_chars
+            and arg.split("=", 1)[0] not in self._option_string_actions
+            and not self._negative_number_matcher.match(arg)
+        )
+
+
+def _option_first(message: str) -> str:
+    """argparse's message rephrased to start with the option it is about."""
+    m = re.fullmatch(r"argument (\S+): (.*)", message, re.DOTALL)
+    if m:
+        flag, rest = m[1], m[2]
+        choice = re.fullmatch(r"invalid choice: (.*) \(choose from (.*)\)", rest)
+        if choice:
+            options = choice[2].replace("'", "")
+            if flag == "COMMAND":
+                return f"expected a command ({options}), got {choice[1]}"
+            return f"{flag}: expected one of {options}, got {choice[1]}"
+        return f"{flag}: {rest.replace('not allowed with argument ', 'not allowed with ')}"
+    m = re.fullmatch(r"the following arguments are required: (.*)", message)
+    if m:
+        return f"{m[1]}: required"
+    m = re.fullmatch(r"one of the arguments (.*) is required", message)
+    if m:
+        return f"{' or '.join(m[1].split())}: one of them is required"
+    return message
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The full parser, one subparser per module in :data:`COMMANDS`."""
+    """The full parser, one subparser per command the modules in :data:`COMMANDS` register.
+
+    Building it imports only the command modules, which import nothing heavy (matplotlib,
+    Dask, the viewer's server, the batch engine): their handlers do, when they run."""
     parser = _Parser(
         prog=PROG,
         description=DESCRIPTION,
@@ -64,10 +118,40 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"geoik {__version__}")
-    sub = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(
+        title="commands", dest="command", metavar="COMMAND", parser_class=_Parser
+    )
     for name in COMMANDS:
         importlib.import_module(f"geoik.commands.{name}").register(sub)
     return parser
+
+
+def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parser of each registered command, by name, in the order ``geoik --help`` lists
+    them."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def command_names(parser: argparse.ArgumentParser | None = None) -> list[str]:
+    """Every command ``parser`` (default: :func:`build_parser`'s) knows."""
+    return list(subparsers(parser if parser is not None else build_parser()))
+
+
+def _unknown(parser: argparse.ArgumentParser, extras: list[str]) -> str:
+    """The usage error for arguments ``parser`` does not take: the first unknown option, and
+    the option it may have meant (an abbreviation or a near miss)."""
+    known = sorted(s for a in parser._actions for s in a.option_strings if a.help != SUPPRESS)
+    see = f"(see '{parser.prog} --help')"
+    flags = [e.split("=", 1)[0] for e in extras if e.startswith("-")]
+    if not flags:
+        return f"unexpected argument {extras[0]!r} {see}"
+    flag = flags[0]
+    guess = [k for k in known if k.startswith(flag)] or difflib.get_close_matches(flag, known, 1)
+    hint = f"; did you mean {' or '.join(guess)}?" if guess else ""
+    return f"{flag}: unknown option of '{parser.prog}'{hint} {see}"
 
 
 def join_negative_values(argv: Sequence[str]) -> list[str]:
@@ -96,9 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     args_list = join_negative_values(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
-        args = parser.parse_args(args_list)
+        args, extras = parser.parse_known_args(args_list)
+        if extras:
+            command = subparsers(parser).get(args.command or "", parser)
+            raise UsageError(_unknown(command, extras))
         if args.command is None:
-            return _fail(f"expected a command ({', '.join(COMMANDS)}); see 'geoik --help'")
+            names = ", ".join(command_names(parser))
+            return _fail(f"expected a command ({names}); see 'geoik --help'")
         status = int(args.handler(args))
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
         return status

@@ -1,7 +1,14 @@
-"""Command-line arguments shared by the geoik commands: chains, points, limits, solver options.
+"""Command-line arguments shared by the geoik commands: chains, points, limits, solver options,
+tolerances, iteration budgets and output files.
 
-Every parser raises a :class:`geoik.GeoIKError` subclass whose message names the option (as the
-user typed it), what was expected and what came. Angles are in degrees here, the user's edge.
+The parsers here only turn text into Python values; whether a value is valid is decided by the
+shared checks of :mod:`geoik.checks` (and the library's constructors), called with the name of
+the option as the user typed it (``--target``, ``--tol``, ``--start-deg[2]``). A value that does
+not even parse is handed to the same check as text, so the message is the same either way.
+Every error is a :class:`geoik.GeoIKError` subclass whose message starts with the option, then
+says what was expected and what came. Library errors that name an argument (``tol``,
+``max_bend_deg[2]``) are re-spelled by :func:`as_typed`, their hints in command-line syntax.
+Angles are in degrees here, the user's edge.
 """
 
 from __future__ import annotations
@@ -9,31 +16,45 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from geoik.chain import Chain
+from geoik.checks import check_int, check_max_iter, check_number, check_point, check_tol
 from geoik.errors import (
     GeoIKError,
     InvalidChainError,
     InvalidOptionError,
     InvalidPoseError,
     InvalidTargetError,
+    describe,
 )
 
 __all__ = [
+    "FIGURE_FORMATS",
+    "TypedStore",
     "add_chain_arguments",
     "add_solver_arguments",
     "as_typed",
     "chain_from_args",
+    "chain_names",
+    "check_output",
+    "int_or_text",
     "load_chain_file",
+    "parse_int",
     "parse_lengths",
     "parse_max_bend",
+    "parse_max_iter",
     "parse_options",
     "parse_point",
     "parse_start_deg",
+    "parse_tol",
+    "typed_flag",
+    "writing",
 ]
 
 MAX_LINKS = 10_000
@@ -45,27 +66,37 @@ FLAGS = {
     "start": "--start-deg",
     "lengths": "--lengths",
     "max_bend_deg": "--max-bend-deg",
+    "chain": "--lengths",
+    "metric": "--metric",
+    "size": "--size",
+    "tile_rows": "--tile-rows",
+    "scheduler": "--scheduler",
 }
 """The command-line flag of each argument name the library's error messages start with."""
 CHAIN_FIELDS = ("lengths", "max_bend_deg", "hinge_axes", "base", "dim")
+FIGURE_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "tif", "tiff", "eps", "ps")
+"""File name extensions of the figures geoik writes (matplotlib's Agg canvas)."""
 _FREE = ("none", "free", "null", "")
+_TYPED = "typed_flags"
 
 MaxBend = float | tuple[float, float] | None
 
 
-def _number(text: str) -> float | None:
-    """A finite float from ``text``, or None."""
+def _float(text: str) -> float | None:
+    """``text`` as a float (``nan`` and ``inf`` included: the checks judge them), or None if it
+    is not a number at all."""
     try:
-        value = float(text.strip())
+        return float(text.strip())
     except ValueError:
         return None
-    return value if math.isfinite(value) else None
 
 
-def _numbers(text: str) -> list[float] | None:
-    """Comma-separated finite numbers, or None if any is not one."""
-    values = [_number(part) for part in text.split(",")]
-    return None if any(v is None for v in values) else [float(v) for v in values if v is not None]
+def _int(text: str) -> int | None:
+    """``text`` as an int, or None if it is not an integer."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
 
 
 def parse_lengths(text: str, name: str = "--lengths") -> list[float]:
@@ -78,12 +109,12 @@ def parse_lengths(text: str, name: str = "--lengths") -> list[float]:
     out: list[float] = []
     for part in text.split(","):
         length_text, sep, count_text = part.strip().lower().partition("x")
-        length = _number(length_text)
+        length = _float(length_text)
         count = 1
         if sep:
             count_text = count_text.strip()
             count = int(count_text) if count_text.isdigit() else 0
-        if length is None or length <= 0 or count < 1:
+        if length is None or not length > 0 or count < 1:
             raise InvalidChainError(expected)
         if len(out) + count > MAX_LINKS:
             raise InvalidChainError(f"{name}: expected at most {MAX_LINKS} links, got {text!r}")
@@ -92,56 +123,91 @@ def parse_lengths(text: str, name: str = "--lengths") -> list[float]:
 
 
 def parse_point(text: str, name: str = "--target", dims: tuple[int, ...] = (2, 3)) -> list[float]:
-    """A point from ``"8.33,2.83"`` (2-D) or ``"1,2,3"`` (3-D)."""
-    values = _numbers(text)
-    if values is None or len(values) not in dims:
+    """A point from ``"8.33,2.83"`` (2-D) or ``"1,2,3"`` (3-D); the number of coordinates (one
+    of ``dims``) gives the dimension, :func:`geoik.checks.check_point` the verdict."""
+    parts = text.split(",")
+    values = [_float(part) for part in parts]
+    if len(parts) not in dims or any(v is None for v in values):
         want = " or ".join(str(d) for d in dims)
         raise InvalidTargetError(
-            f"{name}: expected {want} finite numbers separated by commas, got {text!r}"
+            f"{name}: expected {want} numbers separated by commas, got {text!r}"
         )
-    return values
+    return check_point(values, len(values), name).tolist()
+
+
+def parse_tol(text: str | None, name: str = "--tol") -> float | None:
+    """A tolerance (:func:`geoik.checks.check_tol`); None when not given."""
+    if text is None:
+        return None
+    value = _float(text)
+    return check_tol(text if value is None else value, 1.0, name)
+
+
+def parse_max_iter(text: str | None, name: str = "--max-iter") -> int | None:
+    """An iteration budget (:func:`geoik.checks.check_max_iter`); None when not given."""
+    if text is None:
+        return None
+    value = _int(text)
+    return check_max_iter(text if value is None else value, 1, name)
+
+
+def parse_int(text: str, name: str, lo: float = -math.inf, hi: float = math.inf) -> int:
+    """An integer in ``[lo, hi]`` (:func:`geoik.checks.check_int`)."""
+    return check_int(int_or_text(text), name, lo, hi)
+
+
+def int_or_text(text: str) -> int | str:
+    """``text`` as an int if it is one, else the text itself: for a check elsewhere (the
+    library's) to judge and name."""
+    value = _int(text)
+    return text if value is None else value
 
 
 def _bend_entry(text: str, name: str) -> MaxBend:
+    """One joint's limit: ``none``, a maximum bend (``90``) or a signed ``MIN:MAX``; the numbers
+    are judged by :class:`geoik.Chain`."""
     t = text.strip()
     if t.lower() in _FREE:
         return None
     if ":" in t:
         lo, _, hi = t.partition(":")
-        pair = (_number(lo), _number(hi))
+        pair = (_float(lo), _float(hi))
         if pair[0] is None or pair[1] is None:
             raise InvalidChainError(
                 f"{name}: expected a signed MIN:MAX pair in degrees (e.g. -30:120), got {text!r}"
             )
         return (pair[0], pair[1])
-    value = _number(t)
+    value = _float(t)
     if value is None:
         raise InvalidChainError(
-            f"{name}: expected a maximum bend in degrees, MIN:MAX or None per joint, got {text!r}"
+            f"{name}: expected a maximum bend in degrees, MIN:MAX or none, got {text!r}"
         )
     return value
 
 
 def parse_max_bend(text: str, name: str = "--max-bend-deg") -> MaxBend | list[MaxBend]:
     """Joint limits in degrees: ``"90"`` (every joint), ``"-30:120"`` (every joint, signed),
-    or one entry per joint ``"126,90,None,-30:120"``. ``None`` (or ``free``) leaves a joint free.
-    """
-    entries = [_bend_entry(part, name) for part in text.split(",")]
-    return entries[0] if len(entries) == 1 else entries
+    or one entry per joint ``"126,90,None,-30:120"``, each named ``NAME[i]``. ``None`` (or
+    ``free``) leaves a joint free."""
+    parts = text.split(",")
+    if len(parts) == 1:
+        return _bend_entry(parts[0], name)
+    return [_bend_entry(part, f"{name}[{i}]") for i, part in enumerate(parts)]
 
 
 def parse_options(items: list[str] | None, name: str = "--opt") -> dict[str, Any]:
-    """Solver options from ``KEY=VALUE`` strings; VALUE a number or a comma vector."""
+    """Solver options from ``KEY=VALUE`` strings; VALUE a number or a comma vector (judged by
+    the solver)."""
     out: dict[str, Any] = {}
     for item in items or ():
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key.isidentifier():
             raise InvalidOptionError(f"{name}: expected KEY=VALUE (e.g. elbow=-1), got {item!r}")
-        numbers = _numbers(value)
-        if numbers is None:
+        numbers = [_float(part) for part in value.split(",")]
+        if any(v is None for v in numbers):
             raise InvalidOptionError(
-                f"{name} {key}: expected a finite number or comma-separated numbers, got {value!r}"
+                f"{name} {key}: expected a number or comma-separated numbers, got {value!r}"
             )
         out[key] = numbers[0] if len(numbers) == 1 else tuple(numbers)
     return out
@@ -149,56 +215,242 @@ def parse_options(items: list[str] | None, name: str = "--opt") -> dict[str, Any
 
 def parse_start_deg(text: str, chain: Chain, name: str = "--start-deg") -> Any:
     """Start angles in degrees for ``chain``: n relative angles (2-D) or n rotation vectors,
-    3n numbers (3-D); returned in radians, shaped as :meth:`Chain.pose_from_angles` takes them."""
-    values = _numbers(text)
+    3n numbers (3-D); each joint's numbers checked as ``NAME[i]``; returned in radians, shaped
+    as :meth:`Chain.pose_from_angles` takes them."""
+    parts = text.split(",")
     per = 1 if chain.dim == 2 else 3
-    if values is None or len(values) != per * chain.n:
+    if len(parts) != per * chain.n:
         what = "one angle" if per == 1 else "one rotation vector (3 numbers)"
         raise InvalidPoseError(
-            f"{name}: expected {per * chain.n} finite numbers in degrees ({what} per joint of "
+            f"{name}: expected {per * chain.n} numbers in degrees ({what} per joint of "
             f"{chain.n}), got {text!r}"
         )
-    rad = [math.radians(v) for v in values]
+    rad = []
+    for k, part in enumerate(parts):
+        value = _float(part)
+        where = f"{name}[{k // per}]"
+        deg = check_number(part.strip() if value is None else value, where, error=InvalidPoseError)
+        rad.append(math.radians(deg))
     return rad if per == 1 else [rad[3 * i : 3 * i + 3] for i in range(chain.n)]
 
 
-def as_typed(error: GeoIKError, options: Iterable[str] = ()) -> GeoIKError:
-    """``error`` (same type) with the argument its message names spelled as the user typed it:
-    ``max_bend_deg[2]: ...`` becomes ``--max-bend-deg[2]: ...``, ``tol: ...`` ``--tol: ...``, and
-    a solver option ``elbow: ...`` (one of ``options``) ``--opt elbow: ...``."""
+# --------------------------------------------------------------------------- output files
+
+
+def check_output(path: str | None, flag: str, formats: Sequence[str] | None = None) -> None:
+    """Refuse, before any work, an output whose folder is missing or read-only, or whose
+    extension names no format that can be written; the message starts with ``flag``."""
+    if path is None:
+        return
+    if os.path.isdir(path):
+        raise InvalidOptionError(f"{flag}: expected a file name, got the folder {path!r}")
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    if formats is not None and ext not in formats:
+        raise InvalidOptionError(
+            f"{flag}: expected a file name ending in .{', .'.join(formats)}, got {path!r}"
+        )
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidOptionError(f"{flag}: expected a file in an existing folder, got {path!r}")
+    if not os.access(folder, os.W_OK):
+        raise InvalidOptionError(f"{flag}: expected a file in a writable folder, got {path!r}")
+
+
+def writing(flag: str, path: str, write: Callable[[], Any]) -> Any:
+    """``write()``, with an OSError (disk full, folder removed meanwhile) reported as a
+    GeoIKError that starts with ``flag``."""
+    try:
+        return write()
+    except OSError as e:
+        where = e.filename if isinstance(e.filename, str) else path
+        raise InvalidOptionError(f"{flag}: cannot write {where!r}: {e.strerror or e}") from None
+
+
+class TypedStore(argparse._StoreAction):
+    """argparse's ``store`` action that also records the option string the user typed
+    (``-o`` or ``--output``), for :func:`typed_flag`."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        super().__call__(parser, namespace, values, option_string)
+        if option_string:
+            typed = dict(getattr(namespace, _TYPED, {}))
+            typed[self.dest] = option_string
+            setattr(namespace, _TYPED, typed)
+
+
+def typed_flag(args: argparse.Namespace, dest: str, default: str) -> str:
+    """The option string the user typed for ``dest`` (a :class:`TypedStore`), else
+    ``default``."""
+    return str(getattr(args, _TYPED, {}).get(dest, default))
+
+
+# --------------------------------------------------------------------------- library errors
+
+# the library's hints are Python (``[(90.0, 90.0)] * 3``); on the command line and in a chain
+# file they must be what to type
+_NUM = r"-?(?:\d+\.?\d*(?:e[-+]?\d+)?|inf|nan)"
+_RANGE_FOR_ALL = re.compile(
+    rf" \(the range \(({_NUM}), ({_NUM})\) for every joint: \[\(.*?\)\] \* (\d+)\)$"
+)
+_AXIS_FOR_ALL = re.compile(
+    rf"the single axis \(({_NUM}), ({_NUM}), ({_NUM})\) \(for every joint: \[\(.*?\)\] \* (\d+)\)$"
+)
+_TUPLE_AT_END = re.compile(r"got \(([^()]*)\)$")
+_LIST_AT_END = re.compile(r"got \[([^\[\]]*)\]$")
+_LIMITS_OF_JOINT = re.compile(r"without joint (\d+) leaving its limits \(([^()]*)\)")
+_START_JOINT = re.compile(r"^start: joint (\d+) ")
+_LIMIT_JOINT = re.compile(r"^chain: (method .* without joint (\d+) leaving its limits .*)$")
+
+
+def _g(text: str) -> str:
+    """A number as the user would type it: ``90.0`` as ``90``."""
+    try:
+        return f"{float(text):g}"
+    except ValueError:
+        return text.strip()
+
+
+def _numbers_in(text: str) -> list[str] | None:
+    items = [t.strip() for t in text.split(",")]
+    return items if items and all(re.fullmatch(_NUM, t) for t in items) else None
+
+
+def _example(value: str, n: int) -> str:
+    """``90,90,90`` (one entry per joint), shortened for long chains."""
+    return ",".join([value] * n) if n <= 4 else f"{value},{value},... ({n} entries)"
+
+
+def _cli_syntax(flag: str, text: str) -> str:
+    """The library's Python hints and tuples in ``text`` as command-line syntax."""
+    m = _RANGE_FOR_ALL.search(text)
+    if m:
+        lo, hi, n = _g(m[1]), _g(m[2]), int(m[3])
+        text = text[: m.start()] + (
+            f" (the range {lo}:{hi} for every joint: {flag} {lo}:{hi}; one bend per joint: "
+            f"{_example(_g(m[2]), n)})"
+        )
+    text = text.replace(
+        " (a signed range is a (min, max) pair)", " (a signed range is MIN:MAX, such as -30:120)"
+    )
+    text = text.replace("a (min, max) pair needs", "a MIN:MAX range needs")
+    text = text.replace("or a (min, max) pair", "or MIN:MAX").replace(
+        "two numbers (min, max)", "MIN:MAX"
+    )
+    m = _LIMITS_OF_JOINT.search(text)
+    if m and _numbers_in(m[2]) and len(m[2].split(",")) == 2:
+        lo, hi = (_g(v) for v in m[2].split(","))
+        text = text[: m.start(2) - 1] + f"{lo}:{hi}" + text[m.end(2) + 1 :]
+    m = _TUPLE_AT_END.search(text)
+    if m and _numbers_in(m[1]):
+        items = [_g(v) for v in m[1].split(",")]
+        sep = ":" if flag.startswith("--max-bend-deg") and len(items) == 2 else ","
+        text = text[: m.start()] + f"got {sep.join(items)}"
+    m = _LIST_AT_END.search(text)
+    if m and _numbers_in(m[1]):
+        text = text[: m.start()] + f"got {','.join(_g(v) for v in m[1].split(','))}"
+    return text
+
+
+def _file_syntax(text: str) -> str:
+    """The library's Python hints and tuples in ``text`` as a chain file's syntax (TOML and
+    JSON alike: lists in brackets, or the command line's strings)."""
+    m = _RANGE_FOR_ALL.search(text)
+    if m:
+        lo, hi = _g(m[1]), _g(m[2])
+        text = text[: m.start()] + f' (the range {lo}:{hi} for every joint: "{lo}:{hi}")'
+    m = _AXIS_FOR_ALL.search(text)
+    if m:
+        axis = f"[{_g(m[1])}, {_g(m[2])}, {_g(m[3])}]"
+        n = int(m[4])
+        axes = ", ".join([axis] * n) if n <= 4 else f"{axis}, {axis}, ... ({n} entries)"
+        text = text[: m.start()] + f"the single axis {axis} (for every joint: [{axes}])"
+    text = text.replace(
+        " (a signed range is a (min, max) pair)", ' (a signed range: [-30, 120] or "-30:120")'
+    )
+    text = text.replace("(min, max) pair", "[min, max] pair").replace(
+        "two numbers (min, max)", "[min, max]"
+    )
+    m = _LIMITS_OF_JOINT.search(text)
+    if m and _numbers_in(m[2]):
+        text = text[: m.start(2) - 1] + f"[{m[2]}]" + text[m.end(2) + 1 :]
+    m = _TUPLE_AT_END.search(text)
+    if m:  # a list in the file
+        text = text[: m.start()] + f"got [{m[1]}]"
+    return text
+
+
+def as_typed(
+    error: GeoIKError, options: Iterable[str] = (), names: Mapping[str, str] | None = None
+) -> GeoIKError:
+    """``error`` (same type) with the argument its message names spelled as the user typed it
+    and its hints in the syntax the user types: ``max_bend_deg[2]: ...`` becomes
+    ``--max-bend-deg[2]: ...``, ``tol: ...`` ``--tol: ...``, a solver option ``elbow: ...`` (one
+    of ``options``) ``--opt elbow: ...``; ``start: joint 2 ...`` ``--start-deg[2]: joint 2 ...``.
+
+    ``names`` maps argument names to what to print instead (default :data:`FLAGS`; see
+    :func:`chain_names` for a chain from a file). A name mapped to ``--chain FILE: field`` gets
+    its hints in a chain file's syntax."""
     message = str(error)
+    table = FLAGS if names is None else names
+    m = _START_JOINT.match(message)
+    if m:
+        message = f"start[{m[1]}]: {message.partition(': ')[2]}"
+    m = _LIMIT_JOINT.match(message)
+    if m:
+        message = f"max_bend_deg[{m[2]}]: {m[1]}"
     head, sep, rest = message.partition(":")
     name, bracket, index = head.partition("[")
-    flag = FLAGS.get(name) or (f"--opt {name}" if name in options else None)
+    flag = table.get(name) or (f"--opt {name}" if name in options else None)
     if not sep or flag is None:
         return error
+    rest = _file_syntax(rest) if flag.startswith("--chain ") else _cli_syntax(flag, rest)
     return type(error)(f"{flag}{bracket}{index}{sep}{rest}")
+
+
+def chain_names(path: str, flags: Mapping[str, str] = FLAGS) -> dict[str, str]:
+    """:data:`FLAGS` with the chain's fields named as in the file ``path``
+    (``--chain FILE: max_bend_deg``) and the chain itself as ``--chain FILE``."""
+    where = f"--chain {path}"
+    names = dict(flags)
+    names["chain"] = where
+    names.update({field: f"{where}: {field}" for field in CHAIN_FIELDS})
+    return names
 
 
 # --------------------------------------------------------------------------- chain files
 
 
-def _read_chain_file(path: str, name: str) -> dict[str, Any]:
+def _read_chain_file(path: str, where: str) -> dict[str, Any]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise InvalidChainError(f"{name}: cannot read {path!r}: {why}") from None
+        raise InvalidChainError(f"{where}: expected a readable chain file, got: {why}") from None
+    kind = "TOML" if p.suffix.lower() == ".toml" else "JSON"
     try:
-        data: Any = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
+        data: Any = tomllib.loads(text) if kind == "TOML" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
-        kind = "TOML" if p.suffix.lower() == ".toml" else "JSON"
-        raise InvalidChainError(f"{name}: {path!r} is not valid {kind}: {e}") from None
+        raise InvalidChainError(f"{where}: expected {kind}, got a syntax error: {e}") from None
     if not isinstance(data, dict):
-        raise InvalidChainError(f"{name}: {path!r}: expected a table of chain fields, got a list")
+        raise InvalidChainError(f"{where}: expected a table of chain fields, got {describe(data)}")
     unknown = sorted(set(data) - set(CHAIN_FIELDS))
     if unknown:
         raise InvalidChainError(
-            f"{name}: {path!r}: unknown field {unknown[0]!r} (fields: {', '.join(CHAIN_FIELDS)})"
+            f"{where}: {unknown[0]}: expected one of the fields {', '.join(CHAIN_FIELDS)}, "
+            f"got an unknown field"
         )
     if "lengths" not in data:
-        raise InvalidChainError(f"{name}: {path!r}: missing field 'lengths'")
+        raise InvalidChainError(
+            f'{where}: lengths: expected link lengths (a list, or a string such as "2x10"), '
+            f"got no such field"
+        )
     return data
 
 
@@ -220,9 +472,11 @@ def _file_bend(value: Any, where: str) -> Any:
 def load_chain_file(path: str, dim: int | None = None, name: str = "--chain") -> Chain:
     """A chain from a TOML or JSON file with fields ``lengths`` (a list or ``"2x10"``),
     ``max_bend_deg``, ``hinge_axes`` (per joint None/"none" or a 3-vector), ``base`` and
-    optionally ``dim``; the dimension otherwise follows ``base``/``hinge_axes``, then ``dim``."""
-    data = _read_chain_file(path, name)
+    optionally ``dim``; the dimension otherwise follows ``base``/``hinge_axes``, then ``dim``.
+
+    Every error reads ``--chain FILE: field[i]: expected ..., got ...``."""
     where = f"{name} {path}"
+    data = _read_chain_file(path, where)
     lengths = data["lengths"]
     if isinstance(lengths, str):
         lengths = parse_lengths(lengths, f"{where}: lengths")
@@ -235,18 +489,21 @@ def load_chain_file(path: str, dim: int | None = None, name: str = "--chain") ->
     if file_dim is None and (hinges is not None or (isinstance(base, list) and len(base) == 3)):
         file_dim = 3
     file_dim = file_dim if file_dim is not None else (dim or 2)
-    if file_dim not in (2, 3):
+    if file_dim not in (2, 3) or isinstance(file_dim, bool):
         raise InvalidChainError(f"{where}: dim: expected 2 or 3, got {file_dim!r}")
+    if file_dim == 2 and hinges is not None:
+        raise InvalidChainError(
+            f"{where}: hinge_axes: expected none in a 2-D chain (dim = 2), got {describe(hinges)}"
+        )
     if isinstance(bend, tuple) and isinstance(lengths, list):
         bend = [bend] * len(lengths)
     try:
         if file_dim == 2:
-            if hinges is not None:
-                raise InvalidChainError("hinge_axes: only a 3-D chain has hinge axes")
             return Chain.planar(lengths, bend, base if base is not None else (0.0, 0.0))
         return Chain.spatial(lengths, bend, hinges, base if base is not None else (0.0, 0.0, 0.0))
     except InvalidChainError as e:
-        raise InvalidChainError(f"{where}: {e}") from None
+        typed = as_typed(e, names=chain_names(path))
+        raise typed if typed is not e else InvalidChainError(f"{where}: {e}") from None
 
 
 # --------------------------------------------------------------------------- argparse glue
@@ -283,15 +540,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, default_method: str) -
         help=f"solver: {', '.join(REGISTRY)} (default {default_method}; 'geoik methods' "
         "describes them)",
     )
-    parser.add_argument(
-        "--tol", type=float, help="distance that counts as reached (default 1e-4 x chain length)"
-    )
-    parser.add_argument(
-        "--max-iter",
-        type=int,
-        metavar="N",
-        help="iteration budget (default: the solver's, 'geoik methods' shows it)",
-    )
+    add_budget_arguments(parser, "1e-4 x chain length", "the solver's, 'geoik methods' shows it")
     parser.add_argument(
         "--opt",
         action="append",
@@ -299,6 +548,15 @@ def add_solver_arguments(parser: argparse.ArgumentParser, default_method: str) -
         help="solver option, repeatable; VALUE a number or a comma vector "
         "(e.g. --opt elbow=-1, --opt pole=0,0,1); 'geoik methods' lists them",
     )
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser, tol: str, max_iter: str) -> None:
+    """``--tol`` and ``--max-iter``, kept as text for :func:`parse_tol` and
+    :func:`parse_max_iter`; ``tol`` and ``max_iter`` describe the defaults."""
+    parser.add_argument(
+        "--tol", metavar="D", help=f"distance that counts as reached (default {tol})"
+    )
+    parser.add_argument("--max-iter", metavar="N", help=f"iteration budget (default: {max_iter})")
 
 
 def chain_from_args(args: argparse.Namespace, dim: int) -> Chain:
@@ -322,4 +580,17 @@ def chain_from_args(args: argparse.Namespace, dim: int) -> Chain:
             return Chain.planar(lengths, bend, base if base is not None else (0.0, 0.0))
         return Chain.spatial(lengths, bend, hinges, base if base is not None else (0.0, 0.0, 0.0))
     except GeoIKError as e:
-        raise as_typed(e) from None
+        raise as_typed(e, names=typed_names(args)) from None
+
+
+def typed_names(args: argparse.Namespace, flags: Mapping[str, str] = FLAGS) -> dict[str, str]:
+    """What to call each argument the library names, for this invocation: :data:`FLAGS`, or
+    with a chain from a file (:func:`chain_names`) the file's fields, except ``max_bend_deg``
+    when ``--max-bend-deg`` overrides the file's limits."""
+    path = getattr(args, "chain", None)
+    if path is None:
+        return dict(flags)
+    names = chain_names(path, flags)
+    if getattr(args, "max_bend_deg", None) is not None:
+        names["max_bend_deg"] = flags["max_bend_deg"]
+    return names

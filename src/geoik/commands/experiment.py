@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from geoik.commands._args import parse_int, writing
 from geoik.commands._progress import ProgressBar
-from geoik.errors import InvalidOptionError
+from geoik.errors import GeoIKError, InvalidOptionError
 
 HELP = "reproduce a seed's experiment (tables and figures beside the published ones)"
 DESCRIPTION = """\
@@ -22,6 +25,23 @@ choice open, each reading is run and labelled. Nothing is tuned to match.
 Files are written only when an experiment has finished, each complete: an interrupted run
 leaves the previous results in place. The full run of 'all' takes a few minutes (the 10,000
 random 3-D targets of triangulation-2007 dominate); --quick takes seconds."""
+TITLES = (
+    ("triangulation-2007", "Müller-Cajar & Mukundan 2007: triangulation against CCD (seed 000)"),
+    (
+        "single-pass-2009",
+        "Mukundan 2009: single-pass triangulation against CCD and triangulation (seed 002)",
+    ),
+    ("metric-maps-2010", "Performance metric maps: CCD workspace coverage and CAA (seed 004)"),
+)
+"""Each experiment's name and title, as :data:`geoik.experiments.EXPERIMENTS` has them (a test
+keeps them equal): the help must not import the experiments, which load the batch engine and
+matplotlib."""
+QUICK_HELP = (
+    "400 targets instead of 10,000 and 60 x 60 maps instead of 300 x 300: a check of the "
+    "machinery in seconds, not a reproduction"
+)
+"""``--quick``'s help, from the experiments' QUICK_TARGETS, TARGETS, QUICK_SIZE and SIZE (a
+test keeps them equal)."""
 EXAMPLES = """\
 examples:
   geoik experiment single-pass-2009
@@ -30,23 +50,17 @@ examples:
 
 
 def register(subparsers: Any) -> None:
-    from geoik.experiments import EXPERIMENTS
-
     p = subparsers.add_parser(
         "experiment",
         help=HELP,
-        description=DESCRIPTION
-        + "\n\nexperiments:\n"
-        + "\n".join(f"  {k:22s}{m.TITLE}" for k, m in EXPERIMENTS.items())
-        + "\n  all                   every one of them, in this order",
+        description=f"{DESCRIPTION}\n\n{listing(TITLES)}",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("name", metavar="NAME", help="an experiment name, or 'all'")
     p.add_argument(
         "--seed",
-        type=int,
-        default=0,
+        default="0",
         help="seed of the random targets, a non-negative integer (default 0); the experiments "
         "without random targets ignore it",
     )
@@ -60,12 +74,13 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--quick",
         action="store_true",
-        help=_quick_help(EXPERIMENTS),
+        help=QUICK_HELP,
     )
     p.set_defaults(handler=run)
 
 
-def _quick_help(experiments: dict[str, Any]) -> str:
+def quick_help(experiments: dict[str, Any]) -> str:
+    """What :data:`QUICK_HELP` says, from the experiments themselves."""
     tri = experiments["triangulation-2007"]
     maps = experiments["metric-maps-2010"]
     return (
@@ -75,21 +90,38 @@ def _quick_help(experiments: dict[str, Any]) -> str:
     )
 
 
+def listing(titles: Iterable[tuple[str, str]]) -> str:
+    """The help's list of experiments, from (name, title) pairs."""
+    rows = [f"  {name:22s}{title}" for name, title in titles]
+    return "\n".join(["experiments:", *rows, f"  {'all':22s}every one of them, in this order"])
+
+
 def _check_out(out: Path) -> None:
     """Fail before the work, not after it, when ``out`` cannot take the results."""
     if out.exists() and not out.is_dir():
         raise InvalidOptionError(f"--out: expected a directory, got the file {out}")
-    out.mkdir(parents=True, exist_ok=True)
+    writing("--out", str(out), lambda: out.mkdir(parents=True, exist_ok=True))
     if not os.access(out, os.W_OK | os.X_OK):
         raise InvalidOptionError(f"--out: expected a writable directory, got {out}")
+
+
+def _run(mod: Any, args: argparse.Namespace, seed: int, bar: ProgressBar) -> Any:
+    return mod.run(
+        args.out,
+        seed=seed,
+        quick=args.quick,
+        progress=lambda stage, done, total: bar.update(done, total, stage),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from geoik.experiments import EXPERIMENTS, get
 
-    if args.seed < 0:
-        raise InvalidOptionError(f"--seed: expected a non-negative integer, got {args.seed}")
-    names = list(EXPERIMENTS) if args.name == "all" else [get(args.name).NAME]
+    seed = parse_int(args.seed, "--seed", lo=0)
+    try:
+        names = list(EXPERIMENTS) if args.name == "all" else [get(args.name).NAME]
+    except GeoIKError as e:
+        raise type(e)(f"NAME: {str(e).partition(': ')[2]}") from None
     _check_out(args.out)
     start = time.perf_counter()
     for name in names:
@@ -97,12 +129,7 @@ def run(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         bar = ProgressBar(name)
         try:
-            res = mod.run(
-                args.out,
-                seed=args.seed,
-                quick=args.quick,
-                progress=lambda stage, done, total, bar=bar: bar.update(done, total, stage),
-            )
+            res = writing("--out", str(args.out), partial(_run, mod, args, seed, bar))
         finally:
             bar.close()
         print(f"## {res.title}\n")

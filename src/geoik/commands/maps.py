@@ -9,24 +9,41 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from geoik.chain import Chain
-from geoik.commands._args import add_chain_arguments, chain_from_args, parse_options
+from geoik.commands._args import (
+    FIGURE_FORMATS,
+    FLAGS,
+    TypedStore,
+    add_budget_arguments,
+    add_chain_arguments,
+    as_typed,
+    chain_from_args,
+    check_output,
+    int_or_text,
+    parse_max_iter,
+    parse_options,
+    parse_tol,
+    typed_flag,
+    typed_names,
+    writing,
+)
 from geoik.commands._progress import ProgressBar
-from geoik.errors import InvalidOptionError
-from geoik.files import save_atomic
-from geoik.maps import METRICS, MetricMap, check_jobs, metric_maps
-from geoik.render import save_figure
-from geoik.render_maps import chain_label, figure_dpi, maps_figure, sweep_figure
-from geoik.tiles import DEFAULT_TILE_ROWS, cluster
+from geoik.errors import GeoIKError, InvalidOptionError
+from geoik.palette import METRICS
+
+if TYPE_CHECKING:  # the handlers import these (matplotlib, the batch engine, Dask's glue)
+    from geoik.maps import MetricMap
 
 PROGRESS_MIN_TARGETS = 250_000
 """Maps with at least this many targets show a progress bar on stderr."""
-FIGURE_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "tif", "tiff", "eps", "ps")
+DEFAULT_TILE_ROWS = 50
+"""Pixel rows per tile unless --tile-rows says otherwise: :data:`geoik.tiles.DEFAULT_TILE_ROWS`
+(a test keeps them equal; importing geoik.tiles here would load the batch engine for every
+command)."""
 
 MAP_EXAMPLES = """\
 examples:
@@ -45,10 +62,10 @@ examples:
   geoik compare --lengths 1x5 --methods ccd,fabrik --csv cmp.csv -o cmp.png"""
 SWEEP_EXAMPLES = """\
 examples:
-  geoik sweep --lengths-rule equal --joints 2-10 --method ccd --max-iter 5 --tol 0.01 \\
+  geoik sweep --lengths-rule equal --joints 2-10 --methods ccd --max-iter 5 --tol 0.01 \\
       --size 200 -o sweep.png --csv sweep.csv
   geoik sweep --lengths-rule doubling --joints 2-10 --max-iter 5 --tol 0.01 -o doubling.png
-  geoik sweep --joints 2,3,5,8 --method ccd,caa --max-iter 20 --tol 0.01 -o ccd-caa.png
+  geoik sweep --joints 2,3,5,8 --methods ccd,caa --max-iter 20 --tol 0.01 -o ccd-caa.png
 
 length rules: equal = n unit links; doubling = each link, from the end effector back, as long
 as all the links after it (n = 6: 16,8,4,2,1,1; seed 004 Fig. 10)."""
@@ -61,11 +78,10 @@ def _common(p: argparse.ArgumentParser, size: int = 300) -> None:
         choices=list(METRICS),
         help="what each pixel shows (default iterations)",
     )
-    p.add_argument("--size", type=int, default=size, help=f"pixels per side (default {size})")
-    p.add_argument("--tol", type=float, help="distance that counts as reached (default 1e-4 x L)")
     p.add_argument(
-        "--max-iter", type=int, metavar="N", help="iteration budget (default per solver)"
+        "--size", metavar="N", default=str(size), help=f"pixels per side (default {size})"
     )
+    add_budget_arguments(p, "1e-4 x L", "per solver")
     p.add_argument(
         "--opt",
         action="append",
@@ -81,8 +97,7 @@ def _common(p: argparse.ArgumentParser, size: int = 300) -> None:
     )
     p.add_argument(
         "--tile-rows",
-        type=int,
-        default=DEFAULT_TILE_ROWS,
+        default=str(DEFAULT_TILE_ROWS),
         metavar="R",
         help=f"pixel rows per tile, the unit of work and of progress (default {DEFAULT_TILE_ROWS})",
     )
@@ -119,7 +134,7 @@ def _register_map(subparsers: Any) -> None:
     p.add_argument("--method", default="ccd", help="solver name (default ccd)")
     _common(p)
     p.add_argument("--contours", action="store_true", help="draw contour lines")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the figure (PNG, SVG, PDF)")
+    _output(p, "write the figure (PNG, SVG, PDF)")
     p.add_argument(
         "--data",
         metavar="FILE.npz",
@@ -140,7 +155,7 @@ def _register_compare(subparsers: Any) -> None:
     p.add_argument("--methods", required=True, help="comma-separated solver names")
     _common(p)
     p.add_argument("--contours", action="store_true", help="draw contour lines")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the figure (PNG, SVG, PDF)")
+    _output(p, "write the figure (PNG, SVG, PDF)")
     p.add_argument("--csv", metavar="FILE", help="write the table as CSV")
     p.set_defaults(handler=run_compare)
 
@@ -162,9 +177,11 @@ def _register_sweep(subparsers: Any) -> None:
     p.add_argument(
         "--joints", default="2-10", help="joint counts: a range 2-10, a list 2,3,5 or both"
     )
-    p.add_argument("--method", default="ccd", help="solver name, or several comma-separated")
+    p.add_argument("--methods", help="comma-separated solver names (default ccd)")
+    # the old spelling, kept for existing scripts; not shown in the help
+    p.add_argument("--method", dest="method_alias", help=argparse.SUPPRESS)
     _common(p, size=200)
-    p.add_argument("-o", "--output", metavar="FILE", help="write the plot (PNG, SVG, PDF)")
+    _output(p, "write the plot (PNG, SVG, PDF)")
     p.add_argument("--csv", metavar="FILE", help="write the table as CSV")
     p.set_defaults(handler=run_sweep)
 
@@ -204,33 +221,55 @@ def parse_methods(text: str, name: str) -> list[str]:
     return methods
 
 
-def check_output(path: str | None, flag: str, formats: Sequence[str] | None = None) -> None:
-    """Refuse, before any work, an output whose folder is missing or read-only, or whose
-    extension names no format that can be written."""
-    if path is None:
-        return
-    ext = os.path.splitext(path)[1].lower().lstrip(".")
-    if formats is not None and ext not in formats:
+def _output(p: argparse.ArgumentParser, what: str) -> None:
+    """``-o/--output FILE``; errors name the spelling the user typed."""
+    p.add_argument("-o", "--output", metavar="FILE", action=TypedStore, help=what)
+
+
+def _methods(args: argparse.Namespace) -> tuple[list[str], str]:
+    """The solvers of ``compare`` or ``sweep`` and the flag they came with: ``--methods``, or
+    ``sweep``'s old spelling ``--method``."""
+    alias = getattr(args, "method_alias", None)
+    if alias is None:
+        return parse_methods(args.methods or "ccd", "--methods"), "--methods"
+    if args.methods is not None:
         raise InvalidOptionError(
-            f"{flag}: expected a file name ending in .{', .'.join(formats)}, got {path!r}"
+            "--method: expected --methods alone (--method is its old spelling), got both"
         )
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise InvalidOptionError(f"{flag}: folder {folder!r} does not exist (for {path!r})")
-    if not os.access(folder, os.W_OK):
-        raise InvalidOptionError(f"{flag}: folder {folder!r} is not writable (for {path!r})")
-    if os.path.isdir(path):
-        raise InvalidOptionError(f"{flag}: expected a file name, got the folder {path!r}")
+    return parse_methods(alias, "--method"), "--method"
+
+
+class _Typed:
+    """Library errors re-spelled as the user typed the arguments (:func:`as_typed`)."""
+
+    def __init__(self, args: argparse.Namespace, method_flag: str = "--method") -> None:
+        self.options = parse_options(args.opt)
+        self.names = typed_names(args, {**FLAGS, "method": method_flag})
+
+    def __enter__(self) -> _Typed:
+        return self
+
+    def __exit__(self, kind: Any, error: Any, tb: Any) -> None:
+        if isinstance(error, GeoIKError):
+            raise as_typed(error, self.options, self.names) from None
+
+
+def _outputs(args: argparse.Namespace, data: str | None = None) -> str:
+    """Check every output before any work; the flag ``-o`` or ``--output`` as typed."""
+    flag = typed_flag(args, "output", "--output")
+    check_output(args.output, flag, FIGURE_FORMATS)
+    if data is not None:
+        check_output(getattr(args, data), f"--{data}", ("npz",) if data == "data" else None)
+    return flag
 
 
 def _solve_kw(args: argparse.Namespace) -> dict[str, Any]:
     kw = parse_options(args.opt)
-    if args.tol is not None:
-        kw["tol"] = args.tol
-    if args.max_iter is not None:
-        kw["max_iter"] = args.max_iter
-    if args.tile_rows < 1:
-        raise InvalidOptionError(f"--tile-rows: expected an integer >= 1, got {args.tile_rows}")
+    tol, max_iter = parse_tol(args.tol), parse_max_iter(args.max_iter)
+    if tol is not None:
+        kw["tol"] = tol
+    if max_iter is not None:
+        kw["max_iter"] = max_iter
     return kw
 
 
@@ -241,15 +280,22 @@ def _progress(label: str, total_targets: int) -> ProgressBar | None:
 
 
 def _compute(
-    args: argparse.Namespace, jobs: list[tuple[Chain, str]]
+    args: argparse.Namespace, jobs: list[tuple[Chain, str]], typed: _Typed
 ) -> tuple[list[MetricMap], float]:
-    """The maps of ``jobs`` (one pool of tiles, here or on the cluster) and the wall time."""
+    """The maps of ``jobs`` (one pool of tiles, here or on the cluster) and the wall time;
+    ``args.size`` and ``args.tile_rows`` become ints (checked by :func:`geoik.maps.check_jobs`,
+    as everything else, before a cluster starts)."""
+    from geoik.maps import check_jobs, metric_maps
+    from geoik.tiles import cluster
+
     kw = _solve_kw(args)
-    check_jobs(jobs, args.metric, args.size, args.tile_rows, **kw)  # before a cluster starts
+    args.size, args.tile_rows = int_or_text(args.size), int_or_text(args.tile_rows)
+    with typed:
+        check_jobs(jobs, args.metric, args.size, args.tile_rows, **kw)
     bar = _progress(args.command, len(jobs) * args.size**2)
     progress: Callable[[int, int], None] | None = bar
     try:
-        with cluster(args.scheduler) as client:
+        with typed, cluster(args.scheduler) as client:
             t0 = time.perf_counter()
             maps = metric_maps(
                 jobs,
@@ -278,18 +324,25 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    from geoik.files import save_atomic
+
     def write(tmp: str) -> None:
         with open(tmp, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(header)
             w.writerows(rows)
 
-    save_atomic(path, write)
+    writing("--csv", path, lambda: save_atomic(path, write))
+    print(f"wrote {path}")
 
 
-def _save_maps(maps: Sequence[MetricMap], path: str | None, contours: bool) -> None:
+def _save_maps(maps: Sequence[MetricMap], path: str | None, flag: str, contours: bool) -> None:
+    from geoik.render import save_figure
+    from geoik.render_maps import figure_dpi, maps_figure
+
     if path is not None:
-        save_figure(maps_figure(maps, contours=contours), path, dpi=figure_dpi(maps[0].size))
+        fig = maps_figure(maps, contours=contours)
+        writing(flag, path, lambda: save_figure(fig, path, dpi=figure_dpi(maps[0].size)))
         print(f"wrote {path}")
 
 
@@ -297,10 +350,11 @@ def _save_maps(maps: Sequence[MetricMap], path: str | None, contours: bool) -> N
 
 
 def run_map(args: argparse.Namespace) -> int:
-    check_output(args.output, "--output", FIGURE_FORMATS)
-    check_output(args.data, "--data", ("npz",))
+    from geoik.render_maps import chain_label
+
+    flag = _outputs(args, "data")
     chain = chain_from_args(args, 2)
-    (m,), wall = _compute(args, [(chain, args.method)])
+    (m,), wall = _compute(args, [(chain, args.method)], _Typed(args))
     mean, top = m.stats()
     targets = m.size**2
     hit = int((m.reached & m.reachable).sum())
@@ -312,18 +366,19 @@ def run_map(args: argparse.Namespace) -> int:
     print(f"{m.metric} over reached pixels: mean {mean:.4g}, max {top:.4g}")
     print(f"time: {wall:.3f} s, {targets / wall:,.0f} targets/s")
     if args.data:
-        m.save_npz(args.data)
+        writing("--data", args.data, lambda: m.save_npz(args.data))
         print(f"wrote {args.data}")
-    _save_maps([m], args.output, args.contours)
+    _save_maps([m], args.output, flag, args.contours)
     return 0
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    check_output(args.output, "--output", FIGURE_FORMATS)
-    check_output(args.csv, "--csv")
+    from geoik.render_maps import chain_label
+
+    flag = _outputs(args, "csv")
     chain = chain_from_args(args, 2)
-    methods = parse_methods(args.methods, "--methods")
-    maps, wall = _compute(args, [(chain, method) for method in methods])
+    methods, methods_flag = _methods(args)
+    maps, wall = _compute(args, [(chain, m) for m in methods], _Typed(args, methods_flag))
     print(f"{chain_label(chain)}; metric {args.metric}; {args.size}x{args.size} pixels")
     header = ["method", "coverage_pct", f"mean_{args.metric}", f"max_{args.metric}", "params"]
     rows = [[*_row(m), m.params()] for m in maps]
@@ -331,19 +386,17 @@ def run_compare(args: argparse.Namespace) -> int:
     print(f"time: {wall:.3f} s, {len(maps) * args.size**2 / wall:,.0f} targets/s")
     if args.csv:
         _write_csv(args.csv, header, rows)
-        print(f"wrote {args.csv}")
-    _save_maps(maps, args.output, args.contours)
+    _save_maps(maps, args.output, flag, args.contours)
     return 0
 
 
 def run_sweep(args: argparse.Namespace) -> int:
-    check_output(args.output, "--output", FIGURE_FORMATS)
-    check_output(args.csv, "--csv")
+    flag = _outputs(args, "csv")
     joints = parse_joints(args.joints)
-    methods = parse_methods(args.method, "--method")
+    methods, methods_flag = _methods(args)
     chains = [Chain.planar(sweep_lengths(args.lengths_rule, n)) for n in joints]
     jobs = [(c, method) for method in methods for c in chains]
-    maps, wall = _compute(args, jobs)
+    maps, wall = _compute(args, jobs, _Typed(args, methods_flag))
     print(f"{args.lengths_rule} links; metric {args.metric}; {args.size}x{args.size} pixels")
     header = [
         "joints",
@@ -362,13 +415,16 @@ def run_sweep(args: argparse.Namespace) -> int:
     print(f"time: {wall:.3f} s, {len(maps) * args.size**2 / wall:,.0f} targets/s")
     if args.csv:
         _write_csv(args.csv, header, rows)
-        print(f"wrote {args.csv}")
     if args.output:
+        from geoik.render import save_figure
+        from geoik.render_maps import sweep_figure
+
         k = len(joints)
         series = {
             meth: [m.coverage for m in maps[i * k : (i + 1) * k]] for i, meth in enumerate(methods)
         }
         title = f"Coverage, {args.lengths_rule} links ({maps[0].params()}, {args.size} px)"
-        save_figure(sweep_figure(joints, series, title), args.output)
+        fig = sweep_figure(joints, series, title)
+        writing(flag, args.output, lambda: save_figure(fig, args.output))
         print(f"wrote {args.output}")
     return 0

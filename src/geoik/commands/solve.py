@@ -12,13 +12,19 @@ import numpy as np
 from geoik.api import solve
 from geoik.chain import Chain
 from geoik.commands._args import (
+    FIGURE_FORMATS,
     add_chain_arguments,
     add_solver_arguments,
     as_typed,
     chain_from_args,
+    check_output,
+    parse_max_iter,
     parse_options,
     parse_point,
     parse_start_deg,
+    parse_tol,
+    typed_names,
+    writing,
 )
 from geoik.costs import Costs, costs
 from geoik.errors import GeoIKError
@@ -63,36 +69,33 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument(
-        "--plot", metavar="FILE", help="draw start pose, final pose and end-effector path (PNG)"
+        "--plot",
+        metavar="FILE",
+        help="draw start pose, final pose and end-effector path (PNG, SVG, PDF, ...: the "
+        "extension says which)",
     )
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args.plot, "--plot", FIGURE_FORMATS)  # before the solve, not after it
     target = parse_point(args.target)
     chain = chain_from_args(args, len(target))
     options = parse_options(args.opt)
+    tol = parse_tol(args.tol)
+    max_iter = parse_max_iter(args.max_iter)
     start = None if args.start_deg is None else parse_start_deg(args.start_deg, chain)
     try:
         sol = solve(
-            chain,
-            target,
-            method=args.method,
-            tol=args.tol,
-            max_iter=args.max_iter,
-            start=start,
-            **options,
+            chain, target, method=args.method, tol=tol, max_iter=max_iter, start=start, **options
         )
     except GeoIKError as e:
-        raise as_typed(e, options) from None
+        raise as_typed(e, options, typed_names(args)) from None
     c = costs(sol)
     if args.plot is not None:
         from geoik.render import plot_solution
 
-        try:
-            plot_solution(sol, args.plot)
-        except OSError as e:
-            raise OSError(e.errno, e.strerror, args.plot) from None
+        writing("--plot", args.plot, lambda: plot_solution(sol, args.plot))
     if args.json:
         record = solution_record(sol, c)
         if args.plot is not None:

@@ -11,6 +11,7 @@ import sys
 import webbrowser
 from typing import Any
 
+from geoik.commands._args import parse_int
 from geoik.errors import ServerAddressError
 
 HELP = "open the interactive viewer (a local web page driving the solvers)"
@@ -51,7 +52,9 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help="TCP port (default 8765; 0: any free port)"
+        "--port",
+        default=str(DEFAULT_PORT),
+        help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)",
     )
     p.add_argument(
         "--host",
@@ -62,16 +65,6 @@ def register(subparsers: Any) -> None:
         "--no-browser", action="store_true", help="do not open a browser, just print the address"
     )
     p.set_defaults(handler=run)
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port number 0-65535, got {text!r}")
-    return port
 
 
 def missing_dependencies() -> list[str]:
@@ -114,6 +107,7 @@ def _bind_problem(host: str, port: int, e: OSError) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    port = parse_int(args.port, "--port", 0, 65535)
     missing = missing_dependencies()
     if missing:
         print(
@@ -125,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
 
     from geoik.viewer.server import create_app
 
-    sock = listen(args.host, args.port)
+    sock = listen(args.host, port)
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{port}/"

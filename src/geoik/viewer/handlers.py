@@ -22,7 +22,7 @@ from geoik.palette import METRICS as METRIC_INFO
 from geoik.palette import page_colours
 from geoik.solvers import REGISTRY, get
 from geoik.tree import METHODS as TREE_METHODS
-from geoik.viewer.protocol import MAX_ITER, ProtocolError, chain_from, integer, point
+from geoik.viewer.protocol import MAX_ITER, ProtocolError, chain_from, integer, point, tol
 
 __all__ = ["MAP_METRICS", "methods_reply", "options_of", "reach_reply", "solve_reply", "tol_of"]
 
@@ -93,13 +93,7 @@ def options_of(msg: dict[str, Any]) -> dict[str, Any]:
 
 def tol_of(msg: dict[str, Any]) -> float | None:
     """The message's tolerance, None for the solver's default."""
-    tol = msg.get("tol")
-    if tol is None:
-        return None
-    ok = isinstance(tol, int | float) and not isinstance(tol, bool)
-    if not ok or not math.isfinite(tol) or tol <= 0:
-        raise ProtocolError("tol", f"expected a finite distance > 0, got {tol!r}")
-    return float(tol)
+    return tol(msg)
 
 
 def solve_reply(msg: dict[str, Any]) -> dict[str, Any]:

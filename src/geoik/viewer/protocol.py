@@ -8,11 +8,20 @@ caps keep one message from occupying the server: a browser tab is not a batch jo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+from collections.abc import Iterator
 from typing import Any
 
 from geoik.chain import Chain
+from geoik.checks import (
+    check_int,
+    check_number,
+    check_point_within,
+    check_tol,
+    is_integer,
+)
 from geoik.errors import GeoIKError, ProtocolError, describe
 
 __all__ = [
@@ -28,6 +37,7 @@ __all__ = [
     "number",
     "parse_message",
     "point",
+    "tol",
 ]
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -75,8 +85,21 @@ def parse_message(raw: str | bytes | None) -> dict[str, Any]:
     return msg
 
 
+@contextlib.contextmanager
+def _field(name: str) -> Iterator[None]:
+    """Re-raise the :class:`geoik.GeoIKError` of a :mod:`geoik.checks` check as the
+    :class:`ProtocolError` of field ``name``."""
+    try:
+        yield
+    except ProtocolError:
+        raise
+    except GeoIKError as e:
+        raise ProtocolError(name, _after_field(str(e))) from None
+
+
 def check_id(value: Any) -> None:
-    ok = value is None or isinstance(value, int | str) and not isinstance(value, bool)
+    """A message id: absent, an integer or a string of at most 64 characters."""
+    ok = value is None or is_integer(value) or isinstance(value, str)
     if not ok or (isinstance(value, str) and len(value) > _ID_CHARS):
         raise ProtocolError(
             "id",
@@ -104,44 +127,45 @@ def number(
     hi: float = math.inf,
     where: str = "",
 ) -> float:
-    """A finite number ``msg[key]`` in ``[lo, hi]``; ``default`` when absent."""
+    """A finite number ``msg[key]`` in ``[lo, hi]`` (:func:`geoik.checks.check_number`);
+    ``default`` when absent."""
     value = msg.get(key, default)
     name = where + key
     if value is None:
         raise ProtocolError(name, "expected a number, got nothing")
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
-    if not ok or not math.isfinite(value) or not lo <= value <= hi:
-        raise ProtocolError(
-            name, f"expected a finite number in [{lo:g}, {hi:g}], got {describe(value)}"
-        )
-    return float(value)
+    with _field(name):
+        return check_number(value, name, lo, hi)
 
 
 def integer(msg: dict[str, Any], key: str, default: int | None, lo: int, hi: int) -> int | None:
-    """An integer ``msg[key]`` in ``[lo, hi]``; ``default`` (may be None) when absent or null."""
+    """An integer ``msg[key]`` in ``[lo, hi]`` (:func:`geoik.checks.check_int`); ``default``
+    (may be None) when absent or null."""
     value = msg.get(key)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ProtocolError(key, f"expected an integer in [{lo}, {hi}], got {describe(value)}")
-    return value
+    with _field(key):
+        return check_int(value, key, lo, hi)
 
 
-def point(msg: dict[str, Any], key: str, dim: int, where: str = "") -> tuple[float, ...]:
-    """A ``dim``-coordinate finite point ``msg[key]``."""
+def tol(msg: dict[str, Any], key: str = "tol") -> float | None:
+    """The tolerance ``msg[key]`` (:func:`geoik.checks.check_tol`); None when absent or null,
+    for the solver's default."""
     value = msg.get(key)
+    if value is None:
+        return None
+    with _field(key):
+        return check_tol(value, 1.0, key)
+
+
+def point(
+    msg: dict[str, Any], key: str, dim: int, where: str = "", model: str = "chain"
+) -> tuple[float, ...]:
+    """A ``dim``-coordinate finite point ``msg[key]`` of a ``model``, each coordinate within
+    :data:`MAX_COORDINATE` (:func:`geoik.checks.check_point_within`)."""
     name = where + key
-    if not isinstance(value, list) or len(value) != dim:
-        raise ProtocolError(name, f"expected {dim} numbers, got {describe(value)}")
-    for v in value:
-        ok = isinstance(v, int | float) and not isinstance(v, bool)
-        if not ok or not math.isfinite(v):
-            raise ProtocolError(name, f"expected {dim} finite numbers, got {describe(value)}")
-        if abs(v) > MAX_COORDINATE:
-            raise ProtocolError(
-                name, f"expected coordinates within +-{MAX_COORDINATE:g}, got {describe(value)}"
-            )
-    return tuple(float(v) for v in value)
+    with _field(name):
+        p = check_point_within(msg.get(key), dim, name, MAX_COORDINATE, model=model)
+    return tuple(p.tolist())
 
 
 def choice(msg: dict[str, Any], key: str, options: tuple[str, ...], default: str) -> str:
@@ -153,36 +177,34 @@ def choice(msg: dict[str, Any], key: str, options: tuple[str, ...], default: str
 
 def chain_from(msg: dict[str, Any], key: str = "chain") -> Chain:
     """A planar :class:`geoik.Chain` from ``{"lengths": [...], "max_bend_deg": ..., "base":
-    [x, y], "dim": 2}``; geoik's own validation names the bad field (prefixed ``chain.``)."""
+    [x, y], "dim": 2}``; geoik's own validation names the bad field (prefixed ``chain.``), then
+    the caps: at most :data:`MAX_LINKS` links, lengths and base within :data:`MAX_COORDINATE`."""
     spec = msg.get(key)
     if not isinstance(spec, dict):
         raise ProtocolError(key, f"expected an object with lengths, got {describe(spec)}")
     dim = spec.get("dim", 2)
     if dim != 2 or isinstance(dim, bool):
         raise ProtocolError(f"{key}.dim", f"expected 2 (the panel is planar), got {describe(dim)}")
-    lengths = spec.get("lengths")
-    if isinstance(lengths, list) and len(lengths) > MAX_LINKS:
-        raise ProtocolError(
-            f"{key}.lengths", f"expected at most {MAX_LINKS} links, got {len(lengths)}"
-        )
-    if isinstance(lengths, list):
-        for i, v in enumerate(lengths):
-            if isinstance(v, int | float) and not isinstance(v, bool) and abs(v) > MAX_COORDINATE:
-                raise ProtocolError(
-                    f"{key}.lengths[{i}]",
-                    f"expected a length of at most {MAX_COORDINATE:g}, got {describe(v)}",
-                )
+    for field in ("lengths", "max_bend_deg"):  # before any work on them
+        entries = spec.get(field)
+        if isinstance(entries, list) and len(entries) > MAX_LINKS:
+            raise ProtocolError(
+                f"{key}.{field}",
+                f"expected at most {MAX_LINKS} {'links' if field == 'lengths' else 'entries'}, "
+                f"got {len(entries)}",
+            )
     if "base" in spec:
         point(spec, "base", 2, f"{key}.")
-    bend = spec.get("max_bend_deg")
-    if isinstance(bend, list) and len(bend) > MAX_LINKS:
-        raise ProtocolError(
-            f"{key}.max_bend_deg", f"expected at most {MAX_LINKS} entries, got {len(bend)}"
-        )
     try:
-        return Chain.planar(lengths, bend, spec.get("base", (0.0, 0.0)))
+        chain = Chain.planar(
+            spec.get("lengths"), spec.get("max_bend_deg"), spec.get("base", (0.0, 0.0))
+        )
     except GeoIKError as e:
         raise ProtocolError(f"{key}.{field_of(e)}", _after_field(str(e))) from None
+    for i, length in enumerate(chain.lengths.tolist()):
+        with _field(f"{key}.lengths[{i}]"):
+            check_number(length, f"{key}.lengths[{i}]", 0.0, MAX_COORDINATE)
+    return chain
 
 
 def chain_key(chain: Chain) -> tuple[Any, ...]:

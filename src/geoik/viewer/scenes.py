@@ -131,7 +131,7 @@ def _hand(msg: dict[str, Any], state: SceneState) -> dict[str, Any]:
 
     method = choice(msg, "method", tuple(METHODS), "circles")
     radius = number(msg, "radius", 0.35, 0.1, 0.8)
-    x, y, z = point(msg, "ball", 3)
+    x, y, z = point(msg, "ball", 3, model="scene")
     # the ball stays in the scene and below the palm (which is at z = 0)
     lo, hi = HAND_BOX
     ball = np.clip([x, y, z], lo, hi)
