@@ -531,7 +531,7 @@ FLAG_FIRST = [
             "--max-bend-deg",
             "90",
         ),
-        "--start-deg[3]: joint 3 at -160 degrees is outside its limits [-90, 90]",
+        "--start-deg[3]: joint 3 at 200 degrees is outside its limits [-90, 90]",
     ),
     (
         (*SOLVE_3D, "--start-deg", "0,0,0,0,x,0,0,0,0"),
