@@ -58,15 +58,18 @@ def is_number(value: Any) -> bool:
     )
 
 
-def _real_array(value: Any) -> np.ndarray | None:
-    """``value`` as a float64 array of its own (never ``value`` itself) if it holds real numbers
-    only (no bools, complex numbers, strings or objects), else None."""
+def _real_array(value: Any, own: bool = True) -> np.ndarray | None:
+    """``value`` as a float64 array if it holds real numbers only (no bools, complex numbers,
+    strings or objects), else None: an array of its own (never ``value`` itself) unless ``own``
+    is False, when a C-contiguous float64 array comes back as it is."""
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError):
         return None
     if raw.dtype.kind not in _REAL_KINDS or (raw is not value and _holds_bool(value)):
         return None
+    if not own and raw.dtype == np.float64 and raw.flags.c_contiguous:
+        return raw
     if raw.dtype != np.float64 or raw is value or raw.base is not None:
         return np.array(raw, dtype=np.float64)
     return raw
@@ -119,11 +122,16 @@ def _moderate(x: float) -> bool:
 
 
 def check_points(
-    values: Any, dim: int, name: str = "targets", error: type[GeoIKError] = InvalidTargetError
+    values: Any,
+    dim: int,
+    name: str = "targets",
+    error: type[GeoIKError] = InvalidTargetError,
+    own: bool = True,
 ) -> np.ndarray:
     """Points as a C-contiguous ``(m, dim)`` float64 array of finite coordinates (one point may
-    come as a flat ``(dim,)`` sequence); ``error`` naming ``name`` otherwise."""
-    p = _real_array(values)
+    come as a flat ``(dim,)`` sequence); ``error`` naming ``name`` otherwise. With ``own`` False
+    a C-contiguous float64 array is not copied (for callers that only read it)."""
+    p = _real_array(values, own)
     if p is None:
         raise error(
             f"{name}: expected an (m, {dim}) array of finite coordinates, got {describe(values)}"
@@ -132,6 +140,8 @@ def check_points(
         p = p.reshape(1, -1)
     if p.ndim != 2 or p.shape[1] != dim:
         raise error(f"{name}: expected an (m, {dim}) array of coordinates, got shape {p.shape}")
+    if p.size == 0 or (p.min() >= -MAX_COORDINATE and p.max() <= MAX_COORDINATE):
+        return np.ascontiguousarray(p)  # the common case: two passes, no temporary array
     bad = ~np.all(np.abs(p) <= MAX_COORDINATE, axis=1)  # NaN compares False
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
