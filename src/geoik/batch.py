@@ -2,7 +2,9 @@
 
 :func:`evaluate` runs a registered solver's 2-D kernel (``REGISTRY[method].kernel_2d``, the very
 kernel :func:`geoik.solve` runs) from the chain's rest pose for every target of an array, in
-parallel (numba ``prange`` over chunks of targets, each chunk with its own buffers). Each target
+parallel: the targets are cut into tasks (chunks of targets, each with its own buffers) that the
+threads take one at a time as they become free (:func:`_take`), as OpenMP's dynamic schedule
+does, so a thread slowed down by other work on the machine takes fewer of them. Each target
 is validated, judged and costed exactly as :func:`geoik.solve` and :func:`geoik.costs` do:
 
 - the arguments go through :mod:`geoik.checks` and ``Solver.kernel_opts``;
@@ -23,7 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit, prange, types
+from numba import get_num_threads, njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from geoik.chain import Chain
 from geoik.checks import check_flag, check_max_iter, check_motion, check_points, check_tol
@@ -87,9 +91,20 @@ _ENGINE_ARGS = (
     _A2,
 )
 _ENGINE_SIG = types.void(
-    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_2D_ARGS)), *_ENGINE_ARGS
+    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_2D_ARGS)),
+    *_ENGINE_ARGS[:13],
+    types.int64,
+    *_ENGINE_ARGS[13:],
 )
-_LANE_ENGINE_SIG = types.void(types.FunctionType(types.none(*KERNEL_2D_LANES_ARGS)), *_ENGINE_ARGS)
+_LANE_ENGINE_SIG = types.void(
+    types.FunctionType(types.none(*KERNEL_2D_LANES_ARGS)),
+    *_ENGINE_ARGS[:13],
+    types.int64,
+    types.int64,
+    *_ENGINE_ARGS[13:],
+)
+TASK = 2048
+"""Targets per task of the lane engine when no keyframes are recorded."""
 LANES = 128
 """Targets per block of the lane engine (fewer when costs are wanted, see :func:`_lanes`): long
 enough that the lane loops run vectorised, short enough for the work array to stay in cache."""
@@ -134,6 +149,22 @@ class BatchResult:
         return self.status == REACHED
 
 
+@intrinsic
+def _take(typingctx, counter):
+    """``counter[0] += 1`` as one atomic step; returns the value before: hands out tasks to
+    threads one at a time, so that a thread slowed down by other work takes fewer of them."""
+    sig = types.int64(counter)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(
+            context, builder, signature.args[0], ary, [cgutils.intp_t(0)]
+        )
+        return builder.atomic_rmw("add", ptr, cgutils.intp_t(1), "monotonic")
+
+    return sig, codegen
+
+
 @njit(parallel=True, cache=True)
 def _engine(
     kernel,
@@ -150,6 +181,7 @@ def _engine(
     params,
     want_costs,
     chunk,
+    threads,
     status,
     iters,
     error,
@@ -158,29 +190,85 @@ def _engine(
     path,
     angles,
 ):
-    n = lengths.shape[0]
     m = targets.shape[0]
-    nchunks = (m + chunk - 1) // chunk
-    for c in prange(nchunks):
-        rec = np.empty((cap, n))
-        ang = np.empty(n)
-        t = np.empty(2)
-        pos = np.empty((n + 1, 2))
-        for i in range(c * chunk, min(m, (c + 1) * chunk)):
-            ang[:] = start
-            rec[0, :] = start
-            t[0], t[1] = targets[i, 0], targets[i, 1]
-            code, used, nrec = kernel(lengths, base, lo, hi, t, ang, tol, max_iter, opts, rec)
-            fk_2d(lengths, base, ang, pos)
-            st, err = judge(t, pos[n], code, tol, base, params)
-            status[i] = st
-            iters[i] = used
-            error[i] = err
-            if want_costs:
-                k, total, p = costs_2d(lengths, base, rec, max(nrec, 1))
-                count[i], rotsum[i], path[i] = k, total, p
-            if angles.shape[0] > 0:
-                wrap_free_joints(ang, lo, hi, angles[i])
+    tasks = (m + chunk - 1) // chunk
+    counter = np.zeros(1, np.int64)
+    for _ in prange(threads):
+        c = _take(counter)
+        while c < tasks:
+            _task(
+                kernel,
+                lengths,
+                base,
+                lo,
+                hi,
+                targets,
+                start,
+                tol,
+                max_iter,
+                opts,
+                cap,
+                params,
+                want_costs,
+                c * chunk,
+                min(m, (c + 1) * chunk),
+                status,
+                iters,
+                error,
+                count,
+                rotsum,
+                path,
+                angles,
+            )
+            c = _take(counter)
+
+
+@njit(cache=True)
+def _task(
+    kernel,
+    lengths,
+    base,
+    lo,
+    hi,
+    targets,
+    start,
+    tol,
+    max_iter,
+    opts,
+    cap,
+    params,
+    want_costs,
+    i0,
+    i1,
+    status,
+    iters,
+    error,
+    count,
+    rotsum,
+    path,
+    angles,
+):
+    """Targets ``i0:i1`` one by one through a one-target kernel, with buffers of their own."""
+    n = lengths.shape[0]
+    rec = np.empty((cap, n))
+    ang = np.empty(n)
+    t = np.empty(2)
+    pos = np.empty((n + 1, 2))
+    for i in range(i0, i1):
+        ang[:] = start
+        rec[0, :] = start
+        t[0], t[1] = targets[i, 0], targets[i, 1]
+        code, used, nrec = kernel(lengths, base, lo, hi, t, ang, tol, max_iter, opts, rec)
+        fk_2d(lengths, base, ang, pos)
+        st, err = judge(t, pos[n], code, tol, base, params)
+        status[i] = st
+        iters[i] = used
+        error[i] = err
+        if want_costs:
+            k, total, p = costs_2d(lengths, base, rec, max(nrec, 1))
+            count[i], rotsum[i], path[i] = k, total, p
+        if angles.shape[0] > 0:
+            wrap_free_joints(ang, lo, hi, angles[i])
 
 
 @njit(cache=True)
@@ -267,6 +355,8 @@ def _lane_engine(
     params,
     want_costs,
     lanes,
+    per,
+    threads,
     status,
     iters,
     error,
@@ -275,37 +365,42 @@ def _lane_engine(
     path,
     angles,
 ):
-    """:func:`_engine` for a solver with a lane kernel: blocks of ``lanes`` targets per call,
-    judged by the end effector the kernel returns (the error is that of the kernel's pose)."""
+    """:func:`_engine` for a solver with a lane kernel: tasks of ``per`` targets, ``lanes`` of
+    them in flight at once, judged by the end effector the kernel returns (the error is that of
+    the kernel's pose). Threads take tasks one at a time (:func:`_take`)."""
     m = targets.shape[0]
-    per = lanes * max(1, 256 // lanes)
-    for c in prange((m + per - 1) // per):
-        i0 = c * per
-        _lane_task(
-            kernel,
-            lengths,
-            base,
-            lo,
-            hi,
-            targets,
-            start,
-            tol,
-            max_iter,
-            opts,
-            cap,
-            params,
-            want_costs,
-            lanes,
-            i0,
-            min(m, i0 + per),
-            status,
-            iters,
-            error,
-            count,
-            rotsum,
-            path,
-            angles,
-        )
+    tasks = (m + per - 1) // per
+    counter = np.zeros(1, np.int64)
+    for _ in prange(threads):
+        c = _take(counter)
+        while c < tasks:
+            i0 = c * per
+            _lane_task(
+                kernel,
+                lengths,
+                base,
+                lo,
+                hi,
+                targets,
+                start,
+                tol,
+                max_iter,
+                opts,
+                cap,
+                params,
+                want_costs,
+                lanes,
+                i0,
+                min(m, i0 + per),
+                status,
+                iters,
+                error,
+                count,
+                rotsum,
+                path,
+                angles,
+            )
+            c = _take(counter)
 
 
 def evaluate(
@@ -345,8 +440,9 @@ def evaluate(
     Notes
     -----
     The targets are shared among numba's threads (``NUMBA_NUM_THREADS``, every core by default)
-    in chunks; a solver with a lane kernel (CCD) runs blocks of :data:`LANES` targets through it
-    at once. A target's result never depends on the targets beside it.
+    in tasks that each thread takes as it becomes free; a solver with a lane kernel (CCD) runs
+    blocks of :data:`LANES` targets through it at once. A target's result never depends on the
+    targets beside it.
     """
     solver = get(method)
     if not isinstance(chain, Chain):
@@ -358,7 +454,7 @@ def evaluate(
     solver.check_chain(chain.n, chain.dim)
     want_angles = check_flag(angles, "angles")
     want_costs = check_flag(costs, "costs")
-    t = check_points(targets, chain.dim, "targets")
+    t = check_points(targets, chain.dim, "targets", own=False)  # the engines only read it
     tol_ = check_tol(tol, chain.total_length)
     iters = check_max_iter(max_iter, solver.default_max_iter)
     if want_costs:  # each thread keeps one target's keyframes
@@ -373,7 +469,7 @@ def evaluate(
         iterations=it,
         error=err,
         rotations_over_5deg=count,
-        rotation_sum_deg=np.degrees(rotsum),
+        rotation_sum_deg=np.degrees(rotsum) if want_costs else rotsum,
         path_length=path,
         angles=final if want_angles else None,
         tol=tol_,
@@ -396,13 +492,31 @@ def _run(
     start = np.ascontiguousarray(rest_state(chain))
     cap, params = solver.capacity(n, iters) if costs else 1, judge_params(chain)
     model = chain.kernel_arrays
+    threads = get_num_threads()
     if solver.kernel_2d_lanes is not None:
         engine, kernel = _lane_engine_for(solver.kernel_2d_lanes)
-        size = _lanes(costs, cap, n)
-    else:
-        engine, kernel = _engine_for(solver.kernel_2d)
-        size = max(1, min(256, -(-m // 64)))  # chunk of targets per task
-    engine(kernel, *model, t, start, tol, iters, opts, cap, params, costs, size, *out)
+        lanes = _lanes(costs, cap, n)
+        per = lanes * max(1, TASK // lanes)
+        engine(
+            kernel,
+            *model,
+            t,
+            start,
+            tol,
+            iters,
+            opts,
+            cap,
+            params,
+            costs,
+            lanes,
+            per,
+            threads,
+            *out,
+        )
+        return
+    engine, kernel = _engine_for(solver.kernel_2d)
+    size = max(1, min(256, -(-m // 64)))  # chunk of targets per task
+    engine(kernel, *model, t, start, tol, iters, opts, cap, params, costs, size, threads, *out)
 
 
 def _lanes(costs: bool, cap: int, n: int) -> int:
