@@ -44,6 +44,19 @@ def test_progress_counts_tiles():
     assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
 
 
+def test_grouped_tiles_equal_tiles_one_by_one():
+    tls = [
+        Tile(CHAIN, m, "path", 24, 2.4, r, 0.01, 15)
+        for m in ("ccd", "fabrik")
+        for r in split_rows(24, 5)
+    ]
+    together = run_tiles(tls)  # without progress, the tiles of each map in one call
+    alone = run_tiles(tls, progress=lambda d, t: None)  # with progress, tile by tile
+    assert len(together) == len(alone) == len(tls)
+    for a, b in zip(together, alone, strict=True):
+        assert np.array_equal(a.status, b.status) and np.array_equal(a.values, b.values)
+
+
 def test_several_maps_in_one_pool():
     maps = metric_maps([(CHAIN, "ccd"), (CHAIN, "fabrik")], "iterations", 30, tile_rows=4, **KW)
     alone = [metric_map(CHAIN, m, "iterations", size=30, **KW) for m in ("ccd", "fabrik")]

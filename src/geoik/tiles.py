@@ -127,6 +127,63 @@ def run_tile(tile: Tile) -> TileResult:
     return TileResult(res.status.reshape(shape), values.reshape(shape), res.tol, res.max_iter)
 
 
+def _same_map(a: Tile, b: Tile) -> bool:
+    """Whether tile ``b`` continues tile ``a``: the same map, the rows right after ``a``'s."""
+    return (
+        b.chain is a.chain
+        and (b.method, b.metric, b.size, b.half, b.tol, b.max_iter)
+        == (a.method, a.metric, a.size, a.half, a.tol, a.max_iter)
+        and b.options == a.options
+        and b.rows[0] == a.rows[1]
+    )
+
+
+def _groups(tiles: Sequence[Tile], most: int | None) -> list[list[Tile]]:
+    """Consecutive tiles of one map in groups of at most ``most`` targets (but one tile at
+    least; None: no limit), to be solved by one call of the batch engine each: every call makes
+    the threads meet at its end, which a busy machine makes slow."""
+    groups: list[list[Tile]] = []
+    count = 0
+    for tile in tiles:
+        n = (tile.rows[1] - tile.rows[0]) * tile.size
+        if groups and _same_map(groups[-1][-1], tile) and (most is None or count + n <= most):
+            groups[-1].append(tile)
+            count += n
+        else:
+            groups.append([tile])
+            count = n
+    return groups
+
+
+def _run_group(group: list[Tile]) -> list[TileResult]:
+    """The tiles of one map solved by one call of the batch engine (whose every result depends
+    on its own target alone), cut back into tiles: what :func:`run_tile` gives for each."""
+    if len(group) == 1:
+        return [run_tile(group[0])]
+    first, last = group[0], group[-1]
+    joined = Tile(
+        first.chain,
+        first.method,
+        first.metric,
+        first.size,
+        first.half,
+        (first.rows[0], last.rows[1]),
+        first.tol,
+        first.max_iter,
+        first.options,
+    )
+    whole = run_tile(joined)
+    out, r = [], 0
+    for tile in group:
+        k = tile.rows[1] - tile.rows[0]
+        part = TileResult(
+            whole.status[r : r + k], whole.values[r : r + k], whole.tol, whole.max_iter
+        )
+        out.append(part)
+        r += k
+    return out
+
+
 def run_tiles(
     tiles: Sequence[Tile],
     client: Any = None,
@@ -150,11 +207,11 @@ def run_tiles(
     """
     total = len(tiles)
     if client is None:
-        out = []
-        for i, tile in enumerate(tiles):
-            out.append(run_tile(tile))
+        out: list[TileResult] = []
+        for group in _groups(tiles, 0 if progress is not None else None):
+            out.extend(_run_group(group))
             if progress is not None:
-                progress(i + 1, total)
+                progress(len(out), total)
         return out
     distributed = _distributed()
     _await_worker(client)
