@@ -153,7 +153,18 @@ def _check(chain: Any, metric: Any, size: Any, tile_rows: Any) -> None:
 
 
 def reachable_mask(chain: Chain, size: int) -> np.ndarray:
-    """(N, N) bool: pixel centres within the chain's reach annulus."""
+    """(N, N) bool: pixel centres within the chain's reach annulus (a new array; the chain keeps
+    the last one it was asked for)."""
+    key = f"reachable_mask {size}"
+    cached = chain._cache.get(key)
+    if cached is None:
+        for old in [k for k in chain._cache if str(k).startswith("reachable_mask ")]:
+            del chain._cache[old]
+        cached = chain._cache[key] = _annulus_mask(chain, size)
+    return cached.copy()
+
+
+def _annulus_mask(chain: Chain, size: int) -> np.ndarray:
     rmin, rmax = chain.reach()
     c = pixel_axis(rmax, size, 0, size)
     dx = (c + chain.base[0]) - chain.base[0]  # the targets' offsets from the base, as placed
