@@ -60,8 +60,9 @@ class Solver:
     returns a float64 array appended to ``opts``; see :meth:`kernel_opts`), used alike by
     :func:`geoik.solve` and the batch engine.
 
-    ``kernel_2d_lanes``, if given, solves many planar targets at once in lanes (CCD); the batch
-    engine runs it instead of ``kernel_2d`` (see :mod:`geoik.batch`).
+    ``kernel_2d_lanes`` and ``kernel_3d_lanes``, if given, solve many targets at once in lanes
+    (CCD); the batch engine runs them instead of ``kernel_2d`` / ``kernel_3d`` (see
+    :mod:`geoik.batch`).
 
     A kernel that cannot produce its pose within the joint limits (CAA: the arc it must take)
     keeps the start pose and returns ``(STALLED, 0, -1 - j)``, ``j`` the first joint whose
@@ -83,6 +84,7 @@ class Solver:
     links: tuple[int, int | None] = (1, None)
     limit_note: str = ""
     kernel_2d_lanes: Any = None
+    kernel_3d_lanes: Any = None
     prepare: Callable[[Any, np.ndarray], np.ndarray] | None = None
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
     _defaults: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
