@@ -62,6 +62,7 @@ from geoik.errors import (
     UnknownMethodError,
     describe,
 )
+from geoik.geometry import distance
 from geoik.jit import call
 from geoik.judge import annulus_params, judge
 from geoik.skeleton import Skeleton
@@ -69,7 +70,7 @@ from geoik.solution import STATUSES, Status
 from geoik.solvers.circles.tree import circles_tree
 from geoik.solvers.fabrik import fabrik_tree
 
-__all__ = ["METHODS", "TreeSolution", "solve_tree"]
+__all__ = ["METHODS", "TreeSolution", "solve_tree", "tree_scale"]
 
 METHODS = ("circles", "fabrik")
 DEFAULT_MAX_ITER = 1000
@@ -144,8 +145,7 @@ def solve_tree(
             f"method: expected one of {', '.join(METHODS)} for trees, got {method!r}"
         )
     goals = _check_targets(skeleton, targets)
-    scale = max((skeleton.reach(e)[1] for e in skeleton.effector_names), default=0.0)
-    scale = max(scale, float(skeleton.lengths.max(initial=0.0)), 1e-300)
+    scale = tree_scale(skeleton)
     tol_ = check_tol(tol, scale)
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
     first = _check_start(skeleton, start)
@@ -162,6 +162,14 @@ def solve_tree(
         iterations=int(used),
         tol=tol_,
     )
+
+
+def tree_scale(skeleton: Skeleton) -> float:
+    """The skeleton's size: the longest path from the root to an end effector (at least the
+    longest link); the default tolerance is :data:`geoik.checks.DEFAULT_TOL` times it, and a
+    round moving no joint more than ``1e-12`` times it has stalled."""
+    scale = max((skeleton.reach(e)[1] for e in skeleton.effector_names), default=0.0)
+    return max(scale, float(skeleton.lengths.max(initial=0.0)), 1e-300)
 
 
 def _run(
@@ -246,7 +254,7 @@ def _closest_point(sk: Skeleton, name: str, t: np.ndarray) -> np.ndarray | None:
     (None when within reach, or at the root where a whole sphere is nearest)."""
     rmin, rmax = sk.reach(name)
     offset = t - sk.root
-    dist = float(np.linalg.norm(offset))
+    dist = float(call(distance, t, sk.root))  # as the batch engine measures it
     if dist > rmax:
         return sk.root + offset * (rmax / dist)
     if 0.0 < dist < rmin:
