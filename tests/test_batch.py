@@ -175,9 +175,11 @@ def test_bad_targets(targets):
         evaluate(ik.Chain.planar([1.0] * 3), targets, "ccd")
 
 
-def test_spatial_chain_refused():
-    with pytest.raises(UnsupportedChainError, match="planar"):
-        evaluate(ik.Chain.spatial([1.0] * 3), [[1.0, 0.0, 0.0]], "ccd")
+def test_targets_of_the_other_dimension_refused():
+    with pytest.raises(InvalidTargetError, match="targets"):
+        evaluate(ik.Chain.spatial([1.0] * 3), [[1.0, 0.0]], "ccd")
+    with pytest.raises(UnsupportedChainError, match="two-bone"):
+        evaluate(ik.Chain.spatial([1.0] * 3), [[1.0, 0.0, 0.0]], "two-bone")
 
 
 def test_bad_options_named():

@@ -1,11 +1,12 @@
 """The batch engine: one solver, many targets, both cores.
 
-:func:`evaluate` runs a registered solver's 2-D kernel (``REGISTRY[method].kernel_2d``, the very
+:func:`evaluate` runs a registered solver's kernel (``REGISTRY[method].kernel_2d``, the very
 kernel :func:`geoik.solve` runs) from the chain's rest pose for every target of an array, in
 parallel: the targets are cut into tasks (chunks of targets, each with its own buffers) that the
-threads take one at a time as they become free (:func:`_take`), as OpenMP's dynamic schedule
-does, so a thread slowed down by other work on the machine takes fewer of them. Each target
-is validated, judged and costed exactly as :func:`geoik.solve` and :func:`geoik.costs` do:
+threads take one at a time as they become free (:func:`geoik.parallel.take`), as OpenMP's
+dynamic schedule does, so a thread slowed down by other work on the machine takes fewer of them.
+Each target is validated, judged and costed exactly as :func:`geoik.solve` and
+:func:`geoik.costs` do:
 
 - the arguments go through :mod:`geoik.checks` and ``Solver.kernel_opts``;
 - the final positions are ``geometry.fk_2d`` of the kernel's final angles and the status is
@@ -16,6 +17,11 @@ A solver that declares a lane kernel (``Solver.kernel_2d_lanes``: CCD) runs bloc
 through it at once instead. The two engines are compiled on first use (not at import) for an
 explicit signature in which the kernel is a first-class function, so each compiled engine is
 cached on disk and shared by every solver.
+
+This module holds the planar engines; 3-D chains go to :mod:`geoik.batch3d` (``kernel_3d``,
+``fk_3d``, ``costs_3d``, and the 3-D lane kernel of CCD) and skeletons to
+:mod:`geoik.batch_trees` (``solve_tree``'s kernels, row by row), through the same
+:func:`evaluate`.
 """
 
 from __future__ import annotations
@@ -26,19 +32,21 @@ from typing import Any
 
 import numpy as np
 from numba import get_num_threads, njit, prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
+from geoik import batch3d
+from geoik.batch_trees import TreeBatchResult, evaluate_tree
 from geoik.chain import Chain
 from geoik.checks import check_flag, check_max_iter, check_motion, check_points, check_tol
-from geoik.errors import InvalidChainError, UnsupportedChainError, describe
+from geoik.errors import InvalidChainError, InvalidOptionError, describe
 from geoik.geometry import REACHED, fk_2d, wrap_free_joints
 from geoik.judge import judge, judge_params
 from geoik.motion import costs_2d
+from geoik.parallel import take
+from geoik.skeleton import Skeleton
 from geoik.solvers import Solver, get
 from geoik.state import rest_state
 
-__all__ = ["BatchResult", "evaluate"]
+__all__ = ["BatchResult", "TreeBatchResult", "evaluate"]
 
 _A1 = types.Array(types.float64, 1, "C")
 _A2 = types.Array(types.float64, 2, "C")
@@ -149,22 +157,6 @@ class BatchResult:
         return self.status == REACHED
 
 
-@intrinsic
-def _take(typingctx, counter):
-    """``counter[0] += 1`` as one atomic step; returns the value before: hands out tasks to
-    threads one at a time, so that a thread slowed down by other work takes fewer of them."""
-    sig = types.int64(counter)
-
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(
-            context, builder, signature.args[0], ary, [cgutils.intp_t(0)]
-        )
-        return builder.atomic_rmw("add", ptr, cgutils.intp_t(1), "monotonic")
-
-    return sig, codegen
-
-
 @njit(parallel=True, cache=True)
 def _engine(
     kernel,
@@ -194,7 +186,7 @@ def _engine(
     tasks = (m + chunk - 1) // chunk
     counter = np.zeros(1, np.int64)
     for _ in prange(threads):
-        c = _take(counter)
+        c = take(counter)
         while c < tasks:
             _task(
                 kernel,
@@ -220,7 +212,7 @@ def _engine(
                 path,
                 angles,
             )
-            c = _take(counter)
+            c = take(counter)
 
 
 @njit(cache=True)
@@ -367,12 +359,12 @@ def _lane_engine(
 ):
     """:func:`_engine` for a solver with a lane kernel: tasks of ``per`` targets, ``lanes`` of
     them in flight at once, judged by the end effector the kernel returns (the error is that of
-    the kernel's pose). Threads take tasks one at a time (:func:`_take`)."""
+    the kernel's pose). Threads take tasks one at a time (:func:`geoik.parallel.take`)."""
     m = targets.shape[0]
     tasks = (m + per - 1) // per
     counter = np.zeros(1, np.int64)
     for _ in prange(threads):
-        c = _take(counter)
+        c = take(counter)
         while c < tasks:
             i0 = c * per
             _lane_task(
@@ -400,37 +392,47 @@ def _lane_engine(
                 path,
                 angles,
             )
-            c = _take(counter)
+            c = take(counter)
 
 
 def evaluate(
-    chain: Chain,
+    chain: Chain | Skeleton,
     targets: Any,
     method: str,
     tol: float | None = None,
     max_iter: int | None = None,
     angles: bool = False,
     costs: bool = True,
+    positions: bool = False,
     **options: Any,
-) -> BatchResult:
-    """Solve a planar chain for many targets from its rest pose, in parallel.
+) -> BatchResult | TreeBatchResult:
+    """Solve a chain, or a skeleton, for many targets from its rest pose, in parallel.
 
     Parameters
     ----------
-    chain : a planar :class:`geoik.Chain`.
-    targets : (m, 2) target points.
-    method, tol, max_iter, **options : as for :func:`geoik.solve`.
-    angles : also return the (m, n) final joint angles.
+    chain : a :class:`geoik.Chain` (planar or 3-D), or a :class:`geoik.Skeleton`.
+    targets : for a chain, an (m, d) array of target points. For a skeleton, one row of
+        targets per solve: a mapping of end-effector names to (m, d) arrays (the end effectors
+        named are targeted, the others carried along, as by :func:`geoik.solve_tree`), or an
+        (m, k, d) array with a column for each of ``skeleton.effector_names``.
+    method, tol, max_iter, **options : as for :func:`geoik.solve` (a skeleton:
+        :func:`geoik.solve_tree`, ``method`` ``"circles"`` or ``"fabrik"``).
+    angles : also return the final joint angles, (m, n) in 2-D or (m, n, 3) rotation vectors in
+        3-D (chains).
     costs : compute the motion costs (rotation count, rotation sum, path); when False those
-        arrays are zeros and the solve is faster.
+        arrays are zeros and the solve is faster (chains: tree solves record no motion).
+    positions : also return the (m, joints, d) final joint positions (skeletons).
 
     Returns
     -------
     BatchResult
-        Target by target what ``geoik.solve(chain, target, method, tol, max_iter, **options)``
-        and ``geoik.costs`` of it give. A target for which :func:`geoik.solve` raises a
-        :class:`geoik.LimitError` (CAA when its arc would break a joint limit) is not an error
-        here but a failure: STALLED after 0 iterations.
+        For a chain, target by target what ``geoik.solve(chain, target, method, tol, max_iter,
+        **options)`` and ``geoik.costs`` of it give. A target for which :func:`geoik.solve`
+        raises a :class:`geoik.LimitError` (CAA when its arc would break a joint limit) is not
+        an error here but a failure: STALLED after 0 iterations.
+    TreeBatchResult
+        For a skeleton, row by row what :func:`geoik.solve_tree` gives for that row's mapping
+        (see :mod:`geoik.batch_trees`).
 
     Raises
     ------
@@ -442,27 +444,42 @@ def evaluate(
     The targets are shared among numba's threads (``NUMBA_NUM_THREADS``, every core by default)
     in tasks that each thread takes as it becomes free; a solver with a lane kernel (CCD) runs
     blocks of :data:`LANES` targets through it at once. A target's result never depends on the
-    targets beside it.
+    targets beside it. Results are those of ``solve`` running compiled (its plain-Python twins,
+    which it may run for its first small solves, agree to rounding).
     """
+    if isinstance(chain, Skeleton):
+        if check_flag(angles, "angles"):
+            raise InvalidOptionError(
+                "angles: a skeleton's state is its joints' positions; ask for positions=True"
+            )
+        check_flag(costs, "costs")
+        return evaluate_tree(chain, targets, method, tol, max_iter, positions, options)
     solver = get(method)
     if not isinstance(chain, Chain):
-        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
-    if chain.dim != 2:
-        raise UnsupportedChainError(
-            f"chain: the batch engine solves planar chains, got a {chain.dim}-D chain"
+        raise InvalidChainError(
+            f"chain: expected a geoik.Chain or a geoik.Skeleton, got {describe(chain)}"
         )
     solver.check_chain(chain.n, chain.dim)
     want_angles = check_flag(angles, "angles")
     want_costs = check_flag(costs, "costs")
+    if check_flag(positions, "positions"):
+        raise InvalidOptionError(
+            "positions: a chain's joints follow from its angles (angles=True and "
+            "Chain.pose_from_angles); positions=True is for skeletons"
+        )
     t = check_points(targets, chain.dim, "targets", own=False)  # the engines only read it
     tol_ = check_tol(tol, chain.total_length)
     iters = check_max_iter(max_iter, solver.default_max_iter)
     if want_costs:  # each thread keeps one target's keyframes
         rows = solver.capacity(chain.n, iters)
-        check_motion(rows, 8 * chain.n, iters, f"{solver.name!r} on {chain.n} links")
+        row_bytes = 8 * chain.n * (1 if chain.dim == 2 else 4)
+        check_motion(rows, row_bytes, iters, f"{solver.name!r} on {chain.n} links")
     opts = np.ascontiguousarray(solver.kernel_opts(chain, options))
-    out = _empty(t.shape[0], chain.n, want_angles)
-    _run(solver, chain, t, tol_, iters, opts, want_costs, out)
+    out = _empty(t.shape[0], chain.n, want_angles, chain.dim)
+    if chain.dim == 2:
+        _run(solver, chain, t, tol_, iters, opts, want_costs, out)
+    else:
+        batch3d.run(solver, chain, t, tol_, iters, opts, want_costs, out)
     status, it, err, count, rotsum, path, final = out
     return BatchResult(
         status=status,
@@ -525,7 +542,8 @@ def _lanes(costs: bool, cap: int, n: int) -> int:
     return LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n)))
 
 
-def _empty(m: int, n: int, angles: bool) -> list[np.ndarray]:
+def _empty(m: int, n: int, angles: bool, dim: int = 2) -> list[np.ndarray]:
+    shape = (m if angles else 0, n) if dim == 2 else (m if angles else 0, n, 3)
     return [
         np.empty(m, np.int8),
         np.empty(m, np.int64),
@@ -533,7 +551,7 @@ def _empty(m: int, n: int, angles: bool) -> list[np.ndarray]:
         np.zeros(m, np.int64),
         np.zeros(m),
         np.zeros(m),
-        np.empty((m if angles else 0, n)),
+        np.empty(shape),
     ]
 
 

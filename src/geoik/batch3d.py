@@ -1,0 +1,339 @@
+"""The batch engine's 3-D half: one solver, many targets, a 3-D chain, every core.
+
+:func:`geoik.batch.evaluate` hands 3-D chains to :func:`run`, which fills the per-target arrays
+exactly as :func:`geoik.solve` and :func:`geoik.costs` give them: the registered ``kernel_3d``
+(the very kernel ``solve`` runs) from the chain's rest pose, ``geometry.fk_3d`` of its final
+rotations, :func:`geoik.judge.judge` with ``judge_params``, ``motion.costs_3d`` of its keyframes
+and the rotation vectors of :func:`geoik.geometry.rotvecs_from_quats`.
+
+A solver that declares a 3-D lane kernel (``Solver.kernel_3d_lanes``: CCD) runs blocks of targets
+through it at once; its end effector is the forward kinematics of its final rotations by the
+operations of ``fk_3d``, so its results are bit for bit those of ``solve`` too. As in 2-D, both
+engines are compiled on first use for one explicit signature in which the kernel is a
+first-class function, and the threads take tasks as they become free (:mod:`geoik.parallel`).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+from numba import get_num_threads, njit, prange, types
+
+from geoik.geometry import fk_3d, rotvecs_from_quats
+from geoik.judge import judge, judge_params
+from geoik.motion import costs_3d
+from geoik.parallel import take
+from geoik.state import rest_state
+
+__all__ = ["KERNEL_3D_ARGS", "KERNEL_3D_LANES_ARGS", "LANES", "run"]
+
+_A1 = types.Array(types.float64, 1, "C")
+_A2 = types.Array(types.float64, 2, "C")
+_A3 = types.Array(types.float64, 3, "C")
+_A4 = types.Array(types.float64, 4, "C")
+_MODEL = types.Array(types.float64, 1, "C", readonly=True)  # a chain's arrays are read-only
+_MODEL2 = types.Array(types.float64, 2, "C", readonly=True)
+_I8 = types.Array(types.int8, 1, "C")
+_I64 = types.Array(types.int64, 1, "C")
+_CHAIN = (_MODEL, _MODEL, _MODEL, _MODEL2, _MODEL, _MODEL)  # lengths, base, cone, hinge, lo, hi
+KERNEL_3D_ARGS = (*_CHAIN, _A1, _A2, types.float64, types.int64, _A1, _A3)
+"""Argument types every 3-D kernel is compiled for when the batch engine calls it: those
+:func:`geoik.solve` calls it with, so both share one compiled kernel."""
+KERNEL_3D_LANES_ARGS = (
+    *_CHAIN,
+    _A2,
+    _A3,
+    types.float64,
+    types.int64,
+    _A1,
+    _A4,
+    _I64,
+    _I64,
+    _I64,
+    _A2,
+    types.boolean,
+)
+"""Argument types of a 3-D lane kernel (see ``geoik.solvers.ccd.lanes3d.ccd_3d_lanes``): the
+chain, targets (K, 3), rotations (K, n, 4), tol, max_iter, opts, rec (K, cap, n, 4), then the
+outputs nrec, status, iterations (K,), the final end effector (K, 3) and whether to write the
+final rotations."""
+# the engines: kernel, the chain, targets (m, 3), start (n, 4), tol, max_iter, opts, capacity,
+# judge params, want costs, chunk (or lanes per block), threads, then the outputs status,
+# iterations, error, rotations over 5 degrees, rotation sum (rad), path length, final rotation
+# vectors ((m, n, 3), or (0, n, 3) when not wanted)
+_ENGINE_ARGS = (
+    *_CHAIN,
+    _A2,
+    _A2,
+    types.float64,
+    types.int64,
+    _A1,
+    types.int64,
+    _A1,
+    types.boolean,
+    types.int64,
+    types.int64,
+    _I8,
+    _I64,
+    _A1,
+    _I64,
+    _A1,
+    _A1,
+    _A3,
+)
+_ENGINE_SIG = types.void(
+    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_3D_ARGS)), *_ENGINE_ARGS
+)
+_LANE_ENGINE_SIG = types.void(types.FunctionType(types.none(*KERNEL_3D_LANES_ARGS)), *_ENGINE_ARGS)
+LANES = 128
+"""Targets per block of the 3-D lane engine (fewer when keyframes are recorded)."""
+CHUNK = 64
+"""Targets per task of the one-target engine."""
+
+
+@njit(parallel=True, cache=True)
+def _engine(
+    kernel,
+    lengths,
+    base,
+    cone,
+    hinge,
+    lo,
+    hi,
+    targets,
+    start,
+    tol,
+    max_iter,
+    opts,
+    cap,
+    params,
+    want_costs,
+    chunk,
+    threads,
+    status,
+    iters,
+    error,
+    count,
+    rotsum,
+    path,
+    angles,
+):
+    m = targets.shape[0]
+    tasks = (m + chunk - 1) // chunk
+    counter = np.zeros(1, np.int64)
+    for _ in prange(threads):
+        c = take(counter)
+        while c < tasks:
+            _task(
+                kernel,
+                lengths,
+                base,
+                cone,
+                hinge,
+                lo,
+                hi,
+                targets,
+                start,
+                tol,
+                max_iter,
+                opts,
+                cap,
+                params,
+                want_costs,
+                c * chunk,
+                min(m, (c + 1) * chunk),
+                status,
+                iters,
+                error,
+                count,
+                rotsum,
+                path,
+                angles,
+            )
+            c = take(counter)
+
+
+@njit(cache=True)
+def _task(
+    kernel,
+    lengths,
+    base,
+    cone,
+    hinge,
+    lo,
+    hi,
+    targets,
+    start,
+    tol,
+    max_iter,
+    opts,
+    cap,
+    params,
+    want_costs,
+    i0,
+    i1,
+    status,
+    iters,
+    error,
+    count,
+    rotsum,
+    path,
+    angles,
+):
+    """Targets ``i0:i1`` one by one through a one-target kernel, with buffers of their own."""
+    n = lengths.shape[0]
+    rec = np.empty((cap, n, 4))
+    quats = np.empty((n, 4))
+    t = np.empty(3)
+    pos = np.empty((n + 1, 3))
+    world = np.empty((n, 4))
+    for i in range(i0, i1):
+        quats[:, :] = start
+        rec[0, :, :] = start
+        t[0], t[1], t[2] = targets[i, 0], targets[i, 1], targets[i, 2]
+        code, used, nrec = kernel(
+            lengths, base, cone, hinge, lo, hi, t, quats, tol, max_iter, opts, rec
+        )
+        fk_3d(lengths, base, quats, pos, world)
+        st, err = judge(t, pos[n], code, tol, base, params)
+        status[i], iters[i], error[i] = st, used, err
+        if want_costs:
+            count[i], rotsum[i], path[i] = costs_3d(lengths, base, rec, max(nrec, 1))
+        if angles.shape[0] > 0:
+            rotvecs_from_quats(quats, angles[i])
+
+
+@njit(parallel=True, cache=True)
+def _lane_engine(
+    kernel,
+    lengths,
+    base,
+    cone,
+    hinge,
+    lo,
+    hi,
+    targets,
+    start,
+    tol,
+    max_iter,
+    opts,
+    cap,
+    params,
+    want_costs,
+    lanes,
+    threads,
+    status,
+    iters,
+    error,
+    count,
+    rotsum,
+    path,
+    angles,
+):
+    """:func:`_engine` for a solver with a 3-D lane kernel: blocks of ``lanes`` targets per
+    call, judged by the end effector the kernel returns (the forward kinematics of its final
+    rotations, computed as ``fk_3d`` computes it)."""
+    m = targets.shape[0]
+    tasks = (m + lanes - 1) // lanes
+    counter = np.zeros(1, np.int64)
+    for _ in prange(threads):
+        n = lengths.shape[0]
+        t = np.empty((lanes, 3))
+        quats = np.empty((lanes, n, 4))
+        rec = np.empty((lanes, cap if want_costs else 1, n, 4))
+        out = np.empty((3, lanes), np.int64)  # keyframes used, kernel status, iterations
+        end = np.empty((lanes, 3))
+        final = angles.shape[0] > 0
+        c = take(counter)
+        while c < tasks:
+            i0 = c * lanes
+            i1 = min(m, i0 + lanes)
+            for b in range(lanes):
+                i = min(i0 + b, i1 - 1)  # the last block padded with its last target
+                t[b, 0], t[b, 1], t[b, 2] = targets[i, 0], targets[i, 1], targets[i, 2]
+                quats[b, :, :] = start
+                rec[b, 0, :, :] = start
+            kernel(
+                lengths,
+                base,
+                cone,
+                hinge,
+                lo,
+                hi,
+                t,
+                quats,
+                tol,
+                max_iter,
+                opts,
+                rec,
+                out[0],
+                out[1],
+                out[2],
+                end,
+                final,
+            )
+            for b in range(i1 - i0):
+                i = i0 + b
+                st, err = judge(t[b], end[b], out[1, b], tol, base, params)
+                status[i], iters[i], error[i] = st, out[2, b], err
+                if want_costs:
+                    count[i], rotsum[i], path[i] = costs_3d(lengths, base, rec[b], out[0, b])
+                if final:
+                    rotvecs_from_quats(quats[b], angles[i])
+            c = take(counter)
+
+
+def run(
+    solver: Any,
+    chain: Any,
+    targets: np.ndarray,
+    tol: float,
+    iters: int,
+    opts: np.ndarray,
+    costs: bool,
+    out: list[np.ndarray],
+) -> None:
+    """Fill ``out`` (status, iterations, error, rotation count, rotation sum in radians, path,
+    final rotation vectors (m, n, 3) or (0, n, 3)) for a 3-D chain, as
+    :func:`geoik.batch.evaluate` describes; arguments checked by it."""
+    n = chain.n
+    start = np.ascontiguousarray(rest_state(chain))
+    cap, params = solver.capacity(n, iters) if costs else 1, judge_params(chain)
+    threads = get_num_threads()
+    if solver.kernel_3d_lanes is not None:
+        engine, kernel = _lane_engine_for(solver.kernel_3d_lanes)
+        lanes = LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n * 4)))
+        size = lanes
+    else:
+        engine, kernel = _engine_for(solver.kernel_3d)
+        size = CHUNK
+    model = chain.kernel_arrays
+    engine(
+        kernel, *model, targets, start, tol, iters, opts, cap, params, costs, size, threads, *out
+    )
+
+
+@functools.cache
+def _engine_for(kernel: Any) -> tuple[Any, Any]:
+    """The one-target engine and ``kernel``, both compiled for the engine's signature (on first
+    use; numba caches both on disk)."""
+    kernel.compile(KERNEL_3D_ARGS)
+    _compile_once(_engine, _ENGINE_SIG)
+    return _engine, kernel
+
+
+@functools.cache
+def _lane_engine_for(kernel: Any) -> tuple[Any, Any]:
+    """The lane engine and the lane ``kernel``, compiled for their signatures on first use."""
+    kernel.compile(KERNEL_3D_LANES_ARGS)
+    _compile_once(_lane_engine, _LANE_ENGINE_SIG)
+    return _lane_engine, kernel
+
+
+def _compile_once(engine: Any, signature: Any) -> None:
+    """Compile ``engine`` for ``signature`` and for nothing else."""
+    if not engine.signatures:
+        engine.compile(signature)
+        engine.disable_compile()

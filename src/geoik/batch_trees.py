@@ -1,0 +1,275 @@
+"""The batch engine for skeletons: one tree solver, many rows of targets, every core.
+
+:func:`geoik.batch.evaluate` hands a :class:`geoik.Skeleton` to :func:`evaluate_tree`: each row
+holds one target per targeted end effector, and each row is solved from the rest pose exactly as
+:func:`geoik.solve_tree` solves that mapping: the same kernel (``fabrik_tree`` or
+``circles_tree``), the same closest points of out-of-reach targets, the joints off the targeted
+paths carried along, and :func:`geoik.judge.judge` of every end effector with the annulus its
+path from the root reaches. Tree solves record no motion, so there are no costs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import get_num_threads, njit, prange
+
+from geoik.checks import check_flag, check_max_iter, check_points, check_tol
+from geoik.errors import InvalidOptionError, InvalidTargetError, UnknownMethodError, describe
+from geoik.geometry import REACHED, distance
+from geoik.judge import annulus_params, judge
+from geoik.parallel import take
+from geoik.skeleton import Skeleton
+from geoik.solvers.circles.tree import circles_tree
+from geoik.solvers.fabrik import fabrik_tree
+from geoik.tree import DEFAULT_MAX_ITER, METHODS, _segments, _target_arrays, tree_scale
+
+__all__ = ["TreeBatchResult", "evaluate_tree"]
+
+CHUNK = 16
+"""Rows per task."""
+
+
+@dataclass(frozen=True, eq=False)
+class TreeBatchResult:
+    """Per-row results of :func:`geoik.batch.evaluate` on a skeleton, in the order of the rows.
+
+    Attributes
+    ----------
+    effectors : the targeted end effectors, in the order of the columns.
+    status : (m, k) int8 :class:`geoik.Status` values, one per row and end effector: bit for bit
+        :attr:`geoik.TreeSolution.status`.
+    error : (m, k) distance from each end effector to its target.
+    iterations : (m,) passes (fabrik) or rounds (circles) used.
+    positions : (m, joints, d) final joint positions, or None unless requested.
+    tol : the tolerance used.
+    max_iter : the budget used.
+    """
+
+    effectors: tuple[str, ...]
+    status: np.ndarray
+    error: np.ndarray
+    iterations: np.ndarray
+    positions: np.ndarray | None
+    tol: float
+    max_iter: int
+
+    @property
+    def reached(self) -> np.ndarray:
+        """(m, k) bool: the end effectors that ended REACHED."""
+        return self.status == REACHED
+
+    @property
+    def all_reached(self) -> np.ndarray:
+        """(m,) bool: the rows whose every targeted end effector ended REACHED."""
+        return np.all(self.reached, axis=1)
+
+
+def evaluate_tree(
+    skeleton: Skeleton,
+    targets: Any,
+    method: str,
+    tol: float | None,
+    max_iter: int | None,
+    positions: bool,
+    options: Mapping[str, Any],
+) -> TreeBatchResult:
+    """See :func:`geoik.batch.evaluate` (a skeleton and its rows of targets)."""
+    if method not in METHODS:
+        raise UnknownMethodError(
+            f"method: expected one of {', '.join(METHODS)} for trees, got {method!r}"
+        )
+    if options:
+        key = next(iter(options))
+        raise InvalidOptionError(f"{key}: the tree solvers take no options, got {key!r}")
+    want_positions = check_flag(positions, "positions")
+    names, t = _check_rows(skeleton, targets)
+    scale = tree_scale(skeleton)
+    tol_ = check_tol(tol, scale)
+    iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
+    m, k, d = t.shape
+    goals = {name: skeleton.root for name in names}  # which joints are targeted and active
+    active, targeted = _target_arrays(skeleton, goals)[:2]
+    segments = _segments(skeleton, active, targeted)
+    eff = np.array([skeleton.index(name) for name in names], dtype=np.int64)
+    reach = np.array([skeleton.reach(name) for name in names], dtype=np.float64).reshape(k, 2)
+    params = np.array([annulus_params(*skeleton.reach(name)) for name in names]).reshape(k, 4)
+    status = np.empty((m, k), np.int8)
+    error = np.empty((m, k))
+    used = np.empty(m, np.int64)
+    final = np.empty((m if want_positions else 0, skeleton.n, d))
+    first = skeleton.rest_positions()
+    _engine(
+        method == "fabrik",
+        skeleton.parents,
+        skeleton.lengths,
+        skeleton.order,
+        *segments,
+        active,
+        targeted,
+        eff,
+        t,
+        first,
+        reach,
+        skeleton.root,
+        params,
+        tol_,
+        iters,
+        scale,
+        get_num_threads(),
+        status,
+        error,
+        used,
+        final,
+    )
+    return TreeBatchResult(
+        effectors=names,
+        status=status,
+        error=error,
+        iterations=used,
+        positions=final if want_positions else None,
+        tol=tol_,
+        max_iter=iters,
+    )
+
+
+def _check_rows(sk: Skeleton, targets: Any) -> tuple[tuple[str, ...], np.ndarray]:
+    """The targeted end effectors and an (m, k, d) array of their targets: from a mapping of
+    end-effector names to (m, d) arrays, or an (m, k, d) array for every end effector."""
+    effectors = sk.effector_names
+    if isinstance(targets, Mapping):
+        if not targets:
+            raise InvalidTargetError(
+                "targets: expected at least one end effector's targets, got an empty mapping"
+            )
+        names, columns = [], []
+        for name, value in targets.items():
+            if name not in effectors:
+                raise InvalidTargetError(
+                    f"targets: expected end-effector names ({', '.join(effectors)}), got {name!r}"
+                )
+            names.append(name)
+            columns.append(check_points(value, sk.dim, f"targets[{name!r}]"))
+        rows = {c.shape[0] for c in columns}
+        if len(rows) > 1:
+            counts = ", ".join(f"{n!r}: {c.shape[0]}" for n, c in zip(names, columns, strict=True))
+            raise InvalidTargetError(
+                f"targets: expected as many rows for every end effector, got {counts}"
+            )
+        return tuple(names), np.ascontiguousarray(np.stack(columns, axis=1))
+    try:
+        arr = np.asarray(targets, dtype=np.float64)
+    except (TypeError, ValueError):
+        arr = np.zeros(0)
+    shape = ("m", len(effectors), sk.dim)
+    if arr.ndim != 3 or arr.shape[1:] != shape[1:]:
+        raise InvalidTargetError(
+            f"targets: expected a mapping of end-effector names to (m, {sk.dim}) arrays, or an "
+            f"(m, {len(effectors)}, {sk.dim}) array for the end effectors "
+            f"{', '.join(effectors)}, got {describe(targets)}"
+        )
+    flat = check_points(arr.reshape(-1, sk.dim), sk.dim, "targets")
+    return effectors, np.ascontiguousarray(flat.reshape(arr.shape))
+
+
+@njit(parallel=True, cache=True)
+def _engine(
+    fabrik,
+    parents,
+    lengths,
+    order,
+    top,
+    key,
+    ptr,
+    joints,
+    seg_len,
+    active,
+    targeted,
+    eff,
+    targets,
+    first,
+    reach,
+    root,
+    params,
+    tol,
+    max_iter,
+    scale,
+    threads,
+    status,
+    error,
+    used,
+    final,
+):
+    m, k, d = targets.shape
+    nj = first.shape[0]
+    tasks = (m + CHUNK - 1) // CHUNK
+    counter = np.zeros(1, np.int64)
+    for _ in prange(threads):
+        pos = np.empty((nj, d))
+        tgt = np.zeros((nj, d))
+        has_closest = np.zeros(nj, dtype=np.bool_)
+        closest = np.zeros((nj, d))
+        c = take(counter)
+        while c < tasks:
+            for i in range(c * CHUNK, min(m, (c + 1) * CHUNK)):
+                pos[:, :] = first
+                for e in range(k):
+                    j = eff[e]
+                    t = targets[i, e]
+                    tgt[j, :] = t
+                    # tree._closest_point: the nearest point of the effector's annulus
+                    dist = distance(t, root)
+                    has_closest[j] = False
+                    if dist > reach[e, 1] or 0.0 < dist < reach[e, 0]:
+                        r = reach[e, 1] if dist > reach[e, 1] else reach[e, 0]
+                        has_closest[j] = True
+                        for q in range(d):
+                            closest[j, q] = root[q] + (t[q] - root[q]) * (r / dist)
+                if fabrik:
+                    code, n_used = fabrik_tree(
+                        parents,
+                        lengths,
+                        order,
+                        active,
+                        targeted,
+                        tgt,
+                        has_closest,
+                        closest,
+                        pos,
+                        tol,
+                        max_iter,
+                        scale,
+                    )
+                else:
+                    code, n_used = circles_tree(
+                        top,
+                        key,
+                        ptr,
+                        joints,
+                        seg_len,
+                        active,
+                        targeted,
+                        tgt,
+                        has_closest,
+                        closest,
+                        pos,
+                        tol,
+                        max_iter,
+                        scale,
+                    )
+                for idx in range(1, nj):  # joints off the targeted paths keep their offsets
+                    j = order[idx]
+                    if not active[j]:
+                        p = parents[j]
+                        for q in range(d):
+                            pos[j, q] = pos[p, q] + (first[j, q] - first[p, q])
+                for e in range(k):
+                    st, err = judge(targets[i, e], pos[eff[e]], code, tol, root, params[e])
+                    status[i, e], error[i, e] = st, err
+                used[i] = n_used
+                if final.shape[0] > 0:
+                    final[i, :, :] = pos
+            c = take(counter)
