@@ -16,6 +16,7 @@ tile that raised is tried again up to ``retries`` times. Whatever still fails is
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -40,9 +41,12 @@ __all__ = [
     "local_client",
     "pixel_axis",
     "pixel_centres",
+    "plane_centres",
     "run_tile",
     "run_tiles",
     "split_rows",
+    "tile_targets",
+    "voxel_centres",
 ]
 
 METRICS: dict[str, str] = {m.name: m.field for m in palette.METRICS.values()}
@@ -57,11 +61,17 @@ CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a scheduler to answer, and for a cluster to have a worker."""
 
 
+Axes = tuple[tuple[float, float, float], tuple[float, float, float]]
+
+
 @dataclass(frozen=True)
 class Tile:
     """Rows ``rows[0] <= r < rows[1]`` of the ``size`` x ``size`` map of one chain and solver.
 
-    ``half`` is the half-side L of the square [-L, L]^2 around the chain's base.
+    ``half`` is the half-side L of the square [-L, L]^2 around the chain's base. A 3-D chain's
+    map lies in the plane through the base spanned by ``axes`` (the unit vectors along its
+    columns and its rows); a volume map (``volume``) has ``size`` x ``size`` rows, row
+    ``r = k * size + j`` holding the voxels ``(i, j, k)`` of the cube [-L, L]^3 along x.
     """
 
     chain: Chain
@@ -73,6 +83,8 @@ class Tile:
     tol: float | None = None
     max_iter: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    axes: Axes | None = None
+    volume: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,6 +115,45 @@ def pixel_centres(base: np.ndarray, half: float, size: int, r0: int, r1: int) ->
     return out.reshape(-1, 2)
 
 
+def plane_centres(
+    base: np.ndarray, half: float, size: int, r0: int, r1: int, axes: Axes
+) -> np.ndarray:
+    """(rows * size, 3) targets at the pixel centres of rows r0..r1-1 of the plane through
+    ``base`` spanned by ``axes = (u, v)``: pixel (row r, column c) is ``base + a u + b v`` with
+    ``a = -L + (c + 0.5) 2L/N`` and ``b = -L + (r + 0.5) 2L/N``."""
+    a, b = pixel_axis(half, size, 0, size), pixel_axis(half, size, r0, r1)
+    u, v = axes
+    out = np.empty((b.shape[0], size, 3))
+    for k in range(3):
+        out[:, :, k] = base[k] + a[None, :] * u[k] + b[:, None] * v[k]
+    return out.reshape(-1, 3)
+
+
+def voxel_centres(base: np.ndarray, half: float, size: int, r0: int, r1: int) -> np.ndarray:
+    """(rows * size, 3) targets at the voxel centres of rows r0..r1-1 of the cube [-L, L]^3
+    about ``base``: row ``r = k * N + j`` holds the voxels ``(i, j, k)`` at
+    ``base + (x_i, x_j, x_k)``, ``x_i = -L + (i + 0.5) 2L/N``."""
+    axis = pixel_axis(half, size, 0, size)
+    rows = np.arange(r0, r1)
+    out = np.empty((rows.shape[0], size, 3))
+    out[:, :, 0] = base[0] + axis[None, :]
+    out[:, :, 1] = (base[1] + axis[rows % size])[:, None]
+    out[:, :, 2] = (base[2] + axis[rows // size])[:, None]
+    return out.reshape(-1, 3)
+
+
+def tile_targets(tile: Tile) -> np.ndarray:
+    """The targets of a tile, row by row: :func:`pixel_centres`, :func:`plane_centres` or
+    :func:`voxel_centres`."""
+    r0, r1 = tile.rows
+    base = tile.chain.base
+    if tile.volume:
+        return voxel_centres(base, tile.half, tile.size, r0, r1)
+    if tile.axes is not None:
+        return plane_centres(base, tile.half, tile.size, r0, r1, tile.axes)
+    return pixel_centres(base, tile.half, tile.size, r0, r1)
+
+
 def split_rows(size: int, tile_rows: int = DEFAULT_TILE_ROWS) -> list[tuple[int, int]]:
     """Row blocks ``(r0, r1)`` of at most ``tile_rows`` rows covering ``range(size)``."""
     step = max(1, int(tile_rows))
@@ -112,7 +163,7 @@ def split_rows(size: int, tile_rows: int = DEFAULT_TILE_ROWS) -> list[tuple[int,
 def run_tile(tile: Tile) -> TileResult:
     """Solve one tile in this process (all cores numba is allowed)."""
     r0, r1 = tile.rows
-    targets = pixel_centres(tile.chain.base, tile.half, tile.size, r0, r1)
+    targets = tile_targets(tile)
     res = evaluate(
         tile.chain,
         targets,
@@ -131,8 +182,8 @@ def _same_map(a: Tile, b: Tile) -> bool:
     """Whether tile ``b`` continues tile ``a``: the same map, the rows right after ``a``'s."""
     return (
         b.chain is a.chain
-        and (b.method, b.metric, b.size, b.half, b.tol, b.max_iter)
-        == (a.method, a.metric, a.size, a.half, a.tol, a.max_iter)
+        and (b.method, b.metric, b.size, b.half, b.tol, b.max_iter, b.axes, b.volume)
+        == (a.method, a.metric, a.size, a.half, a.tol, a.max_iter, a.axes, a.volume)
         and b.options == a.options
         and b.rows[0] == a.rows[1]
     )
@@ -161,17 +212,7 @@ def _run_group(group: list[Tile]) -> list[TileResult]:
     if len(group) == 1:
         return [run_tile(group[0])]
     first, last = group[0], group[-1]
-    joined = Tile(
-        first.chain,
-        first.method,
-        first.metric,
-        first.size,
-        first.half,
-        (first.rows[0], last.rows[1]),
-        first.tol,
-        first.max_iter,
-        first.options,
-    )
+    joined = dataclasses.replace(first, rows=(first.rows[0], last.rows[1]))
     whole = run_tile(joined)
     out, r = [], 0
     for tile in group:
