@@ -119,8 +119,8 @@ def test_bad_arguments():
         metric_map(CHAIN, "ccd", tol=-1.0)
     with pytest.raises(GeoIKError, match="method"):
         metric_map(CHAIN, "nope")
-    with pytest.raises(GeoIKError, match="planar"):
-        metric_map(ik.Chain.spatial([1.0] * 3), "ccd")
+    with pytest.raises(GeoIKError, match="plane"):
+        metric_map(CHAIN, "ccd", plane="xz")
     with pytest.raises(GeoIKError, match="two-bone"):
         metric_map(CHAIN, "two-bone")
 

@@ -11,7 +11,7 @@ import pytest
 import geoik as ik
 from geoik import tiles
 from geoik.cli import main
-from geoik.maps import metric_map, metric_maps
+from geoik.maps import metric_map, metric_maps, volume_map
 from geoik.tiles import ClusterError, Tile, pixel_centres, run_tiles, split_rows
 
 CHAIN = ik.Chain.planar([1.0, 0.8, 0.6])
@@ -116,6 +116,22 @@ def test_dask_is_bit_identical(client):
             assert np.array_equal(a.values, b.values)
             assert np.array_equal(a.status, b.status)
             assert a.coverage == b.coverage
+
+
+def test_dask_is_bit_identical_in_3d(client):
+    arm = ik.Chain.spatial(
+        [1.0, 0.8, 0.6], max_bend_deg=[60, (-30, 120), 45], hinge_axes=[None, (0, 0, 1), None]
+    )
+    for plane in ("xz", (1.0, 2.0, 0.5)):
+        here = metric_map(arm, "ccd", "path", size=30, tile_rows=7, plane=plane, **KW)
+        there = metric_map(
+            arm, "ccd", "path", size=30, tile_rows=7, plane=plane, client=client, **KW
+        )
+        assert np.array_equal(here.values, there.values)
+        assert np.array_equal(here.status, there.status) and here.coverage == there.coverage
+    here = volume_map(arm, "fabrik", size=12, tile_rows=17, **KW)
+    there = volume_map(arm, "fabrik", size=12, tile_rows=17, client=client, **KW)
+    assert np.array_equal(here.values, there.values) and np.array_equal(here.status, there.status)
 
 
 def test_scheduler_address_from_python_and_cli(client, tmp_path, capsys):

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["save_atomic", "write_text"]
+__all__ = ["save_all_atomic", "save_atomic", "write_text"]
 
 
 def save_atomic(path: str | os.PathLike[str], write: Callable[[str], None]) -> Path:
@@ -38,6 +38,31 @@ def save_atomic(path: str | os.PathLike[str], write: Callable[[str], None]) -> P
             os.unlink(tmp)
         raise
     return Path(target)
+
+
+def save_all_atomic(items: list[tuple[str | os.PathLike[str], Callable[[str], None]]]) -> None:
+    """Several files, all or nothing: every ``write(tmp)`` into a temporary file beside its
+    path first, then the renames; if any write fails or is interrupted, every temporary file is
+    removed and no path is touched."""
+    staged: list[tuple[str, str]] = []
+    try:
+        for path, write in items:
+            target = os.fspath(path)
+            folder, name = os.path.split(os.path.abspath(target))
+            tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
+            try:
+                os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            except OSError as e:
+                raise OSError(e.errno, e.strerror, target) from None
+            staged.append((tmp, target))
+            write(tmp)
+        for tmp, target in staged:
+            os.replace(tmp, target)
+    except BaseException:
+        for tmp, _ in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> Path:

@@ -10,6 +10,14 @@ REACHED (within ``tol``). The workspace coverage (Figs. 9-10) is the share of th
 annulus (between the chain's minimum and maximum reach) whose pixels are reached; the seed does
 not say how it counted pixels, so here the pixel centres decide.
 
+A 3-D chain is mapped over a plane through its base (:func:`metric_map` with ``plane="xy"``,
+``"xz"``, ``"yz"`` or a normal vector): the pixels are the centres of the square [-L, L]^2 of
+that plane about the base, along two unit vectors ``u`` (columns) and ``v`` (rows), and
+:func:`volume_map` maps the whole cube [-L, L]^3 in N x N x N voxels. A 3-D chain with limits does
+not reach a shell: which pixel or voxel centres it can reach is decided by
+:func:`geoik.reach.workspace.reachable_points` (exactly where provable, otherwise with a stated
+bound), and the coverage is the share of those that are reached.
+
 A map is computed as tiles of pixel rows (:mod:`geoik.tiles`), here or on a Dask cluster, with
 bit-identical results either way.
 """
@@ -17,6 +25,7 @@ bit-identical results either way.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -26,22 +35,89 @@ import numpy as np
 
 from geoik.batch import evaluate
 from geoik.chain import Chain
-from geoik.errors import InvalidChainError, InvalidOptionError, UnsupportedChainError, describe
+from geoik.checks import is_number
+from geoik.errors import InvalidChainError, InvalidOptionError, describe
 from geoik.geometry import REACHED
+from geoik.reach.workspace import Workspace, reachable_points
 from geoik.tiles import (
     DEFAULT_TILE_ROWS,
     METRICS,
+    Axes,
     Tile,
     TileResult,
     cluster,
     pixel_axis,
+    plane_centres,
     run_tiles,
     split_rows,
+    voxel_centres,
 )
 
-__all__ = ["METRICS", "MetricMap", "check_jobs", "metric_map", "metric_maps", "reachable_mask"]
+__all__ = [
+    "METRICS",
+    "PLANES",
+    "MetricMap",
+    "VolumeMap",
+    "check_jobs",
+    "metric_map",
+    "metric_maps",
+    "plane_axes",
+    "reachable_mask",
+    "volume_map",
+]
 
 MAX_SIZE = 20000
+MAX_VOLUME = 1024
+"""Most voxels per side of a volume map."""
+PLANES: dict[str, Axes] = {
+    "xy": ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0)),
+    "xz": ((1.0, 0.0, 0.0), (0.0, 0.0, 1.0)),
+    "yz": ((0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),
+}
+"""The named planes through the base: the unit vectors along the columns and the rows."""
+VOLUME_TILE_TARGETS = 1 << 16
+"""Voxels per tile of a volume map unless ``tile_rows`` says otherwise."""
+
+
+def plane_axes(plane: Any) -> tuple[str, Axes]:
+    """(name, (u, v)) of a map's plane: ``"xy"``, ``"xz"``, ``"yz"`` (the columns along the
+    first axis, the rows along the second), or a normal vector ``n``, for which ``u`` is +x
+    projected onto the plane (+y when ``n`` is within 25 degrees of x) and ``v = n x u``
+    (unit vectors; the name is ``"normal (a, b, c)"``)."""
+    if isinstance(plane, str):
+        if plane in PLANES:
+            return plane, PLANES[plane]
+        raise InvalidOptionError(
+            f"plane: expected xy, xz, yz or a normal vector (3 numbers), got {plane!r}"
+        )
+    try:
+        n = np.array(plane, dtype=np.float64)
+    except (TypeError, ValueError):
+        n = np.zeros(0)
+    ok = (
+        isinstance(plane, tuple | list | np.ndarray)
+        and all(is_number(x) for x in np.asarray(plane).ravel().tolist())
+        and n.shape == (3,)
+        and bool(np.all(np.isfinite(n)))
+    )
+    norm = float(np.linalg.norm(n)) if ok else 0.0
+    if not ok or norm == 0.0 or norm > 1e150:
+        raise InvalidOptionError(
+            f"plane: expected xy, xz, yz or a non-zero normal vector (3 finite numbers), "
+            f"got {describe(plane)}"
+        )
+    n = n / norm
+    e = (
+        np.array([1.0, 0.0, 0.0])
+        if abs(n[0]) < math.cos(math.radians(25.0))
+        else np.array([0.0, 1.0, 0.0])
+    )
+    u = e - (e @ n) * n
+    u /= np.linalg.norm(u)
+    v = np.cross(n, u)
+    v /= np.linalg.norm(v)
+    name = "normal (" + ", ".join(f"{x:g}" for x in np.asarray(plane, dtype=float)) + ")"
+    return name, (tuple(float(x) for x in u), tuple(float(x) for x in v))  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,18 +126,24 @@ class MetricMap:
 
     Attributes
     ----------
-    values : (N, N) float64, the metric per pixel (row 0 at y = -L); computed for every pixel,
-        meaningful where ``reached`` (the error metric is meaningful everywhere).
+    values : (N, N) float64, the metric per pixel (row 0 at y = -L, or at -L along ``v``);
+        computed for every pixel, meaningful where ``reached`` (the error metric is meaningful
+        everywhere).
     reached : (N, N) bool, the solve ended REACHED.
-    reachable : (N, N) bool, the pixel centre lies in the annulus ``rmin <= |p - base| <= rmax``
-        of :meth:`geoik.Chain.reach`. With a limited first joint part of the annulus cannot be
-        reached at all, and counts as failure.
+    reachable : (N, N) bool. A planar chain: the pixel centre lies in the annulus
+        ``rmin <= |p - base| <= rmax`` of :meth:`geoik.Chain.reach` (with a limited first joint
+        part of the annulus cannot be reached at all, and counts as failure). A 3-D chain: the
+        pixel centre is reachable, as ``workspace`` decides.
     status : (N, N) int8, the :class:`geoik.Status` value of every solve.
     coverage : |reached and reachable| / |reachable|.
     chain, method, metric : what was mapped.
     half : L, half the side of the square, the chain's maximum reach.
     tol, max_iter : the tolerance and iteration budget used.
     options : the solver options given.
+    plane : ``"xy"``, ``"xz"``, ``"yz"`` or ``"normal (a, b, c)"``: the plane through the base
+        that was mapped (``"xy"`` for a planar chain).
+    axes : (u, v) unit vectors along the columns and the rows (3-D chains; None in 2-D).
+    workspace : how the reachable pixels were decided (3-D chains; None in 2-D).
     """
 
     values: np.ndarray
@@ -76,6 +158,9 @@ class MetricMap:
     tol: float
     max_iter: int
     options: dict[str, Any] = field(default_factory=dict)
+    plane: str = "xy"
+    axes: Axes | None = None
+    workspace: Workspace | None = None
 
     @property
     def size(self) -> int:
@@ -84,9 +169,24 @@ class MetricMap:
 
     @property
     def extent(self) -> tuple[float, float, float, float]:
-        """(xmin, xmax, ymin, ymax) of the square, for plotting."""
-        bx, by = self.chain.base
+        """(xmin, xmax, ymin, ymax) of the square, for plotting: in the plane's coordinates
+        (for a named plane the base's coordinates along its axes, for a normal vector 0 at the
+        base)."""
+        if self.axes is None:
+            bx, by = self.chain.base
+        elif self.plane in PLANES:
+            bx, by = (float(np.dot(self.chain.base, a)) for a in self.axes)
+        else:
+            bx, by = 0.0, 0.0
         return (bx - self.half, bx + self.half, by - self.half, by + self.half)
+
+    @property
+    def axis_labels(self) -> tuple[str, str]:
+        """The names of the horizontal and vertical axes: ``x`` and ``y``, the named plane's
+        axes, or ``u`` and ``v`` for a normal vector."""
+        if self.plane in PLANES:
+            return self.plane[0], self.plane[1]
+        return "u", "v"
 
     def stats(self) -> tuple[float, float]:
         """(mean, max) of the metric over the reached pixels; NaN when none is reached."""
@@ -122,9 +222,24 @@ class MetricMap:
                     tol=self.tol,
                     max_iter=self.max_iter,
                     coverage=self.coverage,
+                    **self._extra(),
                 )
 
         save_atomic(path, write)
+
+    def _extra(self) -> dict[str, Any]:
+        """What a 3-D chain's map adds to the ``.npz``: the plane, its axes and the limits."""
+        if self.axes is None:
+            return {}
+        ws = self.workspace
+        return {
+            "plane": self.plane,
+            "axes": np.array(self.axes),
+            "base": self.chain.base,
+            "cone": self.chain.cone,
+            "hinge": self.chain.hinge,
+            "reachable_bound": ws.bound if ws is not None else 0.0,
+        }
 
 
 def _fmt(value: Any) -> str:
@@ -133,23 +248,29 @@ def _fmt(value: Any) -> str:
     return f"{value:g}" if isinstance(value, int | float | np.number) else str(value)
 
 
-def _check(chain: Any, metric: Any, size: Any, tile_rows: Any) -> None:
+def _check(
+    chain: Any, metric: Any, size: Any, tile_rows: Any, plane: Any = None, top: int = MAX_SIZE
+) -> tuple[str, Axes | None]:
+    """Check a map's arguments; the plane's name and axes (None for a planar chain)."""
     if not isinstance(chain, Chain):
         raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
-    if chain.dim != 2:
-        raise UnsupportedChainError(
-            f"chain: metric maps are drawn for planar chains, got a {chain.dim}-D chain"
-        )
     if metric not in METRICS:
         known = ", ".join(METRICS)
         raise InvalidOptionError(f"metric: expected one of {known}, got {describe(metric)}")
-    for name, value, top in (("size", size, MAX_SIZE), ("tile_rows", tile_rows, None)):
+    for name, value, most in (("size", size, top), ("tile_rows", tile_rows, None)):
         ok = isinstance(value, int | np.integer) and not isinstance(value, bool)
-        if not ok or value < 1 or (top is not None and value > top):
-            span = f"1-{top}" if top is not None else ">= 1"
+        if not ok or value < 1 or (most is not None and value > most):
+            span = f"1-{most}" if most is not None else ">= 1"
             raise InvalidOptionError(
                 f"{name}: expected an integer number of pixels in {span}, got {describe(value)}"
             )
+    if chain.dim == 2:
+        if plane not in (None, "xy"):
+            raise InvalidOptionError(
+                f"plane: a planar chain is mapped in its own plane (xy), got {describe(plane)}"
+            )
+        return "xy", None
+    return plane_axes("xy" if plane is None else plane)
 
 
 def reachable_mask(chain: Chain, size: int) -> np.ndarray:
@@ -174,30 +295,55 @@ def _annulus_mask(chain: Chain, size: int) -> np.ndarray:
 
 
 def _tiles(
-    chain: Chain, method: str, metric: str, size: int, tile_rows: int, solve: dict[str, Any]
+    chain: Chain,
+    method: str,
+    metric: str,
+    size: int,
+    tile_rows: int,
+    solve: dict[str, Any],
+    axes: Axes | None = None,
+    volume: bool = False,
 ) -> list[Tile]:
     half = chain.reach()[1]
     opts = dict(solve)
     tol, max_iter = opts.pop("tol", None), opts.pop("max_iter", None)
+    rows = size * size if volume else size
     return [
-        Tile(chain, method, metric, size, half, r, tol, max_iter, opts)
-        for r in split_rows(size, tile_rows)
+        Tile(chain, method, metric, size, half, r, tol, max_iter, opts, axes, volume)
+        for r in split_rows(rows, tile_rows)
     ]
 
 
-def _assemble(chain: Chain, method: str, tiles: list[Tile], part: list[TileResult]) -> MetricMap:
+def _results(part: list[TileResult]) -> tuple[np.ndarray, np.ndarray]:
+    """The status and values of the tiles, stitched."""
     status = np.concatenate([r.status for r in part])
-    reached = status == REACHED
-    reachable = reachable_mask(chain, tiles[0].size)
+    return status, np.concatenate([r.values for r in part])
+
+
+def _coverage(reached: np.ndarray, reachable: np.ndarray) -> float:
     n_reachable = int(reachable.sum())
-    coverage = float((reached & reachable).sum() / n_reachable) if n_reachable else 0.0
+    return float((reached & reachable).sum() / n_reachable) if n_reachable else 0.0
+
+
+def _assemble(
+    chain: Chain, method: str, tiles: list[Tile], part: list[TileResult], plane: str = "xy"
+) -> MetricMap:
+    status, values = _results(part)
+    reached = status == REACHED
     t = tiles[0]
+    workspace = None
+    if t.axes is None:
+        reachable = reachable_mask(chain, t.size)
+    else:
+        centres = plane_centres(chain.base, t.half, t.size, 0, t.size, t.axes)
+        mask, workspace = reachable_points(chain, centres)
+        reachable = mask.reshape(t.size, t.size)
     return MetricMap(
-        values=np.concatenate([r.values for r in part]),
+        values=values,
         reached=reached,
         reachable=reachable,
         status=status,
-        coverage=coverage,
+        coverage=_coverage(reached, reachable),
         chain=chain,
         method=method,
         metric=t.metric,
@@ -205,6 +351,9 @@ def _assemble(chain: Chain, method: str, tiles: list[Tile], part: list[TileResul
         tol=part[0].tol,
         max_iter=part[0].max_iter,
         options=dict(t.options),
+        plane=plane,
+        axes=t.axes,
+        workspace=workspace,
     )
 
 
@@ -223,13 +372,15 @@ def check_jobs(
     metric: str,
     size: int,
     tile_rows: int = DEFAULT_TILE_ROWS,
+    plane: Any = None,
     **solver_options: Any,
 ) -> None:
     """Raise the GeoIKError :func:`metric_maps` would raise for these arguments, at once and
     without solving anything (before a cluster is started, for instance)."""
     for chain, method in jobs:
-        _check(chain, metric, size, tile_rows)
-        evaluate(chain, np.empty((0, 2)), method, **solver_options)  # validates, raises here
+        _check(chain, metric, size, tile_rows, plane)
+        # validates, raises here
+        evaluate(chain, np.empty((0, chain.dim)), method, **solver_options)
 
 
 def metric_maps(
@@ -239,6 +390,7 @@ def metric_maps(
     client: Any = None,
     progress: Callable[[int, int], None] | None = None,
     tile_rows: int = DEFAULT_TILE_ROWS,
+    plane: Any = None,
     **solver_options: Any,
 ) -> list[MetricMap]:
     """Several maps (one per (chain, method) job) computed as one pool of tiles.
@@ -246,16 +398,17 @@ def metric_maps(
     Parameters are those of :func:`metric_map`; ``progress(done, total)`` counts the tiles of
     all the maps. Every job is validated before any tile runs.
     """
-    check_jobs(jobs, metric, size, tile_rows, **solver_options)
+    check_jobs(jobs, metric, size, tile_rows, plane, **solver_options)
+    planes = [_check(chain, metric, size, tile_rows, plane) for chain, _ in jobs]
     per_job = [
-        _tiles(chain, method, metric, int(size), int(tile_rows), solver_options)
-        for chain, method in jobs
+        _tiles(chain, method, metric, int(size), int(tile_rows), solver_options, axes)
+        for (chain, method), (_, axes) in zip(jobs, planes, strict=True)
     ]
     with _client(client) as c:
         results = run_tiles([t for ts in per_job for t in ts], client=c, progress=progress)
     maps, k = [], 0
-    for (chain, method), ts in zip(jobs, per_job, strict=True):
-        maps.append(_assemble(chain, method, ts, results[k : k + len(ts)]))
+    for (chain, method), ts, (name, _) in zip(jobs, per_job, planes, strict=True):
+        maps.append(_assemble(chain, method, ts, results[k : k + len(ts)], name))
         k += len(ts)
     return maps
 
@@ -268,13 +421,15 @@ def metric_map(
     client: Any = None,
     progress: Callable[[int, int], None] | None = None,
     tile_rows: int = DEFAULT_TILE_ROWS,
+    plane: Any = None,
     **solver_options: Any,
 ) -> MetricMap:
-    """The performance metric map of a planar chain and solver (seed 004, Section 4).
+    """The performance metric map of a chain and solver (seed 004, Section 4).
 
     Parameters
     ----------
-    chain : a planar :class:`geoik.Chain`.
+    chain : a :class:`geoik.Chain`: planar (mapped in its plane) or 3-D (mapped over
+        ``plane``).
     method : a registered solver name.
     metric : ``iterations``, ``path`` (end-effector path length), ``rotation-sum`` (degrees),
         ``rotations`` (rotations over 5 degrees) or ``error``.
@@ -284,6 +439,8 @@ def metric_map(
         shut down for the call). The map is bit-identical whichever.
     progress : called as ``progress(done, total)`` after each tile.
     tile_rows : pixel rows per tile.
+    plane : the plane through the base a 3-D chain is mapped over: ``"xy"`` (the default),
+        ``"xz"``, ``"yz"`` or a normal vector (see :func:`plane_axes`).
     **solver_options : ``tol``, ``max_iter`` and the solver's own options, as for
         :func:`geoik.solve`.
 
@@ -294,7 +451,7 @@ def metric_map(
     Raises
     ------
     geoik.GeoIKError
-        A bad chain, method, metric, size or option (before any target is solved), or
+        A bad chain, method, metric, size, plane or option (before any target is solved), or
         :class:`geoik.tiles.ClusterError` when the cluster fails.
 
     Examples
@@ -307,5 +464,213 @@ def metric_map(
     0.71
     """
     return metric_maps(
-        [(chain, method)], metric, size, client, progress, tile_rows, **solver_options
+        [(chain, method)], metric, size, client, progress, tile_rows, plane, **solver_options
     )[0]
+
+
+# --------------------------------------------------------------------------- volume maps
+
+
+@dataclass(frozen=True, eq=False)
+class VolumeMap:
+    """A performance metric map of the cube [-L, L]^3 about a 3-D chain's base.
+
+    Attributes
+    ----------
+    values, reached, reachable, status : (N, N, N) arrays indexed ``[k, j, i]`` (z, y, x): the
+        voxel ``(i, j, k)`` is centred at ``base + (x_i, x_j, x_k)``,
+        ``x_i = -L + (i + 0.5) 2L/N``; as for :class:`MetricMap`.
+    coverage : |reached and reachable| / |reachable|, the reachable voxel centres decided as
+        ``workspace`` says.
+    chain, method, metric, half, tol, max_iter, options : as for :class:`MetricMap`.
+    workspace : how the reachable voxels were decided (:class:`geoik.reach.workspace.Workspace`).
+    """
+
+    values: np.ndarray
+    reached: np.ndarray
+    reachable: np.ndarray
+    status: np.ndarray
+    coverage: float
+    chain: Chain
+    method: str
+    metric: str
+    half: float
+    tol: float
+    max_iter: int
+    workspace: Workspace
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        """N, voxels per side."""
+        return int(self.values.shape[0])
+
+    def axis(self) -> np.ndarray:
+        """(N,) voxel-centre offsets from the base along each axis."""
+        return pixel_axis(self.half, self.size, 0, self.size)
+
+    def stats(self) -> tuple[float, float]:
+        """(mean, max) of the metric over the reached voxels; NaN when none is reached."""
+        v = self.values[self.reached]
+        if v.size == 0:
+            return float("nan"), float("nan")
+        return float(v.mean()), float(v.max())
+
+    def params(self) -> str:
+        """The parameters as a title states them, e.g. ``I = 20, eps = 0.01``."""
+        extra = "".join(f", {k} = {_fmt(v)}" for k, v in self.options.items())
+        return f"I = {self.max_iter}, eps = {self.tol:g}{extra}"
+
+    def slice(self, axis: str, index: int) -> MetricMap:
+        """The voxels of one layer as a :class:`MetricMap`: ``axis`` ``"z"`` (the xy layer
+        ``k = index``), ``"y"`` (xz) or ``"x"`` (yz), its pixels the voxel centres of that layer;
+        its coverage that of the layer."""
+        if axis not in ("x", "y", "z") or not 0 <= index < self.size:
+            raise InvalidOptionError(
+                f"slice: expected an axis x, y or z and an index in 0-{self.size - 1}, "
+                f"got {axis!r}, {index!r}"
+            )
+
+        def take(a: np.ndarray) -> np.ndarray:
+            if axis == "z":
+                return a[index]
+            return a[:, index, :] if axis == "y" else a[:, :, index]
+
+        plane = {"z": "xy", "y": "xz", "x": "yz"}[axis]
+        reached, reachable = take(self.reached), take(self.reachable)
+        return MetricMap(
+            values=take(self.values),
+            reached=reached,
+            reachable=reachable,
+            status=take(self.status),
+            coverage=_coverage(reached, reachable),
+            chain=self.chain,
+            method=self.method,
+            metric=self.metric,
+            half=self.half,
+            tol=self.tol,
+            max_iter=self.max_iter,
+            options=dict(self.options),
+            plane=plane,
+            axes=PLANES[plane],
+            workspace=self.workspace,
+        )
+
+    def save_npz(self, path: str | os.PathLike[str]) -> None:
+        """Write the arrays and what was mapped to a NumPy ``.npz`` file, atomically."""
+        from geoik.files import save_atomic
+
+        def write(tmp: str) -> None:
+            with open(tmp, "wb") as f:
+                np.savez_compressed(
+                    f,
+                    values=self.values,
+                    reached=self.reached,
+                    reachable=self.reachable,
+                    status=self.status,
+                    axis=self.axis(),
+                    base=self.chain.base,
+                    lengths=self.chain.lengths,
+                    cone=self.chain.cone,
+                    hinge=self.chain.hinge,
+                    lo=self.chain.lo,
+                    hi=self.chain.hi,
+                    method=self.method,
+                    metric=self.metric,
+                    tol=self.tol,
+                    max_iter=self.max_iter,
+                    coverage=self.coverage,
+                    reachable_method=self.workspace.method,
+                    reachable_bound=self.workspace.bound,
+                )
+
+        save_atomic(path, write)
+
+
+def check_volume(
+    chain: Any, method: str, metric: str, size: Any, tile_rows: Any = None, **solver_options: Any
+) -> int:
+    """Raise the GeoIKError :func:`volume_map` would raise, without solving anything; the tile
+    rows it would use."""
+    rows = _volume_tile_rows(size, tile_rows)
+    _check(chain, metric, size, rows, "xy", MAX_VOLUME)
+    if chain.dim != 3:
+        raise InvalidOptionError(
+            f"volume: a volume map is of a 3-D chain, got a {chain.dim}-D chain"
+        )
+    evaluate(chain, np.empty((0, 3)), method, **solver_options)
+    return rows
+
+
+def _volume_tile_rows(size: Any, tile_rows: Any) -> Any:
+    if tile_rows is not None:
+        return tile_rows
+    if isinstance(size, int | np.integer) and not isinstance(size, bool) and size >= 1:
+        return max(1, VOLUME_TILE_TARGETS // int(size))
+    return 1
+
+
+def volume_map(
+    chain: Chain,
+    method: str,
+    metric: str = "iterations",
+    size: int = 64,
+    client: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    tile_rows: int | None = None,
+    **solver_options: Any,
+) -> VolumeMap:
+    """The performance metric map of a 3-D chain over the cube [-L, L]^3 about its base.
+
+    Every voxel centre of an N x N x N grid is a target solved from the rest pose (as for
+    :func:`metric_map`); the coverage is the share of the reachable voxel centres that are
+    reached, reachable as :func:`geoik.reach.workspace.reachable_points` decides (exactly, or
+    with the bound it states).
+
+    Parameters
+    ----------
+    chain : a 3-D :class:`geoik.Chain`.
+    method, metric, client, progress, **solver_options : as for :func:`metric_map`.
+    size : N, voxels per side (at most :data:`MAX_VOLUME`).
+    tile_rows : rows of N voxels per tile; default about :data:`VOLUME_TILE_TARGETS` voxels a
+        tile.
+
+    Returns
+    -------
+    VolumeMap
+
+    Examples
+    --------
+    >>> import geoik as ik
+    >>> from geoik.maps import volume_map
+    >>> v = volume_map(ik.Chain.spatial([1.0] * 3), "ccd", size=16, tol=0.01, max_iter=20)
+    >>> v.values.shape, v.workspace.method
+    ((16, 16, 16), 'shell')
+    """
+    rows = check_volume(chain, method, metric, size, tile_rows, **solver_options)
+    size = int(size)
+    tiles = _tiles(chain, method, metric, size, int(rows), solver_options, volume=True)
+    with _client(client) as c:
+        part = run_tiles(tiles, client=c, progress=progress)
+    status, values = _results(part)
+    shape = (size, size, size)
+    t = tiles[0]
+    centres = voxel_centres(chain.base, t.half, size, 0, size * size)
+    mask, workspace = reachable_points(chain, centres)
+    reached = (status == REACHED).reshape(shape)
+    reachable = mask.reshape(shape)
+    return VolumeMap(
+        values=values.reshape(shape),
+        reached=reached,
+        reachable=reachable,
+        status=status.reshape(shape),
+        coverage=_coverage(reached, reachable),
+        chain=chain,
+        method=method,
+        metric=metric,
+        half=t.half,
+        tol=part[0].tol,
+        max_iter=part[0].max_iter,
+        workspace=workspace,
+        options=dict(t.options),
+    )

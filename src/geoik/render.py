@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from geoik.files import save_atomic
+from geoik.files import save_all_atomic, save_atomic
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from geoik.solution import Solution
 
-__all__ = ["VIEWS_3D", "plot_solution", "save_figure"]
+__all__ = ["VIEWS_3D", "plot_solution", "save_figure", "save_figures"]
 
 VIEWS_3D = (("side (x-z)", 0, 2), ("top (x-y)", 0, 1), ("front (y-z)", 1, 2))
 """The orthographic views of a 3-D figure: (title, horizontal axis, vertical axis)."""
@@ -123,3 +123,18 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], dpi: int = 120) -> Pa
     if fmt not in canvas.get_supported_filetypes():
         fmt = "png"
     return save_atomic(path, lambda tmp: canvas.print_figure(tmp, format=fmt, dpi=dpi))
+
+
+def save_figures(items: list[tuple[Figure, str | os.PathLike[str], int]]) -> None:
+    """Write several ``(figure, path, dpi)`` all or nothing (:func:`geoik.files.save_all_atomic`):
+    no path is written unless every figure is."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    def writer(fig: Figure, path: str | os.PathLike[str], dpi: int) -> Any:
+        canvas = FigureCanvasAgg(fig)
+        fmt = Path(path).suffix.lower().lstrip(".")
+        if fmt not in canvas.get_supported_filetypes():
+            fmt = "png"
+        return lambda tmp: canvas.print_figure(tmp, format=fmt, dpi=dpi)
+
+    save_all_atomic([(path, writer(fig, path, dpi)) for fig, path, dpi in items])

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from geoik.chain import Chain
-    from geoik.maps import MetricMap
+    from geoik.maps import MetricMap, VolumeMap
 
 __all__ = [
     "FAILURE",
@@ -52,6 +52,7 @@ __all__ = [
     "figure_dpi",
     "maps_figure",
     "sweep_figure",
+    "volume_figures",
 ]
 
 UNREACHABLE = OUTSIDE
@@ -79,15 +80,27 @@ def chain_label(chain: Chain) -> str:
         limits = f"max bend {_bend(bends[0])} deg"
     else:
         limits = "max bend " + ",".join("free" if b is None else _bend(b) for b in bends) + " deg"
-    base = "" if not np.any(chain.base) else f", base ({chain.base[0]:g}, {chain.base[1]:g})"
-    return f"{links}, {limits}{base}"
+    base = (
+        "" if not np.any(chain.base) else ", base (" + ", ".join(f"{b:g}" for b in chain.base) + ")"
+    )
+    hinges = "" if chain.dim == 2 or not np.any(chain.hinge) else _hinges(chain)
+    return f"{links}, {limits}{hinges}{base}"
+
+
+def _hinges(chain: Chain) -> str:
+    """``, hinges at joints 1, 3`` for a 3-D chain with hinge joints."""
+    joints = [str(j) for j in range(chain.n) if np.any(chain.hinge[j])]
+    return (
+        f", hinge{'s' if len(joints) > 1 else ''} at joint{'s' if len(joints) > 1 else ''} "
+        + ", ".join(joints)
+    )
 
 
 def _bend(b: Any) -> str:
     return f"{b[0]:g}:{b[1]:g}" if isinstance(b, tuple | list) else f"{b:g}"
 
 
-def _range(m: MetricMap) -> tuple[float, float]:
+def _range(m: MetricMap | VolumeMap) -> tuple[float, float]:
     return value_range(m.metric, m.values, m.reached, m.max_iter)
 
 
@@ -101,7 +114,7 @@ def _bands(m: MetricMap, lo: float, hi: float) -> int:
     return colour_bar(m.metric, lo, hi).bands
 
 
-def _colorbar(ax: Axes, m: MetricMap, lo: float, hi: float) -> None:
+def _colorbar(ax: Axes | list[Axes], m: MetricMap | VolumeMap, lo: float, hi: float) -> None:
     """The colour bar: one band per value of an integer metric, else the hue scale from ``lo``
     to ``hi``; ticks at round values with ``lo`` and ``hi`` always labelled; the metric and
     its unit as the label."""
@@ -114,7 +127,9 @@ def _colorbar(ax: Axes, m: MetricMap, lo: float, hi: float) -> None:
         norm: Normalize = BoundaryNorm(np.linspace(a, b, spec.bands + 1), spec.bands)
     else:
         cmap, norm = HUE_MAP, Normalize(lo, hi)
-    bar = ax.figure.colorbar(ScalarMappable(norm, cmap), ax=ax, fraction=0.046, pad=0.04)
+    fig = (ax[0] if isinstance(ax, list) else ax).figure
+    assert fig is not None
+    bar = fig.colorbar(ScalarMappable(norm, cmap), ax=ax, fraction=0.046, pad=0.04)
     bar.set_ticks([v for v, _ in spec.ticks], labels=[text for _, text in spec.ticks])
     bar.minorticks_off()
     bar.set_label(METRICS[m.metric].label)
@@ -131,9 +146,18 @@ def _contours(ax: Axes, m: MetricMap, lo: float, hi: float) -> None:
     ax.contour(xs, ys, masked, levels=levels, colors="k", linewidths=0.5)
 
 
-def draw_map(ax: Axes, m: MetricMap, contours: bool = False, colorbar: bool = True) -> None:
-    """Draw one map on ``ax``: pixels, optional contours, colour bar, legend and title."""
-    lo, hi = _range(m)
+def draw_map(
+    ax: Axes,
+    m: MetricMap,
+    contours: bool = False,
+    colorbar: bool = True,
+    span: tuple[float, float] | None = None,
+    title: str | None = None,
+) -> None:
+    """Draw one map on ``ax``: pixels, optional contours, colour bar, legend and title
+    (``span``: the values the hue spans, default the map's own; ``title``: instead of the
+    chain, solver, parameters and coverage)."""
+    lo, hi = _range(m) if span is None else span
     ax.imshow(_rgb(m, lo, hi), origin="lower", extent=m.extent, interpolation="nearest")
     if contours and m.reached.any():
         _contours(ax, m, lo, hi)
@@ -152,14 +176,17 @@ def draw_map(ax: Axes, m: MetricMap, contours: bool = False, colorbar: bool = Tr
         frameon=False,
         handlelength=1.2,
     )
-    ax.set_title(
-        f"{m.method}: {chain_label(m.chain)}\n"
-        f"{m.params()}, {m.size}x{m.size} px, coverage {100 * m.coverage:.1f}%",
-        fontsize=9,
-    )
+    if title is None:
+        where = "" if m.axes is None else f", plane {m.plane}"
+        title = (
+            f"{m.method}: {chain_label(m.chain)}\n"
+            f"{m.params()}, {m.size}x{m.size} px{where}, coverage {100 * m.coverage:.1f}%"
+        )
+    ax.set_title(title, fontsize=9)
     ax.set_aspect("equal")
-    ax.set_xlabel(f"x ({LENGTH_UNIT})")
-    ax.set_ylabel(f"y ({LENGTH_UNIT})")
+    h, v = m.axis_labels
+    ax.set_xlabel(f"{h} ({LENGTH_UNIT})")
+    ax.set_ylabel(f"{v} ({LENGTH_UNIT})")
 
 
 def figure_dpi(size: int) -> int:
@@ -204,4 +231,124 @@ def sweep_figure(
     ax.set_xticks(list(joints))
     ax.grid(True, alpha=0.3)
     ax.set_title(title, fontsize=9)
+    return fig
+
+
+VOLUME_SLICES = 9
+"""Layers of a volume map drawn in its figure of slices."""
+
+
+def volume_figures(v: VolumeMap, slices: int = VOLUME_SLICES) -> tuple[Figure, Figure]:
+    """Two figures of a volume map: its layers across z (``slices`` of them, evenly spaced over
+    those that hold a reachable voxel), coloured over one range with one colour bar; and its
+    coverage: the share of the reachable voxels reached along each line of sight (three views)
+    and in each layer across x, y and z."""
+    return _slices_figure(v, slices), _coverage_figure(v)
+
+
+def _volume_title(v: VolumeMap) -> str:
+    n = v.size
+    return (
+        f"{v.method}: {chain_label(v.chain)}\n{v.params()}, {n}x{n}x{n} voxels, coverage "
+        f"{100 * v.coverage:.1f}%; reachable: {v.workspace.describe()}"
+    )
+
+
+def _slices_figure(v: VolumeMap, count: int) -> Figure:
+    layers = np.flatnonzero(v.reachable.any(axis=(1, 2)))
+    if layers.size == 0:
+        layers = np.arange(v.size)
+    picks = np.unique(np.round(np.linspace(layers[0], layers[-1], count)).astype(int))
+    cols = min(len(picks), 3)
+    rows = -(-len(picks) // cols)
+    fig = Figure(figsize=(4.2 * cols + 1.2, 4.2 * rows + 0.9), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    span = _range(v)
+    z = v.axis() + v.chain.base[2]
+    for ax, k in zip(axes, picks, strict=False):
+        m = v.slice("z", int(k))
+        title = f"z = {z[k]:.3g}: coverage {100 * m.coverage:.1f}%"
+        draw_map(ax, m, colorbar=False, span=span, title=title)
+    for ax in axes[len(picks) :]:
+        ax.set_axis_off()
+    _colorbar(list(axes[: len(picks)]), v, *span)
+    fig.suptitle(_volume_title(v), fontsize=10)
+    return fig
+
+
+def _coverage_figure(v: VolumeMap) -> Figure:
+    fig = Figure(figsize=(15.0, 8.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    grid = fig.subplots(2, 3, height_ratios=(1.15, 1.0))
+    x = v.axis()
+    base = v.chain.base
+    views = (  # (name, axis of the arrays summed over, horizontal, vertical)
+        ("along z (top)", 0, "x", "y"),
+        ("along y (front)", 1, "x", "z"),
+        ("along x (side)", 2, "y", "z"),
+    )
+    cmap = HUE_MAP.with_extremes(bad=OUTSIDE)
+    image = None
+    for ax, (name, axis, h, vert) in zip(grid[0], views, strict=True):
+        reach = v.reachable.sum(axis=axis)
+        hit = (v.reached & v.reachable).sum(axis=axis)
+        share = np.ma.masked_array(100.0 * hit / np.maximum(reach, 1), reach == 0)
+        lo_h, lo_v = base["xyz".index(h)] + x[0], base["xyz".index(vert)] + x[0]
+        step = x[1] - x[0] if v.size > 1 else 2.0 * v.half
+        extent = (
+            lo_h - step / 2,
+            lo_h + v.size * step - step / 2,
+            lo_v - step / 2,
+            lo_v + v.size * step - step / 2,
+        )
+        image = ax.imshow(
+            share,
+            origin="lower",
+            extent=extent,
+            cmap=cmap,
+            vmin=0.0,
+            vmax=100.0,
+            interpolation="nearest",
+        )
+        ax.set_title(f"reached / reachable {name}", fontsize=9)
+        ax.set_xlabel(f"{h} ({LENGTH_UNIT})")
+        ax.set_ylabel(f"{vert} ({LENGTH_UNIT})")
+        ax.set_aspect("equal")
+    if image is not None:
+        bar = fig.colorbar(image, ax=list(grid[0]), fraction=0.03, pad=0.02)
+        bar.set_label("voxels reached along the line of sight (% of the reachable ones)")
+    ax = grid[1, 0]
+    for name, axes in (("x", (0, 1)), ("y", (0, 2)), ("z", (1, 2))):
+        reach = v.reachable.sum(axis=axes)
+        hit = (v.reached & v.reachable).sum(axis=axes)
+        keep = reach > 0
+        share = 100.0 * hit[keep] / reach[keep]
+        ax.plot((x + base["xyz".index(name)])[keep], share, label=f"layers across {name}")
+    ax.axhline(100 * v.coverage, color="0.4", linestyle="--", linewidth=0.8, label="whole volume")
+    ax.set_ylim(0, 105)
+    ax.set_xlabel(f"position of the layer ({LENGTH_UNIT})")
+    ax.set_ylabel("coverage of the layer (%)")
+    ax.legend(fontsize=8)
+    ax.grid(True, alpha=0.3)
+    ax.set_title("coverage layer by layer", fontsize=9)
+    ax = grid[1, 1]
+    mid = v.size // 2
+    draw_map(ax, v.slice("y", mid), span=_range(v), title=f"the layer y = {base[1] + x[mid]:.3g}")
+    ax = grid[1, 2]
+    reach_total = int(v.reachable.sum())
+    hit_total = int((v.reached & v.reachable).sum())
+    lines = [
+        f"voxels: {v.size**3:,}",
+        f"reachable: {reach_total:,} ({100 * reach_total / v.size**3:.1f}%)",
+        f"reached and reachable: {hit_total:,}",
+        f"coverage: {100 * v.coverage:.2f}%",
+        f"reachable decided: {v.workspace.method}"
+        + (" (exact)" if v.workspace.exact else f", within {v.workspace.bound:.3g}"),
+    ]
+    mean, top = v.stats()
+    lines.append(f"{METRICS[v.metric].words}: mean {mean:.4g}, max {top:.4g}")
+    ax.text(0.02, 0.95, "\n".join(lines), va="top", ha="left", fontsize=10, family="monospace")
+    ax.set_axis_off()
+    fig.suptitle(_volume_title(v), fontsize=10)
     return fig
