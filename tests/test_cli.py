@@ -842,10 +842,13 @@ def test_the_command_line_starts_without_heavy_modules(argv):
 
 def test_static_help_texts_match_the_library():
     """The help texts that stand in for imports say what the library says."""
+    from geoik import maps as library_maps
     from geoik import tiles
     from geoik.commands import experiment, maps
     from geoik.experiments import EXPERIMENTS
 
     assert maps.DEFAULT_TILE_ROWS == tiles.DEFAULT_TILE_ROWS
+    assert maps.MAX_VOLUME == library_maps.MAX_VOLUME
+    assert maps.VOLUME_TILE_TARGETS == library_maps.VOLUME_TILE_TARGETS
     assert tuple((k, m.TITLE) for k, m in EXPERIMENTS.items()) == experiment.TITLES
     assert experiment.quick_help(EXPERIMENTS) == experiment.QUICK_HELP

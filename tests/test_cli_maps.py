@@ -139,6 +139,69 @@ def test_doubling_rule_matches_the_seed():
     assert sweep_lengths("equal", 3) == [1, 1, 1]
 
 
+SPATIAL = ["--lengths", "1x3", "--max-bend-deg", "60", "--max-iter", "10", "--tol", "0.01"]
+
+
+def test_map_over_a_plane(tmp_path, capsys):
+    out, data = tmp_path / "xz.png", tmp_path / "xz.npz"
+    argv = ["map", *SPATIAL, "--size", "30", "--plane", "xz", "-o", str(out), "--data", str(data)]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "30x30 pixels, plane xz" in text and "reachable points: a solid of revolution" in text
+    with np.load(data) as arrays:
+        assert str(arrays["plane"]) == "xz" and arrays["values"].shape == (30, 30)
+    assert main(["map", *SPATIAL, "--size", "20", "--plane", "0,1,1"]) == 0
+    assert "plane normal (0, 1, 1)" in capsys.readouterr().out
+
+
+def test_map_of_a_volume(tmp_path, capsys):
+    out, data = tmp_path / "vol.png", tmp_path / "vol.npz"
+    argv = ["map", *SPATIAL, "--volume", "12", "-o", str(out), "--data", str(data)]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "12x12x12 voxels" in text and "of the reachable workspace" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["vol-coverage.png", "vol.npz", "vol.png"]
+    with np.load(data) as arrays:
+        assert arrays["values"].shape == (12, 12, 12)
+
+
+def test_compare_and_sweep_in_3d(tmp_path, capsys):
+    table = tmp_path / "c.csv"
+    argv = ["compare", *SPATIAL, "--plane", "yz", "--size", "20", "--methods", "ccd,fabrik"]
+    assert main([*argv, "--csv", str(table), "-o", str(tmp_path / "c.png")]) == 0
+    rows = list(csv.DictReader(table.open()))
+    assert [r["method"] for r in rows] == ["ccd", "fabrik"]
+    argv = ["compare", *SPATIAL, "--volume", "8", "--methods", "ccd,dls"]
+    assert main([*argv, "-o", str(tmp_path / "v.png")]) == 0
+    assert "8x8x8 voxels" in capsys.readouterr().out
+    sweep = tmp_path / "s.csv"
+    argv = ["sweep", "--joints", "2-3", "--max-bend-deg", "60", "--plane", "xz", "--size", "16"]
+    assert main([*argv, "--max-iter", "10", "--tol", "0.01", "--csv", str(sweep)]) == 0
+    assert "3-D chains" in capsys.readouterr().out
+    assert [r["joints"] for r in csv.DictReader(sweep.open())] == ["2", "3"]
+
+
+@pytest.mark.parametrize(
+    "argv, word",
+    [
+        (["map", *SPATIAL, "--plane", "xw"], "--plane: expected xy, xz, yz or a normal"),
+        (["map", *SPATIAL, "--plane", "1,2"], "--plane"),
+        (["map", *SPATIAL, "--plane", "0,0,0"], "--plane"),
+        (["map", *SPATIAL, "--plane", "xz", "--volume", "8"], "--plane"),
+        (["map", *SPATIAL, "--volume", "0"], "--volume"),
+        (["map", *SPATIAL, "--volume", "2000"], "--volume"),
+        (["map", "--lengths", "1x3", "--max-bend-deg", "-30:120", "--plane", "xz"], "--max-bend"),
+        (["sweep", "--joints", "2-3", "--max-bend-deg", "60,40", "--plane", "xz"], "--max-bend"),
+    ],
+)
+def test_3d_errors_are_one_line(argv, word, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("geoik: error: ") and "\n" not in err and word in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_parse_joints():
     assert parse_joints("2-4") == [2, 3, 4]
     assert parse_joints("2,5, 3") == [2, 3, 5]

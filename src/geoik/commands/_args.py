@@ -71,6 +71,8 @@ FLAGS = {
     "size": "--size",
     "tile_rows": "--tile-rows",
     "scheduler": "--scheduler",
+    "plane": "--plane",
+    "volume": "--volume",
 }
 """The command-line flag of each argument name the library's error messages start with."""
 CHAIN_FIELDS = ("lengths", "max_bend_deg", "hinge_axes", "base", "dim")

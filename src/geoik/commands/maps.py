@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,8 @@ from geoik.commands._args import (
     chain_from_args,
     check_output,
     int_or_text,
+    parse_int,
+    parse_max_bend,
     parse_max_iter,
     parse_options,
     parse_tol,
@@ -37,7 +40,12 @@ from geoik.palette import METRICS
 
 if TYPE_CHECKING:  # the handlers import these (matplotlib, the batch engine, Dask's glue)
     from geoik.maps import MetricMap
-
+MAX_VOLUME = 1024
+"""Most voxels per side of --volume: :data:`geoik.maps.MAX_VOLUME` (a test keeps them equal;
+importing geoik.maps here would load the batch engine for every command)."""
+VOLUME_TILE_TARGETS = 1 << 16
+"""Voxels per tile of a volume map: :data:`geoik.maps.VOLUME_TILE_TARGETS` (kept equal by a
+test)."""
 PROGRESS_MIN_TARGETS = 250_000
 """Maps with at least this many targets show a progress bar on stderr."""
 DEFAULT_TILE_ROWS = 50
@@ -53,19 +61,30 @@ examples:
   geoik map --lengths 1x5 --max-iter 20 --tol 0.01 --data ccd.npz      # the arrays, no figure
   geoik map --lengths 1x5 --max-iter 20 --tol 0.01 --scheduler local -o ccd.png
   geoik map --lengths 1x5 --max-iter 20 --tol 0.01 --scheduler tcp://10.0.0.5:8786 -o ccd.png
+  geoik map --lengths 3x4 --max-bend-deg 60 --plane xz -o xz.png      # a 3-D chain, plane xz
+  geoik map --chain arm.toml --plane 1,1,0 -o tilted.png                # normal vector 1,1,0
+  geoik map --lengths 3x4 --max-bend-deg 60 --volume 128 -o vol.png   # vol.png, vol-coverage.png
 
 colours: black = reachable but not reached, blue (least) to red (most; for iterations the last
-allowed one), grey = outside the reach annulus. Coverage = reached / reachable pixels."""
+allowed one), grey = out of reach. Coverage = reached / reachable pixels (voxels). --plane or
+--volume makes the chain 3-D (so does a 3-D chain file); how its reachable points are decided
+(exactly, or within a stated distance) is printed."""
 COMPARE_EXAMPLES = """\
 examples:
   geoik compare --lengths 1x5 --methods ccd,fabrik,caa --max-iter 20 --tol 0.01 -o cmp.png
-  geoik compare --lengths 1x5 --methods ccd,fabrik --csv cmp.csv -o cmp.png"""
+  geoik compare --lengths 1x5 --methods ccd,fabrik --csv cmp.csv -o cmp.png
+  geoik compare --lengths 3x4 --max-bend-deg 60 --plane xz --methods ccd,fabrik,dls -o cmp.png
+  geoik compare --lengths 3x4 --max-bend-deg 60 --volume 48 --methods ccd,fabrik --csv v.csv
+
+with --volume the figure shows each solver's middle layer across z."""
 SWEEP_EXAMPLES = """\
 examples:
   geoik sweep --lengths-rule equal --joints 2-10 --methods ccd --max-iter 5 --tol 0.01 \\
       --size 200 -o sweep.png --csv sweep.csv
   geoik sweep --lengths-rule doubling --joints 2-10 --max-iter 5 --tol 0.01 -o doubling.png
   geoik sweep --joints 2,3,5,8 --methods ccd,caa --max-iter 20 --tol 0.01 -o ccd-caa.png
+  geoik sweep --joints 2-6 --max-bend-deg 60 --plane xz --methods ccd,fabrik -o cones.png
+  geoik sweep --joints 2-6 --max-bend-deg 60 --volume 32 --methods ccd -o cones-volume.png
 
 length rules: equal = n unit links; doubling = each link, from the end effector back, as long
 as all the links after it (n = 6: 16,8,4,2,1,1; seed 004 Fig. 10)."""
@@ -80,6 +99,18 @@ def _common(p: argparse.ArgumentParser, size: int = 300) -> None:
     )
     p.add_argument(
         "--size", metavar="N", default=str(size), help=f"pixels per side (default {size})"
+    )
+    p.add_argument(
+        "--plane",
+        metavar="P",
+        help="map a 3-D chain over a plane through its base: xy, xz, yz or a normal vector "
+        "A,B,C (default xy for a 3-D chain file); makes the chain 3-D",
+    )
+    p.add_argument(
+        "--volume",
+        metavar="N",
+        help="map a 3-D chain over the cube [-L, L]^3 in N x N x N voxels instead of a plane; "
+        "makes the chain 3-D",
     )
     add_budget_arguments(p, "1e-4 x L", "per solver")
     p.add_argument(
@@ -97,22 +128,26 @@ def _common(p: argparse.ArgumentParser, size: int = 300) -> None:
     )
     p.add_argument(
         "--tile-rows",
-        default=str(DEFAULT_TILE_ROWS),
         metavar="R",
-        help=f"pixel rows per tile, the unit of work and of progress (default {DEFAULT_TILE_ROWS})",
+        help="pixel rows per tile, the unit of work and of progress (default "
+        f"{DEFAULT_TILE_ROWS}; a volume: rows of N voxels, about {VOLUME_TILE_TARGETS:,} voxels "
+        "a tile)",
     )
 
 
 MAP_DESCRIPTION = """\
 Solve every pixel centre of the square [-L, L]^2 around the base (L = the chain's reach) as a
 target, from the rest pose, and colour the pixel by the metric. Prints the coverage, the mean and
-max of the metric over reached pixels, the wall time and targets/s."""
+max of the metric over reached pixels, the wall time and targets/s. A 3-D chain is mapped over a
+plane through its base (--plane) or over the cube [-L, L]^3 (--volume N: a figure of its layers
+and, beside it as NAME-coverage.EXT, one of its coverage)."""
 COMPARE_DESCRIPTION = """\
 One metric map per solver, side by side in one figure, and a table of coverage, mean and max of
 the metric over reached pixels."""
 SWEEP_DESCRIPTION = """\
 Coverage of the reachable annulus against the number of joints (seed 004 Figs. 9-10), from one
-metric map per chain and solver: a table, a plot and a CSV."""
+metric map per chain and solver: a table, a plot and a CSV. --max-bend-deg limits every joint;
+--plane or --volume sweeps 3-D chains (ball joints within the bend's cone)."""
 _FMT = argparse.RawDescriptionHelpFormatter
 
 
@@ -176,6 +211,12 @@ def _register_sweep(subparsers: Any) -> None:
     )
     p.add_argument(
         "--joints", default="2-10", help="joint counts: a range 2-10, a list 2,3,5 or both"
+    )
+    p.add_argument(
+        "--max-bend-deg",
+        metavar="B",
+        help="every joint's limit in degrees: one bend (60) or a signed range (-30:120); "
+        "default: free joints",
     )
     p.add_argument("--methods", help="comma-separated solver names (default ccd)")
     # the old spelling, kept for existing scripts; not shown in the help
@@ -263,6 +304,33 @@ def _outputs(args: argparse.Namespace, data: str | None = None) -> str:
     return flag
 
 
+def _space(args: argparse.Namespace) -> tuple[int, Any, int | None]:
+    """(the chain's dimension as the options ask: 3 with --plane or --volume, else 2; the
+    plane as typed; the volume's size or None), the flags checked."""
+    plane, volume = args.plane, args.volume
+    if plane is not None and volume is not None:
+        raise InvalidOptionError(
+            "--plane: a volume map (--volume) covers the whole cube; expected one of the two"
+        )
+    if volume is not None:
+        return 3, None, parse_int(volume, "--volume", 1, MAX_VOLUME)
+    if plane is None:
+        return 2, None, None
+    text = plane.strip().lower()
+    if text in ("xy", "xz", "yz"):
+        return 3, text, None
+    parts = [p.strip() for p in plane.split(",")]
+    try:
+        normal = [float(p) for p in parts]
+    except ValueError:
+        normal = []
+    if len(normal) != 3:
+        raise InvalidOptionError(
+            f"--plane: expected xy, xz, yz or a normal vector A,B,C, got {plane!r}"
+        )
+    return 3, tuple(normal), None
+
+
 def _solve_kw(args: argparse.Namespace) -> dict[str, Any]:
     kw = parse_options(args.opt)
     tol, max_iter = parse_tol(args.tol), parse_max_iter(args.max_iter)
@@ -280,39 +348,81 @@ def _progress(label: str, total_targets: int) -> ProgressBar | None:
 
 
 def _compute(
-    args: argparse.Namespace, jobs: list[tuple[Chain, str]], typed: _Typed
-) -> tuple[list[MetricMap], float]:
-    """The maps of ``jobs`` (one pool of tiles, here or on the cluster) and the wall time;
-    ``args.size`` and ``args.tile_rows`` become ints (checked by :func:`geoik.maps.check_jobs`,
-    as everything else, before a cluster starts)."""
-    from geoik.maps import check_jobs, metric_maps
+    args: argparse.Namespace,
+    jobs: list[tuple[Chain, str]],
+    typed: _Typed,
+    plane: Any = None,
+    volume: int | None = None,
+) -> tuple[list[Any], float]:
+    """The maps of ``jobs`` (one pool of tiles, here or on the cluster; volume maps with
+    ``volume``) and the wall time; ``args.size`` and ``args.tile_rows`` become ints (checked by
+    :func:`geoik.maps.check_jobs`, as everything else, before a cluster starts)."""
+    from geoik.maps import check_jobs, check_volume, metric_maps, volume_map
     from geoik.tiles import cluster
 
     kw = _solve_kw(args)
-    args.size, args.tile_rows = int_or_text(args.size), int_or_text(args.tile_rows)
+    typed_rows = None if args.tile_rows is None else int_or_text(args.tile_rows)
+    args.size = int_or_text(args.size)
+    args.tile_rows = DEFAULT_TILE_ROWS if typed_rows is None else typed_rows
+    rows: Any = typed_rows
     with typed:
-        check_jobs(jobs, args.metric, args.size, args.tile_rows, **kw)
-    bar = _progress(args.command, len(jobs) * args.size**2)
+        if volume is None:
+            check_jobs(jobs, args.metric, args.size, args.tile_rows, plane, **kw)
+        else:
+            for chain, method in jobs:
+                rows = check_volume(chain, method, args.metric, volume, rows, **kw)
+    targets = len(jobs) * (args.size**2 if volume is None else volume**3)
+    bar = _progress(args.command, targets)
     progress: Callable[[int, int], None] | None = bar
     try:
         with typed, cluster(args.scheduler) as client:
             t0 = time.perf_counter()
-            maps = metric_maps(
-                jobs,
-                args.metric,
-                args.size,
-                client=client,
-                progress=progress,
-                tile_rows=args.tile_rows,
-                **kw,
-            )
+            if volume is None:
+                maps: list[Any] = metric_maps(
+                    jobs,
+                    args.metric,
+                    args.size,
+                    client=client,
+                    progress=progress,
+                    tile_rows=args.tile_rows,
+                    plane=plane,
+                    **kw,
+                )
+            else:
+                maps = [
+                    volume_map(
+                        chain,
+                        method,
+                        args.metric,
+                        volume,
+                        client=client,
+                        progress=_nth(progress, i, len(jobs)),
+                        tile_rows=rows,
+                        **kw,
+                    )
+                    for i, (chain, method) in enumerate(jobs)
+                ]
             return maps, time.perf_counter() - t0
     finally:
         if bar is not None:
             bar.close()
 
 
-def _row(m: MetricMap) -> list[str]:
+def _nth(
+    progress: Callable[[int, int], None] | None, i: int, count: int
+) -> Callable[[int, int], None] | None:
+    """Progress of the i-th of ``count`` maps of equal size, as a share of them all."""
+    if progress is None:
+        return None
+    report = progress
+
+    def step(done: int, total: int) -> None:
+        report(i * total + done, count * total)
+
+    return step
+
+
+def _row(m: Any) -> list[str]:
     mean, top = m.stats()
     return [m.method, f"{100 * m.coverage:.2f}", f"{mean:.4g}", f"{top:.4g}"]
 
@@ -349,44 +459,96 @@ def _save_maps(maps: Sequence[MetricMap], path: str | None, flag: str, contours:
 # --------------------------------------------------------------------------- commands
 
 
+def _reachable_line(m: Any) -> str | None:
+    """How a 3-D map's reachable points were decided, for the printout."""
+    ws = getattr(m, "workspace", None)
+    return None if ws is None else f"reachable points: {ws.describe()}"
+
+
 def run_map(args: argparse.Namespace) -> int:
     from geoik.render_maps import chain_label
 
     flag = _outputs(args, "data")
-    chain = chain_from_args(args, 2)
-    (m,), wall = _compute(args, [(chain, args.method)], _Typed(args))
+    with _Typed(args):
+        dim, plane, volume = _space(args)
+    chain = chain_from_args(args, dim)
+    (m,), wall = _compute(args, [(chain, args.method)], _Typed(args), plane, volume)
     mean, top = m.stats()
-    targets = m.size**2
+    targets = m.size ** (2 if volume is None else 3)
     hit = int((m.reached & m.reachable).sum())
-    print(f"{m.method}: {chain_label(chain)}; {m.params()}; {m.size}x{m.size} pixels")
+    if volume is None:
+        where = "" if m.axes is None else f", plane {m.plane}"
+        print(f"{m.method}: {chain_label(chain)}; {m.params()}; {m.size}x{m.size} pixels{where}")
+    else:
+        print(f"{m.method}: {chain_label(chain)}; {m.params()}; {volume}x{volume}x{volume} voxels")
+    unit = "pixels" if volume is None else "voxels"
     print(
         f"coverage: {100 * m.coverage:.2f}% of the reachable workspace "
-        f"({hit:,} of {int(m.reachable.sum()):,} pixels)"
+        f"({hit:,} of {int(m.reachable.sum()):,} {unit})"
     )
-    print(f"{m.metric} over reached pixels: mean {mean:.4g}, max {top:.4g}")
+    line = _reachable_line(m)
+    if line:
+        print(line)
+    print(f"{m.metric} over reached {unit}: mean {mean:.4g}, max {top:.4g}")
     print(f"time: {wall:.3f} s, {targets / wall:,.0f} targets/s")
     if args.data:
         writing("--data", args.data, lambda: m.save_npz(args.data))
         print(f"wrote {args.data}")
-    _save_maps([m], args.output, flag, args.contours)
+    if volume is None:
+        _save_maps([m], args.output, flag, args.contours)
+    else:
+        _save_volume(m, args.output, flag)
     return 0
+
+
+def coverage_path(path: str) -> str:
+    """Where a volume map's coverage figure goes beside its figure of slices: ``vol.png`` ->
+    ``vol-coverage.png``."""
+    stem, ext = os.path.splitext(path)
+    return f"{stem}-coverage{ext}"
+
+
+def _save_volume(v: Any, path: str | None, flag: str) -> None:
+    from geoik.render import save_figures
+    from geoik.render_maps import figure_dpi, volume_figures
+
+    if path is None:
+        return
+    slices, coverage = volume_figures(v)
+    second = coverage_path(path)
+    dpi = figure_dpi(3 * v.size)
+    writing(flag, path, lambda: save_figures([(slices, path, dpi), (coverage, second, 100)]))
+    print(f"wrote {path}, {second}")
 
 
 def run_compare(args: argparse.Namespace) -> int:
     from geoik.render_maps import chain_label
 
     flag = _outputs(args, "csv")
-    chain = chain_from_args(args, 2)
+    with _Typed(args):
+        dim, plane, volume = _space(args)
+    chain = chain_from_args(args, dim)
     methods, methods_flag = _methods(args)
-    maps, wall = _compute(args, [(chain, m) for m in methods], _Typed(args, methods_flag))
-    print(f"{chain_label(chain)}; metric {args.metric}; {args.size}x{args.size} pixels")
+    jobs = [(chain, m) for m in methods]
+    maps, wall = _compute(args, jobs, _Typed(args, methods_flag), plane, volume)
+    if volume is None:
+        where = "" if maps[0].axes is None else f"; plane {maps[0].plane}"
+        print(f"{chain_label(chain)}; metric {args.metric}; {args.size}x{args.size} pixels{where}")
+        targets = len(maps) * args.size**2
+    else:
+        print(f"{chain_label(chain)}; metric {args.metric}; {volume}x{volume}x{volume} voxels")
+        targets = len(maps) * volume**3
+    line = _reachable_line(maps[0])
+    if line:
+        print(line)
     header = ["method", "coverage_pct", f"mean_{args.metric}", f"max_{args.metric}", "params"]
     rows = [[*_row(m), m.params()] for m in maps]
     print(_table(header, rows))
-    print(f"time: {wall:.3f} s, {len(maps) * args.size**2 / wall:,.0f} targets/s")
+    print(f"time: {wall:.3f} s, {targets / wall:,.0f} targets/s")
     if args.csv:
         _write_csv(args.csv, header, rows)
-    _save_maps(maps, args.output, flag, args.contours)
+    shown = maps if volume is None else [v.slice("z", volume // 2) for v in maps]
+    _save_maps(shown, args.output, flag, args.contours)
     return 0
 
 
@@ -394,10 +556,17 @@ def run_sweep(args: argparse.Namespace) -> int:
     flag = _outputs(args, "csv")
     joints = parse_joints(args.joints)
     methods, methods_flag = _methods(args)
-    chains = [Chain.planar(sweep_lengths(args.lengths_rule, n)) for n in joints]
+    with _Typed(args):
+        dim, plane, volume = _space(args)
+    chains = [_sweep_chain(args, n, dim) for n in joints]
     jobs = [(c, method) for method in methods for c in chains]
-    maps, wall = _compute(args, jobs, _Typed(args, methods_flag))
-    print(f"{args.lengths_rule} links; metric {args.metric}; {args.size}x{args.size} pixels")
+    maps, wall = _compute(args, jobs, _Typed(args, methods_flag), plane, volume)
+    size = args.size if volume is None else volume
+    grid = f"{size}x{size} pixels" if volume is None else f"{size}x{size}x{size} voxels"
+    where = "" if dim == 2 or volume is not None else f", plane {maps[0].plane}"
+    limits = "" if args.max_bend_deg is None else f", max bend {args.max_bend_deg} deg"
+    kind = "" if dim == 2 else "3-D chains, "
+    print(f"{kind}{args.lengths_rule} links{limits}; metric {args.metric}; {grid}{where}")
     header = [
         "joints",
         "method",
@@ -412,7 +581,8 @@ def run_sweep(args: argparse.Namespace) -> int:
         for m in maps
     ]
     print(_table(header[:5], [r[:5] for r in rows]))
-    print(f"time: {wall:.3f} s, {len(maps) * args.size**2 / wall:,.0f} targets/s")
+    targets = len(maps) * size ** (2 if volume is None else 3)
+    print(f"time: {wall:.3f} s, {targets / wall:,.0f} targets/s")
     if args.csv:
         _write_csv(args.csv, header, rows)
     if args.output:
@@ -423,8 +593,30 @@ def run_sweep(args: argparse.Namespace) -> int:
         series = {
             meth: [m.coverage for m in maps[i * k : (i + 1) * k]] for i, meth in enumerate(methods)
         }
-        title = f"Coverage, {args.lengths_rule} links ({maps[0].params()}, {args.size} px)"
+        px = f"{size} px" if volume is None else f"{size}^3 voxels"
+        title = f"Coverage, {kind}{args.lengths_rule} links{limits} ({maps[0].params()}, {px})"
         fig = sweep_figure(joints, series, title)
         writing(flag, args.output, lambda: save_figure(fig, args.output))
         print(f"wrote {args.output}")
     return 0
+
+
+def _sweep_chain(args: argparse.Namespace, n: int, dim: int) -> Chain:
+    """The sweep's chain of ``n`` joints: its lengths by the rule, the limits of
+    --max-bend-deg for every joint, planar or 3-D."""
+    lengths = sweep_lengths(args.lengths_rule, n)
+    bend: Any = None
+    if args.max_bend_deg is not None:
+        bend = parse_max_bend(args.max_bend_deg)
+        if isinstance(bend, list):
+            raise InvalidOptionError(
+                f"--max-bend-deg: expected one limit for every joint of every chain (60 or "
+                f"-30:120), got {args.max_bend_deg!r}"
+            )
+        bend = [bend] * n
+    try:
+        if dim == 2:
+            return Chain.planar(lengths, bend)
+        return Chain.spatial(lengths, bend)
+    except GeoIKError as e:
+        raise as_typed(e) from None
