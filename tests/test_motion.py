@@ -58,6 +58,36 @@ def test_joint_turns_that_nearly_cancel_at_the_tip_2d():
     assert m.path_length() == pytest.approx(gauss_length(speed, 0.0, 1.0, 64), rel=1e-9)
 
 
+def _planar_speed(lengths, phi0, dphi):
+    """The end effector's speed while link i's angle goes linearly from phi0_i by dphi_i."""
+
+    def speed(t):
+        phi = phi0[None, :] + t[:, None] * dphi[None, :]
+        vx = (lengths * dphi * np.sin(phi)).sum(axis=1)
+        vy = (lengths * dphi * np.cos(phi)).sum(axis=1)
+        return np.hypot(vx, vy)
+
+    return speed
+
+
+@pytest.mark.parametrize("scale", [0.01, 0.3, 1.0, 3.0], ids=lambda s: f"turns x{s}")
+def test_multi_joint_steps_2d_are_bound_controlled(scale):
+    """Random planar steps in which every joint turns, from small ones (damped least squares)
+    to ones over several radians (FABRIK, CAA, circles: several Taylor pieces), against
+    composite Gauss-Legendre on the exact speed: within 1e-9 of the links' arcs."""
+    rng = np.random.default_rng(int(scale * 100))
+    for _ in range(40):
+        n = int(rng.integers(2, 8))
+        lengths = rng.uniform(0.3, 2.0, n)
+        before = rng.uniform(-np.pi, np.pi, n)
+        after = before + scale * rng.normal(size=n)
+        phi0, dphi = np.cumsum(before), np.cumsum(after - before)
+        m = Motion(ik.Chain.planar(lengths), np.stack([before, after]))
+        bound = float(np.sum(lengths * np.abs(dphi)))
+        exact = gauss_length(_planar_speed(lengths, phi0, dphi), 0.0, 1.0, 256)
+        assert abs(m.path_length() - exact) <= 1e-9 * bound
+
+
 def test_spatial_step_with_two_axes():
     """Joint 0 turns about z and joint 1 about its own y, both by s in [0, T]: the tip is
     Rz(s) (1 + cos s, 0, -sin s), whose speed is integrated analytically."""

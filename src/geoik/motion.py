@@ -41,17 +41,63 @@ __all__ = ["Motion"]
 FIVE_DEG = math.radians(5.0)
 # A joint whose rotation in a step is at most this (radians) did not move in that step.
 STILL = 1e-12
-# How a multi-joint step's path is integrated: polylines through 1 in 1, 1 in 2 and 1 in 4
-# samples, extrapolated by :func:`romberg`. The samples start so that no joint (3-D:
-# SAMPLE_STEP) or no link (2-D: SAMPLE_STEP_2D) turns more than that between two, and are
-# doubled (up to MAX_SAMPLES) until the two Richardson estimates agree to SETTLED, relative;
-# a step whose joint turns nearly cancel at the end effector needs many more than a smooth one.
-# Measured against Gauss-Legendre integration of the end effector's speed, the relative error
-# of a solve's path length is below about 1e-7 (typically 1e-10).
+# How a 3-D multi-joint step's path is integrated: polylines through 1 in 1, 1 in 2 and 1 in 4
+# samples, extrapolated by :func:`romberg`. The samples start so that no joint turns more than
+# SAMPLE_STEP between two, and are doubled (up to MAX_SAMPLES) until the two Richardson
+# estimates agree to SETTLED, relative; a step whose joint turns nearly cancel at the end
+# effector needs many more than a smooth one. Measured against Gauss-Legendre integration of the
+# end effector's speed, the relative error of a solve's path length is below about 1e-7
+# (typically 1e-10).
 SAMPLE_STEP = math.radians(0.25)
 SAMPLE_STEP_2D = math.radians(1.0)
 SETTLED = 1e-8
 MAX_SAMPLES = 1 << 16
+# How a planar multi-joint step's path is integrated (see _step_path_2d): the end effector's
+# velocity is a sum of uniform circular motions, expanded in Taylor series over pieces of the
+# step in which no link turns more than PIECE radians, to the order whose remainder bound is at
+# most TAYLOR of the links' arcs; the length of that polynomial velocity is integrated by
+# adaptive Gauss-Kronrod (7-15 points), each interval until the two rules agree to QUADRATURE of
+# the links' arcs. Both errors are bounded by those fractions of the step's upper bound
+# sum(l_i |turn of link i|), which the path itself nears unless the links' turns cancel at the
+# end effector, so a solve's path length is within about 1e-10 of the true one, relative.
+PIECE = 1.0
+TAYLOR = 1e-11
+QUADRATURE = 1e-10
+MAX_ORDER = 24
+MAX_SPLITS = 60
+_INVERSE = 1.0 / np.arange(1.0, MAX_ORDER + 20.0)  # 1 / (k + 1) for k = 0, 1, ...
+_GK_NODES = np.array(
+    [
+        0.991455371120812639206854697526329,
+        0.949107912342758524526189684047851,
+        0.864864423359769072789712788640926,
+        0.741531185599394439863864773280788,
+        0.586087235467691130294144845693013,
+        0.405845151377397166906606412076961,
+        0.207784955007898467600689403773245,
+        0.000000000000000000000000000000000,
+    ]
+)
+_GK_WEIGHTS = np.array(
+    [
+        0.022935322010529224963732008058970,
+        0.063092092629978553290700663189204,
+        0.104790010322250183839876322541518,
+        0.140653259715525918745189590510238,
+        0.169004726639267902826583426598550,
+        0.190350578064785409913256402421014,
+        0.204432940075298892414161999234649,
+        0.209482141084727828012999174891714,
+    ]
+)
+_G7_WEIGHTS = np.array(  # at the Kronrod nodes 1, 3, 5 and 7 (the last: 0)
+    [
+        0.129484966168869693270611432679082,
+        0.279705391489276667901467771423780,
+        0.381830050505118944950369775488975,
+        0.417959183673469387755102040816327,
+    ]
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,11 +246,19 @@ def costs_2d(lengths, base, keys, nkeys):
     """Costs of a 2-D motion given by its first ``nkeys`` keyframes.
 
     Returns (number of joint rotations above 5 degrees, sum of rotation magnitudes in radians,
-    end-effector path length).
+    end-effector path length). A one-joint step is the exact arc about its joint, its radius from
+    the joint positions of :func:`geoik.geometry.fk_2d` of the keyframe before it; a step in which
+    several joints turn is integrated by :func:`_step_path_2d`, which also turns the links'
+    directions to the keyframe after it, so that a run of such steps needs no forward
+    kinematics after its first keyframe.
     """
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
-    links = np.empty((n, 4))  # per link: direction (x, y) and its turn per sample (cos, sin)
+    turns = np.empty((n, 2))  # per link: its direction (cos, sin)
+    scratch = np.empty((n, 3))  # a multi-joint step's link turns and directions
+    coef = np.empty((MAX_ORDER, 2))
+    stack = np.empty((MAX_SPLITS + 2, 2))
+    turned = False  # turns and pos hold the directions a multi-joint step turned to
     count = 0
     total = 0.0
     path = 0.0
@@ -224,64 +278,141 @@ def costs_2d(lengths, base, keys, nkeys):
                     biggest = d
         if moved == 0:
             continue
-        fk_2d(lengths, base, keys[k - 1], pos)
         if moved == 1:
+            if not turned:
+                fk_2d(lengths, base, keys[k - 1], pos)
             ex = pos[n, 0] - pos[j_moved, 0]
             ey = pos[n, 1] - pos[j_moved, 1]
             path += biggest * math.sqrt(ex * ex + ey * ey)
+            turned = False
             continue
-        # samples: see SAMPLE_STEP_2D and SETTLED
-        dphi, widest = 0.0, 0.0
-        for j in range(n):
-            dphi += keys[k, j] - keys[k - 1, j]
-            widest = max(widest, abs(dphi))
-        m = samples_2d(widest)
-        while True:
-            fine, mid, coarse = _polylines_2d(lengths, base, keys[k - 1], keys[k], pos, m, links)
-            r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
-            if abs(r_fine - r_mid) <= SETTLED * r_fine or m >= MAX_SAMPLES:
-                break
-            m *= 2
-        path += romberg(fine, mid, coarse)
+        if not turned:
+            fk_2d(lengths, base, keys[k - 1], pos)
+            for i in range(n):
+                turns[i, 0] = (pos[i + 1, 0] - pos[i, 0]) / lengths[i]
+                turns[i, 1] = (pos[i + 1, 1] - pos[i, 1]) / lengths[i]
+        path += _step_path_2d(lengths, keys[k - 1], keys[k], turns, scratch, coef, stack)
+        pos[0, 0], pos[0, 1] = base[0], base[1]
+        for i in range(n):
+            pos[i + 1, 0] = pos[i, 0] + lengths[i] * turns[i, 0]
+            pos[i + 1, 1] = pos[i, 1] + lengths[i] * turns[i, 1]
+        turned = True
     return count, total, path
 
 
-@njit(cache=True)
-def _polylines_2d(lengths, base, before, after, pos, m, links):
-    """Lengths of the polylines through m + 1, m / 2 + 1 and m / 4 + 1 evenly spaced points of
-    the end effector's path while the relative angles go linearly from ``before`` (whose joint
-    positions are ``pos``) to ``after``.
+@njit(cache=True, inline="always")
+def _turn(x):
+    """(cos x, sin x) for |x| <= PIECE (1) by their Taylor series to the 20th power, to rounding
+    (the first term left out is below 1e-21)."""
+    x2 = x * x
+    c, s = 1.0, 1.0
+    for k in range(20, 0, -2):  # Horner in x^2: c_k = 1 - x^2 c_{k+2} / (k (k - 1)), likewise s
+        c = 1.0 - x2 * c * _INVERSE[k - 1] * _INVERSE[k - 2]
+        s = 1.0 - x2 * s * _INVERSE[k] * _INVERSE[k - 1]
+    return c, x * s
 
-    Link i's absolute angle moves linearly by the sum of the steps of joints 0..i, so between
-    samples its direction turns by a fixed rotation: no trigonometry per sample.
-    """
+
+@njit(cache=True)
+def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
+    """Length of the end effector's path in a planar step in which several joints turn, each
+    relative angle linearly from ``before`` to ``after``; ``turns`` holds the links' directions
+    at ``before`` and is turned to their directions at ``after``.
+
+    Link i's angle turns by ``w_i`` (the sum of the joints' turns up to i), so the end
+    effector's velocity is ``v(t) = sum_i l_i w_i i u_i exp(i w_i t)`` (complex numbers, t in
+    [0, 1], ``u_i`` the link's direction). The step is cut into P pieces in which no link turns
+    more than PIECE; over a piece ``exp(i w s)`` is replaced by its Taylor polynomial of order K,
+    whose remainder is at most ``|w s|^K / K!``, so the polynomial velocity differs from the true
+    one by at most ``sum_i l_i |w_i| (W / P)^K / K!`` (``W`` the largest ``|w_i|``), kept below
+    TAYLOR times ``sum_i l_i |w_i|``, which bounds the path. Its length is integrated by adaptive
+    Gauss-Kronrod (7-15) on the piece, each interval accepted when the two rules agree within
+    QUADRATURE times the same bound (scaled to the interval). The directions are turned from
+    piece to piece by :func:`_turn`: no trigonometry."""
     n = lengths.shape[0]
-    dphi = 0.0
-    for j in range(n):
+    dphi, widest, bound = 0.0, 0.0, 0.0
+    for j in range(n):  # scratch: each link's turn and its direction at the piece's start
         dphi += after[j] - before[j]
-        links[j, 0] = (pos[j + 1, 0] - pos[j, 0]) / lengths[j]
-        links[j, 1] = (pos[j + 1, 1] - pos[j, 1]) / lengths[j]
-        links[j, 2], links[j, 3] = math.cos(dphi / m), math.sin(dphi / m)
-    px, py = pos[n, 0], pos[n, 1]
-    qx, qy, rx, ry = px, py, px, py
-    fine, mid, coarse = 0.0, 0.0, 0.0
-    for s in range(1, m + 1):
-        ex, ey = base[0], base[1]
+        scratch[j, 0] = dphi
+        widest = max(widest, abs(dphi))
+        bound += lengths[j] * abs(dphi)
+        scratch[j, 1], scratch[j, 2] = turns[j, 0], turns[j, 1]
+    if bound == 0.0:
+        return 0.0
+    pieces = max(1, int(math.ceil(widest / PIECE)))
+    step = widest / pieces
+    order, term = 1, step
+    while term > TAYLOR and order < MAX_ORDER:  # (W / P)^K / K! <= TAYLOR
+        term *= step * _INVERSE[order]
+        order += 1
+    length = 0.0
+    for _ in range(pieces):
+        # coefficients of the velocity's Taylor polynomial over the piece (s in [0, 1])
+        for k in range(order):
+            coef[k, 0], coef[k, 1] = 0.0, 0.0
         for j in range(n):
-            c, d = links[j, 0], links[j, 1]
-            c, d = c * links[j, 2] - d * links[j, 3], c * links[j, 3] + d * links[j, 2]
-            links[j, 0], links[j, 1] = c, d
-            ex += lengths[j] * c
-            ey += lengths[j] * d
-        fine += math.sqrt((ex - px) ** 2 + (ey - py) ** 2)
-        px, py = ex, ey
-        if s % 2 == 0:
-            mid += math.sqrt((px - qx) ** 2 + (py - qy) ** 2)
-            qx, qy = px, py
-        if s % 4 == 0:
-            coarse += math.sqrt((px - rx) ** 2 + (py - ry) ** 2)
-            rx, ry = px, py
-    return fine, mid, coarse
+            om = scratch[j, 0] / pieces
+            # c_0 = l om i u, c_{k+1} = c_k (i om) / (k + 1)
+            cx, cy = -lengths[j] * om * scratch[j, 2], lengths[j] * om * scratch[j, 1]
+            for k in range(order):
+                coef[k, 0] += cx
+                coef[k, 1] += cy
+                f = om * _INVERSE[k]
+                cx, cy = -cy * f, cx * f
+        length += _gauss_kronrod(coef, order, bound / pieces, stack)
+        for j in range(n):  # the directions at the piece's end
+            c, s = _turn(scratch[j, 0] / pieces)
+            x, y = scratch[j, 1], scratch[j, 2]
+            scratch[j, 1], scratch[j, 2] = x * c - y * s, x * s + y * c
+    for j in range(n):
+        x, y = scratch[j, 1], scratch[j, 2]
+        norm = math.sqrt(x * x + y * y)  # 1 to rounding: keep it so over many steps
+        turns[j, 0], turns[j, 1] = x / norm, y / norm
+    return length
+
+
+@njit(cache=True, inline="always")
+def _speed(coef, order, t):
+    """|sum_{k < order} coef_k t^k| (complex coefficients, real t), by Horner's rule."""
+    x, y = 0.0, 0.0
+    for k in range(order - 1, -1, -1):
+        x, y = x * t + coef[k, 0], y * t + coef[k, 1]
+    return math.sqrt(x * x + y * y)
+
+
+@njit(cache=True)
+def _gauss_kronrod(coef, order, scale, stack):
+    """Integral over [0, 1] of the polynomial speed, by adaptive Gauss-Kronrod: an interval is
+    accepted when its 15-point and 7-point rules agree within QUADRATURE times ``scale`` times
+    its width, otherwise halved (up to MAX_SPLITS halvings in all, after which the 15-point
+    values stand)."""
+    total = 0.0
+    top = 0
+    stack[0, 0], stack[0, 1] = 0.0, 1.0
+    splits = 0
+    while top >= 0:
+        a, b = stack[top, 0], stack[top, 1]
+        top -= 1
+        half, mid = 0.5 * (b - a), 0.5 * (a + b)
+        centre = _speed(coef, order, mid)
+        kronrod = _GK_WEIGHTS[7] * centre
+        gauss = _G7_WEIGHTS[3] * centre
+        for i in range(7):
+            x = half * _GK_NODES[i]
+            f = _speed(coef, order, mid - x) + _speed(coef, order, mid + x)
+            kronrod += _GK_WEIGHTS[i] * f
+            if i % 2 == 1:
+                gauss += _G7_WEIGHTS[i // 2] * f
+        kronrod *= half
+        gauss *= half
+        if abs(kronrod - gauss) <= QUADRATURE * scale * (b - a) or splits >= MAX_SPLITS:
+            total += kronrod
+        else:
+            splits += 1
+            top += 1
+            stack[top, 0], stack[top, 1] = a, mid
+            top += 1
+            stack[top, 0], stack[top, 1] = mid, b
+    return total
 
 
 @njit(cache=True)
