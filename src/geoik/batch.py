@@ -29,7 +29,7 @@ from geoik.chain import Chain
 from geoik.checks import check_flag, check_max_iter, check_motion, check_points, check_tol
 from geoik.errors import InvalidChainError, UnsupportedChainError, describe
 from geoik.geometry import REACHED, fk_2d, wrap_free_joints
-from geoik.judge import judge, judge_params
+from geoik.judge import judge, judge_params, judge_xyz
 from geoik.motion import costs_2d
 from geoik.solvers import Solver, get
 from geoik.state import rest_state
@@ -243,7 +243,20 @@ def _lane_task(
         )
         for b in range(min(lanes, i1 - b0)):
             i = b0 + b
-            st, err = judge(t[b], end[b], out[1, b], tol, base, params)
+            st, err = judge_xyz(
+                t[b, 0],
+                t[b, 1],
+                0.0,
+                end[b, 0],
+                end[b, 1],
+                0.0,
+                out[1, b],
+                tol,
+                base[0],
+                base[1],
+                0.0,
+                params,
+            )
             status[i], iters[i], error[i] = st, out[2, b], err
             if want_costs:
                 count[i], rotsum[i], path[i] = costs_2d(lengths, base, rec[b], out[0, b])

@@ -378,23 +378,25 @@ def beyond_reach(lengths, base, target, out):
 
 
 @njit(cache=True)
-def distance(p, q):
-    """|p - q| without overflow or underflow: the plain sum of squares where it is safe (every
-    realistic case, rounded as NumPy's norm of two or three numbers is), scaled otherwise."""
-    s = 0.0
-    for k in range(p.shape[0]):
-        s += (p[k] - q[k]) ** 2
+def norm3(x, y, z):
+    """|(x, y, z)| without overflow or underflow: the plain sum of squares where it is safe
+    (every realistic case, rounded as NumPy's norm is), scaled otherwise. A 2-D vector has z = 0,
+    which adds nothing."""
+    s = x * x + y * y + z * z
     if 1e-280 < s < 1e280:
         return math.sqrt(s)
-    big = 0.0
-    for k in range(p.shape[0]):
-        big = max(big, abs(p[k] - q[k]))
+    big = max(abs(x), abs(y), abs(z))
     if big == 0.0 or not math.isfinite(big):
         return big
-    s = 0.0
-    for k in range(p.shape[0]):
-        s += ((p[k] - q[k]) / big) ** 2
-    return big * math.sqrt(s)
+    x, y, z = x / big, y / big, z / big
+    return big * math.sqrt(x * x + y * y + z * z)
+
+
+@njit(cache=True)
+def distance(p, q):
+    """|p - q| of two (2,) or (3,) points, without overflow or underflow (:func:`norm3`)."""
+    dz = p[2] - q[2] if p.shape[0] == 3 else 0.0
+    return norm3(p[0] - q[0], p[1] - q[1], dz)
 
 
 @njit(cache=True)
