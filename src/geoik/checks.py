@@ -153,19 +153,18 @@ def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
     :class:`~geoik.InvalidTargetError` naming ``name`` otherwise.
     """
     r = _real_array(value)
-    expected = (
-        f"{name}: expected a 3x3 rotation matrix or a unit quaternion (w, x, y, z), got "
-        f"{describe(value)}"
-    )
-    if r is None or not np.all(np.isfinite(r)):
-        raise InvalidTargetError(expected)
+    if r is None or r.shape not in ((3, 3), (4,)) or not np.all(np.isfinite(r)):
+        raise InvalidTargetError(
+            f"{name}: expected a 3x3 rotation matrix or a unit quaternion (w, x, y, z), got "
+            f"{describe(value)}"
+        )
     if r.shape == (4,):
-        norm = float(np.linalg.norm(r))
+        norm = math.sqrt(float(r @ r))
         if abs(norm - 1.0) > _ROTATION_TOL:
             raise InvalidTargetError(
                 f"{name}: expected a unit quaternion (w, x, y, z), got one of length {norm:.9g}"
             )
-        w, x, y, z = r / norm
+        w, x, y, z = (r / norm).tolist()
         return np.array(
             [
                 [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
@@ -173,15 +172,16 @@ def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
                 [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
             ]
         )
-    if r.shape != (3, 3):
-        raise InvalidTargetError(expected)
-    if not np.allclose(r.T @ r, np.eye(3), rtol=0.0, atol=_ROTATION_TOL) or np.linalg.det(r) < 0:
+    off = float(np.abs(r.T @ r - np.eye(3)).max())
+    if off > _ROTATION_TOL or np.linalg.det(r) < 0:
         raise InvalidTargetError(
             f"{name}: expected a rotation matrix (orthonormal, determinant +1), got "
             f"{describe(np.round(r, 6).tolist())}"
         )
-    u, _, vt = np.linalg.svd(r)
-    return np.ascontiguousarray(u @ vt)
+    if off > 1e-14:  # the nearest rotation matrix
+        u, _, vt = np.linalg.svd(r)
+        r = u @ vt
+    return np.ascontiguousarray(r)
 
 
 def check_angle_tol(angle_tol: Any, name: str = "angle_tol") -> float:

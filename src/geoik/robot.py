@@ -93,6 +93,7 @@ class Robot:
     total_length: float = field(init=False, repr=False, compare=False)
     """The model's size: the longest path from the base to a tip, as the sum of the distances
     between consecutive joint origins (plus the prismatic joints' largest travel)."""
+    _prismatic_rows: np.ndarray = field(init=False, repr=False, compare=False)
     kernel_arrays: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
     """The model as the general kernels take it: ``(parents, kinds, origin_xyz, origin_rot,
     axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path)``."""
@@ -164,6 +165,7 @@ class Robot:
             "tip_xyz": tip_xyz,
             "tip_rot": tip_rot,
             "kind_codes": codes,
+            "_prismatic_rows": (codes == PRISMATIC)[:, None],
             "on_path": on_path,
             "n": m,
             "dim": 3,
@@ -308,9 +310,21 @@ class Robot:
         motion; each prismatic joint's frame after it), and the tip (one-tip robots; else the
         first tip)."""
         q = self.check_angles(angles, limits=False)
-        _, pos, origins, _, _, tpos = self._fk(q)
-        pts = np.where((self.kind_codes == PRISMATIC)[:, None], pos, origins)
-        return np.vstack([np.zeros((1, 3)), pts, tpos[:1]])
+        return self.pose_of(q)[0]
+
+    def pose_of(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(:meth:`joint_positions`, the first tip's (4, 4) frame) of checked joint values
+        ``q``, from one forward kinematics (what a solve reports)."""
+        _, pos, origins, _, trot, tpos = self._fk(q)
+        pts = np.empty((self.n + 2, 3))
+        pts[0] = 0.0
+        pts[1:-1] = np.where(self._prismatic_rows, pos, origins)
+        pts[-1] = tpos[0]
+        frame = np.zeros((4, 4))
+        frame[:3, :3] = trot[0]
+        frame[:3, 3] = tpos[0]
+        frame[3, 3] = 1.0
+        return pts, frame
 
     def _one_tip(self, tip: str | None) -> int:
         if tip is not None:

@@ -59,7 +59,7 @@ def solve_robot(
     q = _start(robot, start)
     goals = _goal_arrays(robot, {0: (t, goal_rot)})
     code, used, q, rec = _run(solver, robot, goals, q, tol_, angle_tol_, iters, opts)
-    frame = robot.tip_frames(q)[0]
+    points, frame = robot.pose_of(q)
     error = math.dist(frame[:3, 3].tolist(), t.tolist())
     angle_error = None if goal_rot is None else float(call(angle_between, goal_rot, frame[:3, :3]))
     status = STATUSES[judge_robot(code, error, angle_error, tol_, angle_tol_)]
@@ -67,12 +67,12 @@ def solve_robot(
         robot,  # type: ignore[arg-type]
         t,
         solver.name,
-        robot.joint_positions(q),
+        points,
         public_values(robot, q),
         status,
         int(used),
         error,
-        Motion(robot, rec),  # type: ignore[arg-type]
+        Motion.fast(robot, rec),  # type: ignore[arg-type]
         tol_,
         goal_rot,
         angle_error,

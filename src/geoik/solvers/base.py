@@ -160,8 +160,15 @@ class Solver:
         )
 
     def general_opts(self, model: Any, options: Mapping[str, Any]) -> np.ndarray:
-        """The general kernel's ``opts``: the packed options, then the model's size."""
-        return np.append(self.pack_options(options), model.total_length)
+        """The general kernel's ``opts``: the packed options, then the model's size (cached on
+        the model for the default options; kernels only read it)."""
+        if options:
+            return np.append(self.pack_options(options), model.total_length)
+        key = ("general_opts", self.name)
+        cached = model._cache.get(key)
+        if cached is None:
+            cached = model._cache[key] = np.append(self.pack_options({}), model.total_length)
+        return cached
 
     def limit_error(self, chain: Any, target: np.ndarray, joint: int) -> LimitError:
         """The error of a kernel that reported joint ``joint``'s limits as unmeetable."""
