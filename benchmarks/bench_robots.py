@@ -16,8 +16,9 @@ poses that leave the limits. Printed per robot and solver: the success share, th
 per-solve time (``geoik.solve`` whole: checks, kernel and the Solution) and, for geoik with
 orientation, the ratio of ikpy's median time to geoik's on the targets ikpy solved (the first
 ``--ikpy-targets``), measured in this run, the solvers taking turns target by target.
-Goals: ``dls`` with orientation reaches at least 99 % on the Panda, UR5, Kinova and Z1 within 100 iterations, with every returned joint
-inside its limits; at least 50x faster than ikpy at an equal or better success share.
+Goals: ``dls`` with orientation reaches at least 99 % on the Panda, UR5, Kinova and Z1 within
+100 iterations, with every returned joint inside its limits; at least 50x faster than ikpy at an
+equal or better success share.
 """
 
 from __future__ import annotations
