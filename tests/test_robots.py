@@ -299,3 +299,25 @@ def test_allegro_hand_reaches_four_fingertips():
             np.testing.assert_allclose(sol.position(t), sol.frames[i, :3, 3])
             assert (sol.status[t] is ik.Status.REACHED) == (sol.error[t] <= 1e-4)
     assert reached >= 38
+
+
+def test_command_line_solves_a_urdf(capsys):
+    from geoik.cli import main
+
+    path = str(example_path("ur5"))
+    args = ["solve", "--urdf", path, "--tip", "tool0", "--target", "0.4,0.2,0.5"]
+    assert main([*args, "--orientation", "0,1,0,0", "--json"]) == 0
+    import json
+
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "REACHED" and record["joint_names"][0] == "shoulder_pan_joint"
+    robot = ik.load_urdf(path, tip="tool0")
+    frame = robot.tip_frame(record["joint_values"])
+    np.testing.assert_allclose(frame[:3, 3], [0.4, 0.2, 0.5], atol=2e-4)
+    assert angle_between(np.diag([1.0, -1.0, -1.0]), frame[:3, :3]) <= 1e-3
+    assert main(["solve", "--urdf", path, "--tip", "nowhere", "--target", "0.4,0.2,0.5"]) == 2
+    assert "--tip: expected a link" in capsys.readouterr().err
+    assert main([*args, "--orientation", "0,1,0"]) == 2
+    assert "--orientation" in capsys.readouterr().err
+    assert main(["methods"]) == 0
+    assert "geoik solve --urdf): ccd, dls" in capsys.readouterr().out
