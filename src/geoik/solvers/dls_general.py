@@ -17,28 +17,32 @@ multiple end effectors), so joints shared by several fingers weigh all of them.
 
 Choices
 -------
-Metres against radians. ``w`` is the model's size ``L`` (:attr:`geoik.Robot.total_length`): an
-error of ``theta`` radians counts as much as the ``L theta`` metres it moves a point at the
-robot's reach. Both errors then share one scale, so the damping and the step limits below act
-on them alike; with 6 joints and an oriented tip, ``J`` is square and the undamped step, hence
-the converged solution, does not depend on ``w`` at all.
-Damping. ``lambda^2 = boost * (E + (damping * L)^2 * 1e-6)``, ``E`` the squared error norm
-(Sugihara 2011: damping that fades with the error converges quadratically near the solution
-and keeps steps short far from it, without tuning); ``boost`` starts at 1, is divided by 4
-(down to 1e-3) after an accepted step and multiplied by 4 after a rejected one (Levenberg-
-Marquardt's rule): a step is accepted only if it lowers ``E``, so the error never grows.
-Steps. A step whose largest revolute turn exceeds 45 degrees, or whose largest prismatic travel
-exceeds ``max_step * L``, is scaled down to it (Buss's ``MaxAngleDLS``). Joint limits: every
-joint is clamped into its limits after each step, and a joint sitting on a limit that the step
-pushes further is removed from ``J`` and the step recomputed.
+Metres against radians. ``w = 0.3 L`` (:data:`WEIGHT`, ``L`` the model's size,
+:attr:`geoik.Robot.total_length`): an error of ``theta`` radians counts as the ``0.3 L theta``
+metres it moves a point at about a wrist's distance from the tip, so that both errors share one
+scale for the damping and the step limits. With 6 joints and an oriented tip ``J`` is square and
+the undamped step, hence the converged pose, does not depend on ``w``; it shapes the path there.
+On the benchmark's arms (``benchmarks/bench_robots.py``) 0.1-0.3 L solved the most of 0.1, 0.2,
+0.3, 1 and 3 L.
+Damping. ``lambda^2 = boost * (damping * E + (damping * L)^2 * 1e-6)``, ``E`` the squared error
+norm (Sugihara 2011: damping that fades with the error converges quadratically near the
+solution and keeps steps short far from it); ``boost`` starts at 1, is divided by 4 (down to
+1e-3) after an accepted step and multiplied by 4 after a rejected one (Levenberg-Marquardt's
+rule). A step is accepted only if it lowers ``E``; within one iteration a step that does not is
+first halved up to :data:`HALVINGS` times (a backtracking line search), so the error never
+grows.
+Steps. A step whose largest revolute turn exceeds 90 degrees, or whose largest prismatic travel
+exceeds ``max_step * L``, is scaled down to it. Joint limits: every joint is clamped into its
+limits after each step, and a joint sitting on a limit that the step pushes further is removed
+from ``J`` and the step recomputed.
 Restarts. Damped least squares is a local method: from a far start it can settle in a local
 minimum of ``E`` (a wrist flipped the wrong way, an elbow against a limit). When ``boost``
-exceeds 1e6, or 12 accepted steps in a row lower ``E`` by less than 1 % in all, short of the
-target, the kernel restarts from joint values drawn uniformly within the limits (continuous
-joints in [-pi, pi]) by a fixed pseudo-random sequence, so a solve is reproducible; the best
-pose found is kept and returned. Restarts come out of the same ``max_iter`` budget: iterations
-count every step, accepted or not, across restarts. The recorded motion then jumps where the
-kernel restarted.
+exceeds 1e4, or 3 iterations in a row lower ``E`` by less than half (by less than 1 % once the
+error is below ``0.01 L``), short of the target, the kernel restarts from joint values drawn
+uniformly within the limits (continuous joints in [-pi, pi]) by a fixed pseudo-random sequence,
+so a solve is reproducible; the best pose found is returned. Restarts come out of the same
+``max_iter`` budget: iterations count every step, accepted or not, across restarts. The
+recorded motion then jumps where the kernel restarted.
 
 Counting and stopping. One iteration is one step (accepted or rejected); each accepted step is
 one keyframe (capacity ``1 + max_iter``). Convergence is checked before the first step (0
