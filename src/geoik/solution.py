@@ -99,6 +99,10 @@ class Solution:
         error: float,
         motion: Motion,
         tol: float,
+        orientation: np.ndarray | None = None,
+        angle_error: float | None = None,
+        angle_tol: float | None = None,
+        frame: np.ndarray | None = None,
     ) -> Solution:
         """The same as ``Solution(...)`` with the arguments in field order, without the
         dataclass's per-field frozen assignments: the constructor of :func:`geoik.solve`'s hot
@@ -115,10 +119,10 @@ class Solution:
             error=error,
             motion=motion,
             tol=tol,
-            orientation=None,
-            angle_error=None,
-            angle_tol=None,
-            frame=None,
+            orientation=orientation,
+            angle_error=angle_error,
+            angle_tol=angle_tol,
+            frame=frame,
         )
         sol.__post_init__()
         return sol
