@@ -17,14 +17,19 @@ from geoik.errors import (
     InvalidPoseError,
     InvalidTargetError,
     LimitError,
+    RobotsMissingError,
     UnknownMethodError,
     UnsupportedChainError,
+    UnsupportedJointError,
+    URDFError,
 )
 from geoik.motion import Motion
 from geoik.pose import Pose
+from geoik.robot import Robot
 from geoik.skeleton import Branch, Skeleton
 from geoik.solution import Solution, Status
 from geoik.tree import TreeSolution, solve_tree
+from geoik.urdf import load_urdf
 
 __version__ = "0.1.0"
 
@@ -40,14 +45,19 @@ __all__ = [
     "LimitError",
     "Motion",
     "Pose",
+    "Robot",
+    "RobotsMissingError",
     "Skeleton",
     "Solution",
     "Status",
     "TreeSolution",
+    "URDFError",
     "UnknownMethodError",
     "UnsupportedChainError",
+    "UnsupportedJointError",
     "__version__",
     "costs",
+    "load_urdf",
     "solve",
     "solve_tree",
     "warm_up",

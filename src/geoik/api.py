@@ -26,12 +26,14 @@ from geoik.checks import (
     check_tol,
 )
 from geoik.costs import costs
-from geoik.errors import InvalidChainError, describe
+from geoik.errors import InvalidChainError, UnsupportedChainError, describe
 from geoik.jit import runner
 from geoik.judge import finish_2d, finish_3d, judge_params
 from geoik.motion import Motion
 from geoik.pose import Pose
 from geoik.reach import clamp_into_reach
+from geoik.robot import Robot
+from geoik.robot_solve import solve_robot
 from geoik.solution import STATUSES, Solution, Status
 from geoik.solvers import get
 from geoik.state import start_state
@@ -40,22 +42,27 @@ __all__ = ["DEFAULT_TOL", "solve", "warm_up"]
 
 
 def solve(
-    chain: Chain,
+    chain: Chain | Robot,
     target: Any,
-    method: str = "fabrik",
+    method: str | None = None,
     tol: float | None = None,
     max_iter: int | None = None,
     start: Pose | Any = None,
     clamp_to_reach: bool = False,
+    orientation: Any = None,
+    angle_tol: float | None = None,
     **options: Any,
 ) -> Solution:
     """Solve inverse kinematics for one target.
 
     Parameters
     ----------
-    chain : the chain (:meth:`Chain.planar` or :meth:`Chain.spatial`).
-    target : (d,) point the end effector should reach.
-    method : a name in :data:`geoik.solvers.REGISTRY` (``geoik methods`` lists them).
+    chain : the chain (:meth:`Chain.planar` or :meth:`Chain.spatial`), or a robot with one tip
+        (:class:`geoik.Robot`, e.g. from :func:`geoik.load_urdf`).
+    target : (d,) point the end effector should reach (a robot: its tip, metres, in the base
+        link's frame).
+    method : a name in :data:`geoik.solvers.REGISTRY` (``geoik methods`` lists them); default
+        ``"fabrik"`` for a chain, ``"dls"`` for a robot (``ccd`` and ``dls`` take robots).
     tol : distance within which the target counts as reached; default ``1e-4`` times the
         chain's total length.
     max_iter : iteration budget of iterative solvers; default per solver.
@@ -66,6 +73,11 @@ def solve(
         maximum (:meth:`Chain.reach`) is first moved radially onto that annulus; the solution
         keeps the given target and its error, and is CLOSEST when the end effector is within
         ``tol`` of the moved point (REACHED only within ``tol`` of the given target).
+    orientation : robots only: the tip's target orientation in the base frame, a 3x3 rotation
+        matrix (columns: the tip frame's axes) or a unit quaternion ``(w, x, y, z)``; default
+        None, a position-only target.
+    angle_tol : robots only: angle in radians within which the orientation counts as reached
+        (default ``1e-3``); REACHED needs both ``tol`` and ``angle_tol``.
     **options : the solver's own options (``geoik methods`` lists them).
 
     Returns
@@ -82,9 +94,28 @@ def solve(
         :class:`~geoik.InvalidTargetError`, :class:`~geoik.InvalidOptionError` or
         :class:`~geoik.InvalidPoseError`.
     """
-    solver = get(method)
+    if isinstance(chain, Robot):
+        check_flag(clamp_to_reach, "clamp_to_reach")
+        if clamp_to_reach:
+            raise UnsupportedChainError(
+                "clamp_to_reach: a robot's reachable set is no annulus about its base; "
+                "clamp_to_reach takes a geoik.Chain"
+            )
+        name = "dls" if method is None else method
+        return solve_robot(
+            chain, target, name, tol, max_iter, start, orientation, angle_tol, options
+        )
+    solver = get("fabrik" if method is None else method)
     if not isinstance(chain, Chain):
-        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
+        raise InvalidChainError(
+            f"chain: expected a geoik.Chain or a geoik.Robot, got {describe(chain)}"
+        )
+    if orientation is not None or angle_tol is not None:
+        what = "orientation" if orientation is not None else "angle_tol"
+        raise UnsupportedChainError(
+            f"{what}: orientation targets need a tip frame, which a geoik.Robot has "
+            f"(geoik.load_urdf); a geoik.Chain takes a position only"
+        )
     n, dim = chain.n, chain.dim
     solver.check_chain(n, dim)
     t = check_point(target, dim, "target")

@@ -21,6 +21,7 @@ from numba import njit
 
 from geoik.geometry import (
     CLOSEST,
+    MAX_ITERATIONS,
     REACHED,
     STALLED,
     fk_2d,
@@ -34,7 +35,15 @@ from geoik.reach import closest_radii
 if TYPE_CHECKING:
     from geoik.chain import Chain
 
-__all__ = ["annulus_params", "finish_2d", "finish_3d", "judge", "judge_params", "judge_xyz"]
+__all__ = [
+    "annulus_params",
+    "finish_2d",
+    "finish_3d",
+    "judge",
+    "judge_params",
+    "judge_robot",
+    "judge_xyz",
+]
 
 # judge params layout: [outer radius, inner radius, outer known, inner known]
 _ROUT, _RIN, _OUTER, _INNER = 0, 1, 2, 3
@@ -151,3 +160,16 @@ def finish_3d(lengths, base, quats, target, code, tol, params, pos, out):
     fk_3d(lengths, base, quats, pos, np.empty((n, 4)))
     rotvecs_from_quats(quats, out)
     return judge(target, pos[n], code, tol, base, params)
+
+
+def judge_robot(
+    code: int, error: float, angle_error: float | None, tol: float, angle_tol: float
+) -> int:
+    """The status code of a robot's tip: REACHED iff its position error is within ``tol`` and,
+    when an orientation was asked (``angle_error`` not None), its angle error within
+    ``angle_tol``; otherwise the kernel's MAX_ITERATIONS or STALLED (a kernel's REACHED that
+    does not pass becomes STALLED). Never CLOSEST: a robot's reachable set is no sphere, and
+    no closest point is proven."""
+    if error <= tol and (angle_error is None or angle_error <= angle_tol):
+        return REACHED
+    return code if code in (MAX_ITERATIONS, STALLED) else STALLED

@@ -45,16 +45,25 @@ class Solution:
 
     Attributes
     ----------
-    chain : the chain solved.
+    chain : the chain (or :class:`geoik.Robot`) solved.
     target : (d,) the target.
     method : the solver's registry name.
-    positions : (n + 1, d) final joint positions, forward kinematics of ``angles``.
-    angles : (n,) relative joint angles (2-D) or (n, 3) rotation vectors (3-D), radians.
+    positions : (n + 1, d) final joint positions, forward kinematics of ``angles``. A robot's:
+        (m + 2, 3), the base, each joint's origin and the tip (:meth:`Robot.joint_positions`).
+    angles : (n,) relative joint angles (2-D) or (n, 3) rotation vectors (3-D), radians. A
+        robot's: (m,) joint values in the order of ``robot.joint_names`` (radians; metres for
+        prismatic joints; continuous joints wrapped into (-pi, pi]), ready for the robot or any
+        URDF tool.
     status : how the solve ended.
     iterations : iterations used (one-pass solvers: 1; seed-specific meaning per solver).
-    error : distance from the end effector to the target.
+    error : distance from the end effector to the target (the position error).
     motion : what the solver did, step by step.
     tol : the tolerance the solve used.
+    orientation : robots: (3, 3) the target orientation, None when only a position was asked.
+    angle_error : robots: the angle (radians, in [0, pi]) between the tip's final frame and
+        ``orientation``; None without one.
+    angle_tol : robots: the angle tolerance used with ``orientation`` (radians).
+    frame : robots: (4, 4) the tip's final frame in the base frame.
     """
 
     chain: Chain
@@ -67,10 +76,15 @@ class Solution:
     error: float
     motion: Motion
     tol: float
+    orientation: np.ndarray | None = None
+    angle_error: float | None = None
+    angle_tol: float | None = None
+    frame: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        for a in (self.target, self.positions, self.angles):
-            a.setflags(write=False)
+        for a in (self.target, self.positions, self.angles, self.orientation, self.frame):
+            if a is not None:
+                a.setflags(write=False)
 
     @classmethod
     def fast(
@@ -85,6 +99,10 @@ class Solution:
         error: float,
         motion: Motion,
         tol: float,
+        orientation: np.ndarray | None = None,
+        angle_error: float | None = None,
+        angle_tol: float | None = None,
+        frame: np.ndarray | None = None,
     ) -> Solution:
         """The same as ``Solution(...)`` with the arguments in field order, without the
         dataclass's per-field frozen assignments: the constructor of :func:`geoik.solve`'s hot
@@ -101,9 +119,18 @@ class Solution:
             error=error,
             motion=motion,
             tol=tol,
+            orientation=orientation,
+            angle_error=angle_error,
+            angle_tol=angle_tol,
+            frame=frame,
         )
         sol.__post_init__()
         return sol
+
+    @property
+    def position_error(self) -> float:
+        """The distance from the end effector to the target (``error``)."""
+        return self.error
 
     @property
     def reached(self) -> bool:

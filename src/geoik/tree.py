@@ -60,10 +60,13 @@ from geoik.errors import (
     InvalidPoseError,
     InvalidTargetError,
     UnknownMethodError,
+    UnsupportedChainError,
     describe,
 )
 from geoik.jit import call
 from geoik.judge import annulus_params, judge
+from geoik.robot import Robot
+from geoik.robot_solve import solve_robot_tree
 from geoik.skeleton import Skeleton
 from geoik.solution import STATUSES, Status
 from geoik.solvers.circles.tree import circles_tree
@@ -90,6 +93,13 @@ class TreeSolution:
     error : end-effector name -> distance to its target.
     iterations : passes (fabrik) or rounds (circles) used.
     tol : the tolerance used.
+    angles : robots: (m,) the joint values, in the order of ``robot.joint_names``.
+    angle_error : robots: tip name -> angle (radians) to its target orientation, None for a
+        tip without one.
+    frames : robots: (k, 4, 4) every tip's final frame in the base frame.
+
+    A robot's (:class:`geoik.Robot`) ``skeleton`` is the robot and its ``positions`` are
+    (m + 1 + k, 3): the base, each joint's origin, then every tip.
     """
 
     skeleton: Skeleton
@@ -100,6 +110,9 @@ class TreeSolution:
     error: Mapping[str, float]
     iterations: int
     tol: float
+    angles: np.ndarray | None = None
+    angle_error: Mapping[str, float | None] | None = None
+    frames: np.ndarray | None = None
 
     @property
     def reached(self) -> bool:
@@ -107,25 +120,32 @@ class TreeSolution:
         return all(s is Status.REACHED for s in self.status.values())
 
     def position(self, name: str) -> np.ndarray:
-        """(d,) final position of the joint called ``name``."""
+        """(d,) final position of the joint (a robot: the tip) called ``name``."""
+        if isinstance(self.skeleton, Robot):
+            return self.positions[self.skeleton.n + 1 + self.skeleton.tip_index(name)]
         return self.positions[self.skeleton.index(name)]
 
 
 def solve_tree(
-    skeleton: Skeleton,
+    skeleton: Skeleton | Robot,
     targets: Mapping[str, Any],
-    method: str = "circles",
+    method: str | None = None,
     tol: float | None = None,
     max_iter: int | None = None,
     start: Any = None,
+    orientations: Mapping[str, Any] | None = None,
+    angle_tol: float | None = None,
 ) -> TreeSolution:
-    """Move a skeleton's end effectors to their targets.
+    """Move a skeleton's end effectors (or a robot's tips) to their targets.
 
     Parameters
     ----------
-    skeleton : the tree (:class:`geoik.Skeleton`).
-    targets : end-effector name -> (d,) point. End effectors not named are carried along.
-    method : ``"circles"`` (seed 003) or ``"fabrik"`` (multi-end-effector FABRIK).
+    skeleton : the tree (:class:`geoik.Skeleton`), or a robot with several tips
+        (:class:`geoik.Robot`, e.g. a hand from :func:`geoik.load_urdf`).
+    targets : end-effector (tip) name -> (d,) point. End effectors not named are carried along.
+    method : ``"circles"`` (seed 003, the default for skeletons) or ``"fabrik"``
+        (multi-end-effector FABRIK); for a robot ``"dls"`` (the default: damped least squares
+        on the tips' stacked Jacobians) or ``"ccd"``.
     tol : distance within which a target counts as reached; default
         :data:`geoik.checks.DEFAULT_TOL` (``1e-4``) times the longest path from the root to an
         end effector.
@@ -133,12 +153,29 @@ def solve_tree(
     start : (m, d) joint positions to start from (e.g. the previous frame's
         ``TreeSolution.positions``, or a TreeSolution); default the rest pose.
 
+    orientations : robots only: tip name -> target orientation (a 3x3 rotation matrix or a
+        unit quaternion ``(w, x, y, z)``), for tips that have a target.
+    angle_tol : robots only: the angle tolerance in radians (default ``1e-3``).
+
     Returns
     -------
     TreeSolution
     """
+    if isinstance(skeleton, Robot):
+        name = "dls" if method is None else method
+        return solve_robot_tree(
+            skeleton, targets, name, tol, max_iter, start, orientations, angle_tol
+        )
+    method = "circles" if method is None else method
     if not isinstance(skeleton, Skeleton):
-        raise InvalidChainError(f"skeleton: expected a geoik.Skeleton, got {describe(skeleton)}")
+        raise InvalidChainError(
+            f"skeleton: expected a geoik.Skeleton or a geoik.Robot, got {describe(skeleton)}"
+        )
+    if orientations is not None or angle_tol is not None:
+        raise UnsupportedChainError(
+            "orientations: orientation targets need tip frames, which a geoik.Robot has; a "
+            "geoik.Skeleton takes positions only"
+        )
     if method not in METHODS:
         raise UnknownMethodError(
             f"method: expected one of {', '.join(METHODS)} for trees, got {method!r}"

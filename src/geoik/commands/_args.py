@@ -509,8 +509,9 @@ def load_chain_file(path: str, dim: int | None = None, name: str = "--chain") ->
 # --------------------------------------------------------------------------- argparse glue
 
 
-def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--lengths`` or ``--chain``, plus ``--max-bend-deg``."""
+def add_chain_arguments(parser: argparse.ArgumentParser) -> Any:
+    """``--lengths`` or ``--chain``, plus ``--max-bend-deg``; returns the group of the first
+    two, to which a command may add other ways of naming its model."""
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument(
         "--lengths",
@@ -528,6 +529,7 @@ def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
         help="joint limits in degrees: one bend for all joints (90), a signed range (-30:120), "
         "or one entry per joint (126,90,None,-30:120); default: free joints",
     )
+    return group
 
 
 def add_solver_arguments(parser: argparse.ArgumentParser, default_method: str) -> None:

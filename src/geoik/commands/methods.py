@@ -53,6 +53,13 @@ def listing(solvers: list[Solver]) -> str:
     width = max(len(s.name) for s in solvers) + 2
     lines = ["solvers (geoik solve --method NAME; 'geoik methods NAME' shows one in full):"]
     lines += [f"  {s.name:<{width}}{s.summary}  [{s.source}]" for s in solvers]
+    general = [s.name for s in solvers if s.kernel_general is not None]
+    lines += [
+        "",
+        "robots (general joint models: geoik.Robot, geoik solve --urdf): "
+        + (", ".join(general) if general else "none of these")
+        + "; the others take chains only",
+    ]
     with_options = [s for s in solvers if s.options]
     if with_options:
         lines += ["", "options (geoik solve --opt KEY=VALUE; defaults shown):"]
@@ -83,6 +90,7 @@ def solver_record(solver: Solver) -> dict[str, Any]:
         "links": list(solver.links),
         "iterative": solver.iterative,
         "default_max_iter": solver.default_max_iter,
+        "robots": solver.kernel_general is not None,
         "options": {
             o.name: {"default": o.default, "size": o.size, "help": o.help} for o in solver.options
         },
@@ -96,6 +104,12 @@ def solver_text(solver: Solver) -> str:
         f"{solver.name}  {solver.summary}",
         f"    source:  {solver.source}",
         f"    chains:  {dims}; {_links(solver)}; {budget}",
+        "    robots:  "
+        + (
+            "yes (geoik.Robot, geoik solve --urdf), position and orientation targets"
+            if solver.kernel_general is not None
+            else f"no (needs {solver.general_note})"
+        ),
     ]
     if not solver.options:
         lines.append("    options: none")

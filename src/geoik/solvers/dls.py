@@ -85,6 +85,8 @@ from geoik.geometry import (
     qrot,
 )
 from geoik.solvers.base import Option, Solver, positive
+from geoik.solvers.dls_general import capacity as capacity_general
+from geoik.solvers.dls_general import dls_general
 
 MOVED = 1e-12
 """An update moving the end effector less than this times L, or no joint more (rad), stalls."""
@@ -409,6 +411,8 @@ SOLVER = Solver(
     kernel_2d=dls_2d,
     kernel_3d=dls_3d,
     capacity=lambda n, max_iter: 1 + max_iter,
+    kernel_general=dls_general,
+    capacity_general=capacity_general,
     options=(
         Option(
             "damping", 0.1, "damping lambda as a fraction of the chain's length", check=positive

@@ -421,5 +421,9 @@ SOLVER = Solver(
     kernel_2d=fabrik_2d,
     kernel_3d=fabrik_3d,
     capacity=lambda n, max_iter: 1 + max_iter,
+    general_note=(
+        "a geoik.Chain: it pulls joints along lines, which joints with fixed origins "
+        "turning about their own axes cannot follow"
+    ),
     default_max_iter=100,
 )

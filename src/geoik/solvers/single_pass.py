@@ -331,6 +331,7 @@ SOLVER = Solver(
     kernel_2d=single_pass_2d,
     kernel_3d=single_pass_3d,
     capacity=lambda n, max_iter: 1 + n,
+    general_note="a geoik.Chain: it closes triangles of links that point along their joints' +x",
     options=(
         Option(
             "offset_deg",

@@ -313,6 +313,9 @@ SOLVER = Solver(
     kernel_2d=caa_2d,
     kernel_3d=caa_3d,
     capacity=lambda n, max_iter: 2 + max_iter,
+    general_note=(
+        "a geoik.Chain: it lays every joint on one circular arc through the base and the target"
+    ),
     default_max_iter=50,
     limit_note="it puts every joint on one circular arc, on either side of the line to the target",
     prepare=prepare,

@@ -43,6 +43,8 @@ from geoik.geometry import (
     qrot,
 )
 from geoik.solvers.base import Solver
+from geoik.solvers.ccd.general import capacity as capacity_general
+from geoik.solvers.ccd.general import ccd_general
 from geoik.solvers.ccd.lanes import MOVED, ccd_2d_lanes
 
 
@@ -150,5 +152,7 @@ SOLVER = Solver(
     kernel_3d=ccd_3d,
     kernel_2d_lanes=ccd_2d_lanes,
     capacity=lambda n, max_iter: 1 + n * max_iter,
+    kernel_general=ccd_general,
+    capacity_general=capacity_general,
     default_max_iter=100,
 )

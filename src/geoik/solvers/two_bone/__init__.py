@@ -129,6 +129,9 @@ SOLVER = Solver(
     kernel_2d=two_bone_2d,
     kernel_3d=two_bone_3d,
     capacity=lambda n, max_iter: 2,
+    general_note=(
+        "a geoik.Chain of exactly two links (two joints bending in the plane of the target)"
+    ),
     options=(
         Option(
             "elbow",
