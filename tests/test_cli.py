@@ -508,7 +508,7 @@ FLAG_FIRST = [
     ((*SOLVE, "--tol"), "--tol: expected one argument"),
     ((*SOLVE, "--max-iter", "1.5"), "--max-iter: expected an integer >= 1, got '1.5'"),
     (("solve", "--lengths", "2x3"), "--target: required"),
-    (("solve", "--target", "1,1"), "--lengths or --chain: one of them is required"),
+    (("solve", "--target", "1,1"), "--lengths or --chain or --urdf: one of them is required"),
     ((*SOLVE, "--chain", "a.toml"), "--chain: not allowed with --lengths"),
     ((*SOLVE, "--method", "nosuch"), "--method: expected one of"),
     ((*SOLVE, "--method", "two-bone"), "--lengths: method 'two-bone' needs exactly 2 links"),

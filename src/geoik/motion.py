@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -31,7 +31,6 @@ from geoik.geometry import (
     rotvecs_from_quats,
 )
 from geoik.jit import call
-from geoik.kinematics import PRISMATIC
 
 if TYPE_CHECKING:
     from geoik.chain import Chain
@@ -63,9 +62,8 @@ class Motion:
     ----------
     chain : the chain that moved.
     keys : (S + 1, n) relative angles in 2-D, or (S + 1, n, 4) local joint quaternions in 3-D,
-        after each of the S steps (row 0: the start pose). A robot's (:class:`geoik.Robot`):
-        (S + 1, m) joint values, each moving linearly between keyframes
-        (:mod:`geoik.robot_motion`).
+        after each of the S steps (row 0: the start pose). A robot's motion is a
+        :class:`geoik.robot_motion.RobotMotion`.
     """
 
     chain: Chain
@@ -90,9 +88,8 @@ class Motion:
 
     @property
     def angles(self) -> np.ndarray:
-        """(S + 1, n) relative angles (2-D) or (S + 1, n, 3) rotation vectors (3-D), radians; a
-        robot's (S + 1, m) joint values."""
-        if self.chain.dim == 2 or _is_robot(self.chain):
+        """(S + 1, n) relative angles (2-D) or (S + 1, n, 3) rotation vectors (3-D), radians."""
+        if self.chain.dim == 2:
             return self.keys.copy()
         out = np.empty(self.keys.shape[:2] + (3,))
         for k in range(self.keys.shape[0]):
@@ -100,21 +97,11 @@ class Motion:
         return out
 
     def rotations(self) -> np.ndarray:
-        """(S, n) magnitude in radians of each joint's rotation in each step (a robot's
-        prismatic joints: 0)."""
-        robot: Any = self.chain
-        if _is_robot(robot):
-            turns = np.abs(np.diff(self.keys, axis=0))
-            turns[:, robot.kind_codes == PRISMATIC] = 0.0
-            return turns
+        """(S, n) magnitude in radians of each joint's rotation in each step."""
         return _step_rotations(self.keys, self.chain.dim)
 
     def poses(self) -> np.ndarray:
-        """(S + 1, n + 1, d) joint positions at every keyframe (a robot's: (S + 1, m + 2, 3),
-        as :meth:`geoik.Robot.joint_positions`)."""
-        robot: Any = self.chain
-        if _is_robot(robot):
-            return np.array([robot.joint_positions(key) for key in self.keys])
+        """(S + 1, n + 1, d) joint positions at every keyframe."""
         c = self.chain
         out = np.empty((self.keys.shape[0], c.n + 1, c.dim))
         world = np.empty((c.n, 4))
@@ -132,36 +119,25 @@ class Motion:
         """
         c = self.chain
         step = math.radians(max_step_deg)
-        if _is_robot(c):
-            from geoik.robot_motion import trace_robot
-
-            work = self.keys.size * 8
-            return call(trace_robot, c.kernel_arrays, c.total_length, self.keys, step, work=work)
         if c.dim == 2:
             return call(_trace_2d, c.lengths, c.base, self.keys, step, work=self.keys.size * 8)
         return call(_trace_3d, c.lengths, c.base, self.keys, step, work=self.keys.size * 8)
 
     def path_length(self) -> float:
         """True length of the path the end effector traces while the motion is played."""
-        return motion_costs(self.chain, self.keys)[2]
+        return self.measure()[2]
+
+    def measure(self) -> tuple[int, float, float]:
+        """(rotations over 5 degrees, sum of rotation magnitudes in radians, path length): what
+        :func:`geoik.costs` reads."""
+        return motion_costs(self.chain, self.keys)
 
 
 def motion_costs(chain: Chain, keys: np.ndarray) -> tuple[int, float, float]:
     """(rotations over 5 degrees, sum of rotation magnitudes in radians, path length)."""
-    if _is_robot(chain):
-        from geoik.robot_motion import costs_robot
-
-        model, size = chain.kernel_arrays, chain.total_length
-        return call(costs_robot, model, size, keys, keys.shape[0], work=keys.size * 8)
     if chain.dim == 2:
         return call(costs_2d, chain.lengths, chain.base, keys, keys.shape[0], work=keys.size * 8)
     return call(costs_3d, chain.lengths, chain.base, keys, keys.shape[0], work=keys.size * 8)
-
-
-def _is_robot(chain: Any) -> bool:
-    from geoik.robot import Robot
-
-    return isinstance(chain, Robot)
 
 
 def _step_rotations(keys: np.ndarray, dim: int) -> np.ndarray:

@@ -9,14 +9,25 @@ prismatic joints slide and count towards no rotation, only towards the tip's pat
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit
 
+from geoik.jit import call
 from geoik.kinematics import PRISMATIC, fk_robot
-from geoik.motion import FIVE_DEG, MAX_SAMPLES, SETTLED, STILL, richardson, romberg, samples
+from geoik.motion import (
+    FIVE_DEG,
+    MAX_SAMPLES,
+    SETTLED,
+    STILL,
+    Motion,
+    richardson,
+    romberg,
+    samples,
+)
 
-__all__ = ["costs_robot", "trace_robot"]
+__all__ = ["RobotMotion", "costs_robot", "trace_robot"]
 
 
 @njit(cache=True)
@@ -113,3 +124,42 @@ def trace_robot(model, size, keys, step):
             out[r] = tpos[0]
             r += 1
     return out
+
+
+class RobotMotion(Motion):
+    """A robot's recorded motion: ``keys`` (S + 1, m) joint values (radians; metres for
+    prismatic joints) in the order of ``robot.joint_names``, each moving linearly between
+    keyframes."""
+
+    @property
+    def angles(self) -> np.ndarray:
+        """(S + 1, m) joint values."""
+        return self.keys.copy()
+
+    def rotations(self) -> np.ndarray:
+        """(S, m) magnitude in radians of each joint's rotation in each step (prismatic: 0)."""
+        robot: Any = self.chain
+        turns = np.abs(np.diff(self.keys, axis=0))
+        turns[:, robot.kind_codes == PRISMATIC] = 0.0
+        return turns
+
+    def poses(self) -> np.ndarray:
+        """(S + 1, m + 2, 3) joint positions at every keyframe, as
+        :meth:`geoik.Robot.joint_positions`."""
+        robot: Any = self.chain
+        return np.array([robot.joint_positions(key) for key in self.keys])
+
+    def trace(self, max_step_deg: float = 1.0) -> np.ndarray:
+        """The tip's path as the motion is played: an (m, 3) polyline, no joint moving more than
+        ``max_step_deg`` (prismatic: that angle times the robot's size) between samples."""
+        robot: Any = self.chain
+        step = math.radians(max_step_deg)
+        model, size = robot.kernel_arrays, robot.total_length
+        return call(trace_robot, model, size, self.keys, step, work=self.keys.size * 8)
+
+    def measure(self) -> tuple[int, float, float]:
+        robot: Any = self.chain
+        model, size = robot.kernel_arrays, robot.total_length
+        return call(
+            costs_robot, model, size, self.keys, self.keys.shape[0], work=self.keys.size * 8
+        )

@@ -23,10 +23,10 @@ from geoik.geometry import wrap
 from geoik.jit import call
 from geoik.judge import judge_robot
 from geoik.kinematics import CONTINUOUS, angle_between
-from geoik.motion import Motion
 from geoik.robot import Robot
-from geoik.solution import STATUSES, Solution
-from geoik.solvers import Solver, get
+from geoik.robot_motion import RobotMotion
+from geoik.solution import STATUSES, Solution, TreeSolution
+from geoik.solvers import Solver, general_methods, get
 
 __all__ = ["solve_robot", "solve_robot_tree"]
 
@@ -44,7 +44,7 @@ def solve_robot(
 ) -> Solution:
     """:func:`geoik.solve` for a robot with one tip (its parameters)."""
     solver = get(method)
-    solver.check_model(robot)
+    solver.check_model(robot, general_methods())
     if robot.k != 1:
         raise InvalidChainError(
             f"chain: geoik.solve moves one tip, got {robot.describe()}; take one with "
@@ -72,7 +72,7 @@ def solve_robot(
         status,
         int(used),
         error,
-        Motion.fast(robot, rec),  # type: ignore[arg-type]
+        RobotMotion.fast(robot, rec),  # type: ignore[arg-type]
         tol_,
         goal_rot,
         angle_error,
@@ -92,10 +92,8 @@ def solve_robot_tree(
     angle_tol: float | None,
 ) -> Any:
     """:func:`geoik.solve_tree` for a robot (its parameters): every named tip moved at once."""
-    from geoik.tree import TreeSolution
-
     solver = get(method)
-    solver.check_model(robot)
+    solver.check_model(robot, general_methods())
     if not isinstance(targets, Mapping):
         raise InvalidTargetError(
             f"targets: expected a mapping of tip names to points, got {describe(targets)}"
@@ -139,7 +137,7 @@ def solve_robot_tree(
     values.setflags(write=False)
     frames.setflags(write=False)
     return TreeSolution(
-        skeleton=robot,  # type: ignore[arg-type]
+        skeleton=robot,
         targets=types.MappingProxyType({robot.tip_names[i]: t for i, (t, _) in wanted.items()}),
         method=solver.name,
         positions=points,
@@ -170,8 +168,6 @@ def _tip(robot: Robot, name: Any, what: str) -> int:
 
 
 def _start(robot: Robot, start: Any) -> np.ndarray:
-    from geoik.tree import TreeSolution
-
     if start is None:
         return robot.rest_angles()
     if isinstance(start, Solution | TreeSolution):

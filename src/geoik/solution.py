@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,8 +14,10 @@ from geoik.pose import Pose
 if TYPE_CHECKING:
     from geoik.chain import Chain
     from geoik.motion import Motion
+    from geoik.robot import Robot
+    from geoik.skeleton import Skeleton
 
-__all__ = ["STATUSES", "Solution", "Status"]
+__all__ = ["STATUSES", "Solution", "Status", "TreeSolution"]
 
 
 class Status(int, Enum):
@@ -144,3 +147,51 @@ class Solution:
     @property
     def end_effector(self) -> np.ndarray:
         return self.positions[-1]
+
+
+@dataclass(frozen=True, eq=False)
+class TreeSolution:
+    """What :func:`solve_tree` returns.
+
+    Attributes
+    ----------
+    skeleton : the skeleton solved.
+    targets : end-effector name -> (d,) target.
+    method : ``"circles"`` or ``"fabrik"``.
+    positions : (m, d) every joint's final position, in the skeleton's joint order.
+    status : end-effector name -> :class:`~geoik.Status`, for each targeted end effector.
+    error : end-effector name -> distance to its target.
+    iterations : passes (fabrik) or rounds (circles) used.
+    tol : the tolerance used.
+    angles : robots: (m,) the joint values, in the order of ``robot.joint_names``.
+    angle_error : robots: tip name -> angle (radians) to its target orientation, None for a
+        tip without one.
+    frames : robots: (k, 4, 4) every tip's final frame in the base frame.
+
+    A robot's (:class:`geoik.Robot`) ``skeleton`` is the robot and its ``positions`` are
+    (m + 1 + k, 3): the base, each joint's origin, then every tip.
+    """
+
+    skeleton: Skeleton | Robot
+    targets: Mapping[str, np.ndarray]
+    method: str
+    positions: np.ndarray
+    status: Mapping[str, Status]
+    error: Mapping[str, float]
+    iterations: int
+    tol: float
+    angles: np.ndarray | None = None
+    angle_error: Mapping[str, float | None] | None = None
+    frames: np.ndarray | None = None
+
+    @property
+    def reached(self) -> bool:
+        """True when every targeted end effector is REACHED."""
+        return all(s is Status.REACHED for s in self.status.values())
+
+    def position(self, name: str) -> np.ndarray:
+        """(d,) final position of the joint (a robot: the tip) called ``name``."""
+        model: Any = self.skeleton
+        if hasattr(model, "tip_index"):  # a robot: its positions end with the tips
+            return self.positions[model.n + 1 + model.tip_index(name)]
+        return self.positions[model.index(name)]

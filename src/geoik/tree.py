@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -68,7 +67,7 @@ from geoik.judge import annulus_params, judge
 from geoik.robot import Robot
 from geoik.robot_solve import solve_robot_tree
 from geoik.skeleton import Skeleton
-from geoik.solution import STATUSES, Status
+from geoik.solution import STATUSES, Status, TreeSolution
 from geoik.solvers.circles.tree import circles_tree
 from geoik.solvers.fabrik import fabrik_tree
 
@@ -77,53 +76,6 @@ __all__ = ["METHODS", "TreeSolution", "solve_tree"]
 METHODS = ("circles", "fabrik")
 DEFAULT_MAX_ITER = 1000
 _LENGTH_RTOL = 1e-6
-
-
-@dataclass(frozen=True, eq=False)
-class TreeSolution:
-    """What :func:`solve_tree` returns.
-
-    Attributes
-    ----------
-    skeleton : the skeleton solved.
-    targets : end-effector name -> (d,) target.
-    method : ``"circles"`` or ``"fabrik"``.
-    positions : (m, d) every joint's final position, in the skeleton's joint order.
-    status : end-effector name -> :class:`~geoik.Status`, for each targeted end effector.
-    error : end-effector name -> distance to its target.
-    iterations : passes (fabrik) or rounds (circles) used.
-    tol : the tolerance used.
-    angles : robots: (m,) the joint values, in the order of ``robot.joint_names``.
-    angle_error : robots: tip name -> angle (radians) to its target orientation, None for a
-        tip without one.
-    frames : robots: (k, 4, 4) every tip's final frame in the base frame.
-
-    A robot's (:class:`geoik.Robot`) ``skeleton`` is the robot and its ``positions`` are
-    (m + 1 + k, 3): the base, each joint's origin, then every tip.
-    """
-
-    skeleton: Skeleton
-    targets: Mapping[str, np.ndarray]
-    method: str
-    positions: np.ndarray
-    status: Mapping[str, Status]
-    error: Mapping[str, float]
-    iterations: int
-    tol: float
-    angles: np.ndarray | None = None
-    angle_error: Mapping[str, float | None] | None = None
-    frames: np.ndarray | None = None
-
-    @property
-    def reached(self) -> bool:
-        """True when every targeted end effector is REACHED."""
-        return all(s is Status.REACHED for s in self.status.values())
-
-    def position(self, name: str) -> np.ndarray:
-        """(d,) final position of the joint (a robot: the tip) called ``name``."""
-        if isinstance(self.skeleton, Robot):
-            return self.positions[self.skeleton.n + 1 + self.skeleton.tip_index(name)]
-        return self.positions[self.skeleton.index(name)]
 
 
 def solve_tree(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,17 +146,15 @@ class Solver:
         kernel = runner(self.kernel_general, robot.n * robot.n * max_iter)
         return kernel(robot.kernel_arrays, *goals, q, tol, angle_tol, max_iter, opts, rec)
 
-    def check_model(self, model: Any) -> None:
-        """Raise UnsupportedChainError unless the solver takes general models (robots)."""
+    def check_model(self, model: Any, general: Sequence[str] = ()) -> None:
+        """Raise UnsupportedChainError unless the solver takes general models (robots), naming
+        the solvers that do (``general``)."""
         if self.kernel_general is not None:
             return
-        from geoik.solvers import REGISTRY
-
-        general = ", ".join(s.name for s in REGISTRY.values() if s.kernel_general is not None)
         raise UnsupportedChainError(
             f"chain: method {self.name!r} needs {self.general_note}, got {model.describe()} "
             f"(joint origins, axes and limits of a general model); for a geoik.Robot use one "
-            f"of {general}"
+            f"of {', '.join(general)}"
         )
 
     def general_opts(self, model: Any, options: Mapping[str, Any]) -> np.ndarray:
