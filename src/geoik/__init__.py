@@ -25,6 +25,7 @@ from geoik.pose import Pose
 from geoik.skeleton import Branch, Skeleton
 from geoik.solution import Solution, Status
 from geoik.tree import TreeSolution, solve_tree
+from geoik.tree_pose import TreePose
 
 __version__ = "0.1.0"
 
@@ -43,6 +44,7 @@ __all__ = [
     "Skeleton",
     "Solution",
     "Status",
+    "TreePose",
     "TreeSolution",
     "UnknownMethodError",
     "UnsupportedChainError",
