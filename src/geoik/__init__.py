@@ -8,9 +8,12 @@
 """
 
 from geoik.api import solve, warm_up
+from geoik.bvh import Clip, Frames, load_bvh, save_bvh
 from geoik.chain import Chain
+from geoik.clip import Pin, PosedClip, pose_clip
 from geoik.costs import Costs, costs
 from geoik.errors import (
+    BVHError,
     GeoIKError,
     InvalidChainError,
     InvalidOptionError,
@@ -30,9 +33,12 @@ from geoik.tree_pose import TreePose
 __version__ = "0.1.0"
 
 __all__ = [
+    "BVHError",
     "Branch",
     "Chain",
+    "Clip",
     "Costs",
+    "Frames",
     "GeoIKError",
     "InvalidChainError",
     "InvalidOptionError",
@@ -40,7 +46,9 @@ __all__ = [
     "InvalidTargetError",
     "LimitError",
     "Motion",
+    "Pin",
     "Pose",
+    "PosedClip",
     "Skeleton",
     "Solution",
     "Status",
@@ -50,6 +58,9 @@ __all__ = [
     "UnsupportedChainError",
     "__version__",
     "costs",
+    "load_bvh",
+    "pose_clip",
+    "save_bvh",
     "solve",
     "solve_tree",
     "warm_up",

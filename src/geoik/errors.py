@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "BVHError",
     "ClusterError",
     "DaskMissingError",
     "GeoIKError",
@@ -56,6 +57,11 @@ class UnsupportedChainError(GeoIKError):
 
 class LimitError(UnsupportedChainError):
     """The chain's joint limits do not allow the pose a solver must produce (e.g. CAA's arc)."""
+
+
+class BVHError(GeoIKError):
+    """A BVH file geoik cannot read (malformed hierarchy, missing MOTION, wrong channel counts,
+    a truncated motion) or a clip it cannot write; the message names the file and the line."""
 
 
 class ProtocolError(GeoIKError):
