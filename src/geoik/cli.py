@@ -21,7 +21,7 @@ from geoik.errors import GeoIKError, UsageError
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
-COMMANDS = ("solve", "methods", "experiment", "view", "maps")
+COMMANDS = ("solve", "methods", "experiment", "view", "maps", "pose")
 """Modules of :mod:`geoik.commands`, in the order ``geoik --help`` lists them."""
 
 PROG = "geoik"
