@@ -8,9 +8,12 @@
 """
 
 from geoik.api import solve, warm_up
+from geoik.bvh import Clip, Frames, load_bvh, save_bvh
 from geoik.chain import Chain
+from geoik.clip import Pin, PosedClip, pose_clip
 from geoik.costs import Costs, costs
 from geoik.errors import (
+    BVHError,
     GeoIKError,
     InvalidChainError,
     InvalidOptionError,
@@ -29,14 +32,18 @@ from geoik.robot import Robot
 from geoik.skeleton import Branch, Skeleton
 from geoik.solution import Solution, Status
 from geoik.tree import TreeSolution, solve_tree
+from geoik.tree_pose import TreePose
 from geoik.urdf import load_urdf
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BVHError",
     "Branch",
     "Chain",
+    "Clip",
     "Costs",
+    "Frames",
     "GeoIKError",
     "InvalidChainError",
     "InvalidOptionError",
@@ -44,12 +51,15 @@ __all__ = [
     "InvalidTargetError",
     "LimitError",
     "Motion",
+    "Pin",
     "Pose",
     "Robot",
     "RobotsMissingError",
+    "PosedClip",
     "Skeleton",
     "Solution",
     "Status",
+    "TreePose",
     "TreeSolution",
     "URDFError",
     "UnknownMethodError",
@@ -58,6 +68,9 @@ __all__ = [
     "__version__",
     "costs",
     "load_urdf",
+    "load_bvh",
+    "pose_clip",
+    "save_bvh",
     "solve",
     "solve_tree",
     "warm_up",

@@ -25,7 +25,7 @@ from geoik.errors import GeoIKError, UsageError
 
 __all__ = ["COMMANDS", "build_parser", "command_names", "main", "subparsers"]
 
-COMMANDS = ("solve", "methods", "maps", "experiment", "view")
+COMMANDS = ("solve", "methods", "maps", "pose", "experiment", "view")
 """Modules of :mod:`geoik.commands`, in the order ``geoik --help`` lists their commands; a
 module may register several (``maps``: ``map``, ``compare`` and ``sweep``), so the commands
 themselves are :func:`command_names`."""

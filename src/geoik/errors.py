@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "BVHError",
     "ClusterError",
     "DaskMissingError",
     "GeoIKError",
@@ -73,6 +74,11 @@ class UnsupportedJointError(URDFError):
 
 class RobotsMissingError(GeoIKError):
     """Loading a URDF needs the ``robots`` extra (yourdfpy), which is not installed."""
+
+
+class BVHError(GeoIKError):
+    """A BVH file geoik cannot read (malformed hierarchy, missing MOTION, wrong channel counts,
+    a truncated motion) or a clip it cannot write; the message names the file and the line."""
 
 
 class ProtocolError(GeoIKError):

@@ -167,6 +167,8 @@ class TreeSolution:
     angle_error : robots: tip name -> angle (radians) to its target orientation, None for a
         tip without one.
     frames : robots: (k, 4, 4) every tip's final frame in the base frame.
+    root_rotation : skeletons: (4,) the root's orientation the limits were measured in (the
+        start pose's; the identity by default), so that the solution can start the next frame.
 
     A robot's (:class:`geoik.Robot`) ``skeleton`` is the robot and its ``positions`` are
     (m + 1 + k, 3): the base, each joint's origin, then every tip.
@@ -183,6 +185,7 @@ class TreeSolution:
     angles: np.ndarray | None = None
     angle_error: Mapping[str, float | None] | None = None
     frames: np.ndarray | None = None
+    root_rotation: Any = None
 
     @property
     def reached(self) -> bool:

@@ -1,10 +1,19 @@
 """Inverse kinematics of skeletons (trees) with several end effectors.
 
-``solve_tree(skeleton, targets, method=...)`` moves the targeted end effectors (leaves) of a
-:class:`~geoik.skeleton.Skeleton` towards their targets, the root staying in place. Joints not on
-a path from the root to a targeted end effector keep their offsets from their parents (they are
-carried along). Positions are the state (skeleton joints have no limits); every link is placed
-at exactly its length from its parent, so lengths hold to rounding.
+``solve_tree(skeleton, targets, method=...)`` moves the targeted joints of a
+:class:`~geoik.skeleton.Skeleton` (its end effectors, the leaves, or any other joint but the
+root: a foot's ankle pinned above its toes) towards their targets, the root staying in place.
+Positions are the state; every link is placed at exactly its length from its parent, so lengths
+hold to rounding. Joints not on a path from the root to a targeted joint are carried along: on a
+skeleton without limits each keeps its offset from its parent, on a limited one its link's
+direction in its parent link's frame (it turns with its parent, which keeps it within its
+limits).
+
+Limits. On a skeleton with joint limits (:mod:`geoik.tree_limits`) both methods run their
+limited kernels (:mod:`geoik.solvers.limited_tree`): the start pose is brought within the limits
+first and every joint is placed within them, so no returned pose breaks a limit. The root's
+orientation, which the limits of the links leaving the root are measured in, is the start
+pose's ``root_rotation`` (a :class:`~geoik.TreePose`, e.g. a BVH frame) or the identity.
 
 ``fabrik``
     Multi-end-effector FABRIK, Aristidou & Lasenby 2011, Section 5 ("multiple end effectors"),
@@ -42,7 +51,7 @@ Status per end effector: REACHED iff its error is within ``tol``; CLOSEST when i
 outside the annulus its path from the root can reach and it is within ``tol`` of the nearest
 point of that annulus (for a target at the root: its distance from the root within ``tol`` of
 the minimum reach); otherwise MAX_ITERATIONS or STALLED, as the solver ended. Targets that
-pull a shared joint apart usually end STALLED.
+pull a shared joint apart, or that the limits keep out of reach, usually end STALLED.
 """
 
 from __future__ import annotations
@@ -70,6 +79,8 @@ from geoik.skeleton import Skeleton
 from geoik.solution import STATUSES, Status, TreeSolution
 from geoik.solvers.circles.tree import circles_tree
 from geoik.solvers.fabrik import fabrik_tree
+from geoik.solvers.limited_tree import circles_tree_limited, fabrik_tree_limited
+from geoik.tree_pose import TreePose, check_root_rotation
 
 __all__ = ["METHODS", "TreeSolution", "solve_tree"]
 
@@ -94,7 +105,8 @@ def solve_tree(
     ----------
     skeleton : the tree (:class:`geoik.Skeleton`), or a robot with several tips
         (:class:`geoik.Robot`, e.g. a hand from :func:`geoik.load_urdf`).
-    targets : end-effector (tip) name -> (d,) point. End effectors not named are carried along.
+    targets : joint name -> (d,) point: end effectors, or any joint but the root (a robot:
+        tip names). Joints not on the paths to them are carried along.
     method : ``"circles"`` (seed 003, the default for skeletons) or ``"fabrik"``
         (multi-end-effector FABRIK); for a robot ``"dls"`` (the default: damped least squares
         on the tips' stacked Jacobians) or ``"ccd"``.
@@ -102,8 +114,8 @@ def solve_tree(
         :data:`geoik.checks.DEFAULT_TOL` (``1e-4``) times the longest path from the root to an
         end effector.
     max_iter : budget of passes / rounds; default 1000.
-    start : (m, d) joint positions to start from (e.g. the previous frame's
-        ``TreeSolution.positions``, or a TreeSolution); default the rest pose.
+    start : (m, d) joint positions to start from, a :class:`~geoik.TreePose` (positions and
+        root orientation) or a TreeSolution (the previous frame); default the rest pose.
 
     orientations : robots only: tip name -> target orientation (a 3x3 rotation matrix or a
         unit quaternion ``(w, x, y, z)``), for tips that have a target.
@@ -137,10 +149,11 @@ def solve_tree(
     scale = max(scale, float(skeleton.lengths.max(initial=0.0)), 1e-300)
     tol_ = check_tol(tol, scale)
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
-    first = _check_start(skeleton, start)
-    pos, code, used = _run(skeleton, goals, method, first, tol_, iters, scale)
+    first, root_q = _check_start(skeleton, start)
+    pos, code, used = _run(skeleton, goals, method, first, tol_, iters, scale, root_q)
     status, error = _judge(skeleton, goals, pos, tol_, code)
     pos.setflags(write=False)
+    root_q.setflags(write=False)
     return TreeSolution(
         skeleton=skeleton,
         targets=types.MappingProxyType(goals),
@@ -150,6 +163,7 @@ def solve_tree(
         error=types.MappingProxyType(error),
         iterations=int(used),
         tol=tol_,
+        root_rotation=root_q,
     )
 
 
@@ -161,8 +175,11 @@ def _run(
     tol: float,
     max_iter: int,
     scale: float,
+    root_q: np.ndarray,
 ) -> tuple[np.ndarray, int, int]:
     pos = first.copy()
+    if sk.is_limited:
+        return _run_limited(sk, goals, method, pos, tol, max_iter, scale, root_q)
     if not goals:
         return pos, 0, 0
     active, targeted, tgt, has_closest, closest = _target_arrays(sk, goals)
@@ -177,6 +194,33 @@ def _run(
         if not active[j]:
             p = sk.parents[j]
             pos[j] = pos[p] + (first[j] - first[p])
+    return pos, int(code), int(used)
+
+
+def _run_limited(
+    sk: Skeleton,
+    goals: dict[str, np.ndarray],
+    method: str,
+    pos: np.ndarray,
+    tol: float,
+    max_iter: int,
+    scale: float,
+    root_q: np.ndarray,
+) -> tuple[np.ndarray, int, int]:
+    active, targeted, tgt, has_closest, closest = _target_arrays(sk, goals)
+    done = (targeted, tgt, has_closest, closest, pos, tol, max_iter, scale)
+    lim = (*sk.limits.arrays, root_q)
+    tree = (sk.parents, sk.lengths, sk.order, active)
+    if not goals:  # nothing to move: the start brought within the limits
+        code, used = call(fabrik_tree_limited, *tree, *done[:-2], 0, scale, *lim, work=sk.n)
+        return pos, 0, 0
+    if method == "fabrik":
+        code, used = call(fabrik_tree_limited, *tree, *done, *lim, work=sk.n * max_iter * 4)
+    else:
+        segments = _segments(sk, active, targeted)
+        code, used = call(
+            circles_tree_limited, *segments, *tree, *done, *lim, work=sk.n * max_iter * 8
+        )
     return pos, int(code), int(used)
 
 
@@ -263,12 +307,14 @@ def _check_targets(sk: Skeleton, targets: Any) -> dict[str, np.ndarray]:
         raise InvalidTargetError(
             f"targets: expected a mapping of end-effector names to points, got {describe(targets)}"
         )
-    effectors = sk.effector_names
     out: dict[str, np.ndarray] = {}
+    root = sk.names[sk.root_index]
     for name, value in targets.items():
-        if name not in effectors:
+        if not isinstance(name, str) or name not in sk.names or name == root:
+            others = ", ".join(nm for nm in sk.names if nm != root)
             raise InvalidTargetError(
-                f"targets: expected end-effector names ({', '.join(effectors)}), got {name!r}"
+                f"targets: expected names of joints other than the root {root!r} ({others}), "
+                f"got {name!r}"
             )
         t = check_point(value, sk.dim, f"targets[{name!r}]", model="skeleton")
         t.setflags(write=False)
@@ -276,10 +322,13 @@ def _check_targets(sk: Skeleton, targets: Any) -> dict[str, np.ndarray]:
     return out
 
 
-def _check_start(sk: Skeleton, start: Any) -> np.ndarray:
+def _check_start(sk: Skeleton, start: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The start positions, checked (shape, root, link lengths), and the root's orientation."""
     if start is None:
-        return sk.rest_positions()
-    if isinstance(start, TreeSolution):
+        return sk.rest_positions(), check_root_rotation(None, "start.root_rotation")
+    root_q = check_root_rotation(None, "start.root_rotation")
+    if isinstance(start, TreeSolution | TreePose):
+        root_q = check_root_rotation(start.root_rotation, "start.root_rotation")
         start = start.positions
     try:
         pos = np.array(start, dtype=np.float64)
@@ -302,4 +351,4 @@ def _check_start(sk: Skeleton, start: Any) -> np.ndarray:
                 f"start: expected joint {sk.names[j]!r} at {sk.lengths[j]:.6g} from its parent, "
                 f"got {got:.6g}"
             )
-    return pos
+    return pos, root_q
