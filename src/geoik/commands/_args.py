@@ -18,6 +18,7 @@ import json
 import math
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -425,10 +426,35 @@ def chain_names(path: str, flags: Mapping[str, str] = FLAGS) -> dict[str, str]:
 
 # --------------------------------------------------------------------------- chain files
 
+MAX_CHAIN_FILE_BYTES = 1 << 22
+"""Largest chain file read (4 MiB: far more than any chain of at most 10,000 links needs)."""
+
+
+def _kind_of(info: os.stat_result) -> str:
+    """What a file that is not a regular file is, in words."""
+    for test, word in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(info.st_mode):
+            return word
+    return "a special file"
+
 
 def _read_chain_file(path: str, where: str) -> dict[str, Any]:
     p = Path(path)
     try:
+        info = p.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would block or never end
+            raise InvalidChainError(f"{where}: expected a regular file, got {_kind_of(info)}")
+        if info.st_size > MAX_CHAIN_FILE_BYTES:
+            raise InvalidChainError(
+                f"{where}: expected a chain file of at most {MAX_CHAIN_FILE_BYTES:,} bytes, "
+                f"got {info.st_size:,}"
+            )
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
@@ -438,6 +464,10 @@ def _read_chain_file(path: str, where: str) -> dict[str, Any]:
         data: Any = tomllib.loads(text) if kind == "TOML" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
         raise InvalidChainError(f"{where}: expected {kind}, got a syntax error: {e}") from None
+    except RecursionError:
+        raise InvalidChainError(
+            f"{where}: expected {kind} of chain fields, got values nested too deeply"
+        ) from None
     if not isinstance(data, dict):
         raise InvalidChainError(f"{where}: expected a table of chain fields, got {describe(data)}")
     unknown = sorted(set(data) - set(CHAIN_FIELDS))
