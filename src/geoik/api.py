@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from geoik import jit
+from geoik.auto import AUTO, FALLBACKS, check_no_options, get_or_auto, out_of_reach, plan
 from geoik.chain import Chain
 from geoik.checks import (
     DEFAULT_TOL,
@@ -33,7 +34,7 @@ from geoik.motion import Motion
 from geoik.pose import Pose
 from geoik.reach import clamp_into_reach
 from geoik.solution import STATUSES, Solution, Status
-from geoik.solvers import get
+from geoik.solvers import Solver, get
 from geoik.state import start_state
 
 __all__ = ["DEFAULT_TOL", "solve", "warm_up"]
@@ -42,7 +43,7 @@ __all__ = ["DEFAULT_TOL", "solve", "warm_up"]
 def solve(
     chain: Chain,
     target: Any,
-    method: str = "fabrik",
+    method: str = AUTO,
     tol: float | None = None,
     max_iter: int | None = None,
     start: Pose | Any = None,
@@ -55,10 +56,13 @@ def solve(
     ----------
     chain : the chain (:meth:`Chain.planar` or :meth:`Chain.spatial`).
     target : (d,) point the end effector should reach.
-    method : a name in :data:`geoik.solvers.REGISTRY` (``geoik methods`` lists them).
+    method : ``"auto"`` (the default: an exact method where one provably reaches, else the
+        iterative solver that reaches the most, with fallbacks; see :mod:`geoik.auto`) or a name
+        in :data:`geoik.solvers.REGISTRY` (``geoik methods`` lists them).
     tol : distance within which the target counts as reached; default ``1e-4`` times the
         chain's total length.
-    max_iter : iteration budget of iterative solvers; default per solver.
+    max_iter : iteration budget of iterative solvers (with ``"auto"``: of each one it runs);
+        default per solver.
     start : the pose to start from (a :class:`Pose` or angles as for
         :meth:`Chain.pose_from_angles`); default the rest pose. Pass the previous frame's
         solution pose to animate.
@@ -66,13 +70,14 @@ def solve(
         maximum (:meth:`Chain.reach`) is first moved radially onto that annulus; the solution
         keeps the given target and its error, and is CLOSEST when the end effector is within
         ``tol`` of the moved point (REACHED only within ``tol`` of the given target).
-    **options : the solver's own options (``geoik methods`` lists them).
+    **options : the solver's own options (``geoik methods`` lists them); none with ``"auto"``.
 
     Returns
     -------
     Solution
         Final pose (forward kinematics of the returned angles), status, iterations, error and
-        the recorded motion.
+        the recorded motion; ``method`` names the solver that produced it, ``requested`` the
+        method asked for.
 
     Raises
     ------
@@ -82,7 +87,9 @@ def solve(
         :class:`~geoik.InvalidTargetError`, :class:`~geoik.InvalidOptionError` or
         :class:`~geoik.InvalidPoseError`.
     """
-    solver = get(method)
+    if method == AUTO:
+        return _solve_auto(chain, target, tol, max_iter, start, clamp_to_reach, options)
+    solver = get_or_auto(method)
     if not isinstance(chain, Chain):
         raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
     n, dim = chain.n, chain.dim
@@ -93,7 +100,23 @@ def solve(
     opts = solver.kernel_opts(chain, options)
     state = start_state(chain, start)
     goal = clamp_into_reach(chain, t) if check_flag(clamp_to_reach, "clamp_to_reach") else t
+    return _run(chain, solver, t, goal, tol_, iters, opts, state, solver.name)
 
+
+def _run(
+    chain: Chain,
+    solver: Solver,
+    t: np.ndarray,
+    goal: np.ndarray,
+    tol_: float,
+    iters: int,
+    opts: np.ndarray,
+    state: np.ndarray,
+    requested: str,
+) -> Solution:
+    """One solver's kernel from ``state`` (overwritten) towards ``goal``, judged against ``t``:
+    the checked inputs of :func:`solve`."""
+    n, dim = chain.n, chain.dim
     rows = solver.capacity(n, iters)
     if rows > 4096:  # cheap enough to skip for every common solve
         check_motion(rows, state.nbytes, iters, f"{solver.name!r} on {n} links")
@@ -130,20 +153,60 @@ def solve(
         error,
         Motion.fast(chain, rec[:nrec]),
         tol_,
+        requested,
     )
+
+
+def _solve_auto(
+    chain: Chain,
+    target: Any,
+    tol: float | None,
+    max_iter: int | None,
+    start: Any,
+    clamp_to_reach: Any,
+    options: dict[str, Any],
+) -> Solution:
+    """``solve(method="auto")``: the attempts of :func:`geoik.auto.plan`, in order, until one
+    ends REACHED or CLOSEST (else the nearest)."""
+    if not isinstance(chain, Chain):
+        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
+    check_no_options(options)
+    t = check_point(target, chain.dim, "target")
+    tol_ = check_tol(tol, chain.total_length)
+    first = start_state(chain, start)
+    goal = clamp_into_reach(chain, t) if check_flag(clamp_to_reach, "clamp_to_reach") else t
+    best: Solution | None = None
+    for k, (solver, opts) in enumerate(plan(chain)):
+        iters = check_max_iter(max_iter, solver.default_max_iter)
+        sol = _run(chain, solver, t, goal, tol_, iters, opts, first.copy(), AUTO)
+        if sol.status in _DONE:
+            return sol
+        if best is None or sol.error < best.error:
+            best = sol
+        if k == 0 and out_of_reach(chain, goal):
+            break
+    assert best is not None
+    return best
+
+
+_DONE = (Status.REACHED, Status.CLOSEST)
 
 
 def warm_up(methods: Sequence[str] | None = None, dims: Sequence[int] = (2, 3)) -> None:
     """Compile (or load from numba's disk cache) what :func:`solve` and :func:`geoik.costs` run
-    for ``methods`` (default: every registered solver) in ``dims``, so that the next solves run
-    compiled from the first (see :mod:`geoik.jit`: until then they may run as plain Python).
+    for ``methods`` (default: every registered solver; ``"auto"``: the solvers it may run) in
+    ``dims``, so that the next solves run compiled from the first (see :mod:`geoik.jit`: until
+    then they may run as plain Python).
 
     For servers and benchmarks; a solver that takes fewer dimensions is skipped for the others.
     """
     from geoik.solvers import REGISTRY
 
+    names = list(REGISTRY) if methods is None else list(methods)
+    if AUTO in names:  # the solvers auto may run
+        names = [m for m in names if m != AUTO] + ["two-bone", "circles", *FALLBACKS]
     with jit.mode("compiled"):
-        for name in methods if methods is not None else list(REGISTRY):
+        for name in dict.fromkeys(names):
             solver = get(name)
             n = solver.links[0] if solver.links[1] is not None else 3
             for dim in dims:

@@ -47,7 +47,7 @@ class Solution:
     ----------
     chain : the chain solved.
     target : (d,) the target.
-    method : the solver's registry name.
+    method : the registry name of the solver that produced the solution.
     positions : (n + 1, d) final joint positions, forward kinematics of ``angles``.
     angles : (n,) relative joint angles (2-D) or (n, 3) rotation vectors (3-D), radians.
     status : how the solve ended.
@@ -55,6 +55,8 @@ class Solution:
     error : distance from the end effector to the target.
     motion : what the solver did, step by step.
     tol : the tolerance the solve used.
+    requested : the method asked for: ``method`` itself, or ``"auto"`` when
+        :func:`geoik.solve` chose ``method`` (default: ``method``).
     """
 
     chain: Chain
@@ -67,10 +69,13 @@ class Solution:
     error: float
     motion: Motion
     tol: float
+    requested: str = ""
 
     def __post_init__(self) -> None:
         for a in (self.target, self.positions, self.angles):
             a.setflags(write=False)
+        if not self.requested:
+            object.__setattr__(self, "requested", self.method)
 
     @classmethod
     def fast(
@@ -85,6 +90,7 @@ class Solution:
         error: float,
         motion: Motion,
         tol: float,
+        requested: str = "",
     ) -> Solution:
         """The same as ``Solution(...)`` with the arguments in field order, without the
         dataclass's per-field frozen assignments: the constructor of :func:`geoik.solve`'s hot
@@ -101,6 +107,7 @@ class Solution:
             error=error,
             motion=motion,
             tol=tol,
+            requested=requested,
         )
         sol.__post_init__()
         return sol

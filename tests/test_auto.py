@@ -1,0 +1,145 @@
+"""method="auto": the plan per chain, the fallback, Solution.method / requested, and every
+reachable target reached on the benchmark's problems."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import geoik as ik
+from geoik import api
+from geoik.auto import plan
+from geoik.solvers import REGISTRY
+from tests.conftest import chains, check_invariants, targets_for
+
+TOL = 1e-3
+
+
+def reachable_targets(chain: ik.Chain, m: int, seed: int = 0) -> list[np.ndarray]:
+    """End effectors of random poses within the limits: every target is reachable. 2-D: each
+    angle uniform in its range; 3-D: a hinge's angle in its range, a ball joint's bend within
+    its cone about a random axis normal to the link."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(m):
+        if chain.dim == 2:
+            lo = np.where(np.isfinite(chain.lo), chain.lo, -math.pi)
+            hi = np.where(np.isfinite(chain.hi), chain.hi, math.pi)
+            angles = rng.uniform(lo, hi)
+        else:
+            angles = np.zeros((chain.n, 3))
+            for i in range(chain.n):
+                if np.any(chain.hinge[i]):
+                    lo_, hi_ = max(chain.lo[i], -math.pi), min(chain.hi[i], math.pi)
+                    angles[i] = chain.hinge[i] * rng.uniform(lo_, hi_)
+                else:
+                    a = rng.uniform(0.0, 2.0 * math.pi)
+                    bend = rng.uniform(0.0, min(chain.cone[i], math.pi))
+                    angles[i] = (0.0, bend * math.cos(a), bend * math.sin(a))
+        out.append(chain.pose_from_angles(angles).positions[-1])
+    return out
+
+
+def _names(chain: ik.Chain) -> list[str]:
+    return [s.name for s, _ in plan(chain)]
+
+
+def test_plan():
+    assert _names(ik.Chain.planar([2.0] * 10)) == ["circles", "dls", "ccd", "fabrik"]
+    assert _names(ik.Chain.spatial([1.0] * 6)) == ["circles", "dls", "ccd", "fabrik"]
+    assert _names(ik.Chain.planar([5.0, 4.0]))[0] == "two-bone"
+    assert _names(ik.Chain.planar([5.0, 4.0], max_bend_deg=90))[:2] == ["two-bone", "dls"]
+    assert _names(ik.Chain.planar([2.0] * 10, max_bend_deg=45)) == ["dls", "ccd", "fabrik"]
+    # the iterative solvers run with the escape on
+    for solver, opts in plan(ik.Chain.planar([2.0] * 4, max_bend_deg=45)):
+        names = [o.name for o in solver.options]
+        assert opts[names.index("escape")] == 1.0
+
+
+PROBLEMS = {
+    "planar 10x2": ik.Chain.planar([2.0] * 10),
+    "planar 5x1": ik.Chain.planar([1.0] * 5),
+    "3-D 6 links": ik.Chain.spatial([1.0] * 6),
+    "planar 10x2, +-45 deg": ik.Chain.planar([2.0] * 10, max_bend_deg=45),
+    "planar 2 links, limited": ik.Chain.planar([5.0, 4.0], max_bend_deg=[None, (-150, -10)]),
+    "3-D arm": ik.Chain.spatial(
+        [3.0, 2.5, 1.0], max_bend_deg=[60, (0, 150), 45], hinge_axes=[None, (0, 0, 1), None]
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROBLEMS))
+def test_every_reachable_target_reached(name):
+    chain = PROBLEMS[name]
+    for t in reachable_targets(chain, 150, seed=1):
+        sol = ik.solve(chain, t, method="auto", tol=TOL, max_iter=100)
+        assert sol.status is ik.Status.REACHED, (name, t, sol.method, sol.error)
+        assert sol.requested == "auto" and sol.method in REGISTRY
+
+
+def test_default_method_is_auto():
+    chain = ik.Chain.planar([2.0] * 10)
+    sol = ik.solve(chain, (8.33, 2.83))
+    assert sol.requested == "auto" and sol.method == "circles" and sol.reached
+    named = ik.solve(chain, (8.33, 2.83), method="ccd")
+    assert named.requested == named.method == "ccd"
+
+
+def test_out_of_reach_is_closest_or_given_up_at_once():
+    free = ik.Chain.planar([2.0] * 10)
+    sol = ik.solve(free, (-17.75, 15.75), tol=0.01)
+    assert sol.status is ik.Status.CLOSEST and sol.method == "circles"
+    limited = ik.Chain.planar([2.0] * 10, max_bend_deg=45)
+    sol = ik.solve(limited, (-30.0, 5.0), tol=0.01)  # beyond the reach: no fallback
+    assert sol.method == "dls" and sol.status is not ik.Status.REACHED
+
+
+def test_fallback_when_the_first_choice_ends_short(monkeypatch):
+    """The next solver runs from the same start; the Solution is the one that reached."""
+    chain = ik.Chain.planar([2.0] * 10, max_bend_deg=45)
+    single = REGISTRY["single-pass"]
+    staged = (
+        (single, single.kernel_opts(chain, {})),
+        *plan(chain),
+    )
+    monkeypatch.setattr(api, "plan", lambda c: staged)
+    missed = 0
+    for t in reachable_targets(chain, 60, seed=4):
+        first = ik.solve(chain, t, method="single-pass", tol=TOL)
+        sol = ik.solve(chain, t, method="auto", tol=TOL)
+        assert sol.reached and sol.requested == "auto"
+        if first.reached:
+            assert sol.method == "single-pass"
+        else:
+            missed += 1
+            assert sol.method == "dls"
+            alone = ik.solve(chain, t, method="dls", tol=TOL)
+            np.testing.assert_array_equal(sol.angles, alone.angles)  # from the same start
+    assert missed > 0
+
+
+def test_no_options_with_auto():
+    with pytest.raises(ik.InvalidOptionError, match="auto"):
+        ik.solve(ik.Chain.planar([1.0, 1.0, 1.0]), (1.0, 1.0), method="auto", escape=0)
+
+
+def test_start_and_clamp_pass_through():
+    chain = ik.Chain.planar([1.0] * 4, max_bend_deg=90)
+    start = np.radians([10.0, 20.0, -30.0, 40.0])
+    sol = ik.solve(chain, (1.0, 2.0), method="auto", start=start)
+    np.testing.assert_allclose(sol.motion.keys[0], start)
+    sol = ik.solve(chain, (9.0, 0.0), method="auto", clamp_to_reach=True, tol=1e-3)
+    assert sol.status is ik.Status.CLOSEST
+
+
+@given(data=st.data())
+def test_invariants(data):
+    chain = data.draw(chains())
+    target = data.draw(targets_for(chain))
+    sol = ik.solve(chain, target, method="auto")
+    check_invariants(sol, chain, target)
+    assert sol.requested == "auto"
