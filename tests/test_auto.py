@@ -143,3 +143,52 @@ def test_invariants(data):
     sol = ik.solve(chain, target, method="auto")
     check_invariants(sol, chain, target)
     assert sol.requested == "auto"
+
+
+# --------------------------------------------------------------------------------- trees
+
+
+def _tree_targets(sk: ik.Skeleton, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Every end effector's position in a random pose: a reachable set of targets."""
+    d = rng.normal(size=(sk.n, sk.dim))
+    d /= np.linalg.norm(d, axis=1)[:, None]
+    pos = sk._positions(d)
+    return {e: pos[sk.index(e)] for e in sk.effector_names}
+
+
+def test_tree_auto_reaches_trees_branching_at_the_root():
+    """Branches from the root: circles places each exactly, so auto reaches every set."""
+    sk = ik.Skeleton.from_chains([("a", [1.0, 0.5, 0.8]), ("b", [0.7, 0.7]), ("c", [2.0, 0.3])])
+    rng = np.random.default_rng(2)
+    for _ in range(100):
+        sol = ik.solve_tree(sk, _tree_targets(sk, rng), tol=1e-6)
+        assert sol.reached and sol.method == "circles" and sol.requested == "auto"
+
+
+def test_tree_auto_falls_back_on_fabrik():
+    """A sub-base shared by three branches: auto keeps the better of circles and fabrik, and
+    reaches every set that either reaches."""
+    sk = ik.Skeleton.from_chains(
+        [("trunk", [1.0, 1.0]), ("a", [1.0, 0.5], "trunk_1"), ("b", [0.8, 0.8], "trunk_1")]
+    )
+    rng = np.random.default_rng(5)
+    tol = 1e-3 * sk.total_length
+    methods = set()
+    for _ in range(120):
+        targets = _tree_targets(sk, rng)
+        sol = ik.solve_tree(sk, targets, method="auto", tol=tol)
+        c = ik.solve_tree(sk, targets, method="circles", tol=tol)
+        f = ik.solve_tree(sk, targets, method="fabrik", tol=tol)
+        assert sol.reached == (c.reached or f.reached)
+        assert sol.method == ("circles" if c.reached else sol.method)
+        methods.add(sol.method)
+    assert methods == {"circles", "fabrik"}
+
+
+def test_tree_default_is_auto_and_named_methods_stay():
+    sk = ik.Skeleton.hand(dim=2)
+    assert ik.solve_tree(sk, {"index": (1.5, 0.3)}).requested == "auto"
+    named = ik.solve_tree(sk, {"index": (1.5, 0.3)}, method="fabrik")
+    assert named.method == named.requested == "fabrik"
+    with pytest.raises(ik.UnknownMethodError, match="auto"):
+        ik.solve_tree(sk, {"index": (1.5, 0.3)}, method="ccd")

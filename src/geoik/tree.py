@@ -34,6 +34,14 @@ at exactly its length from its parent, so lengths hold to rounding.
     stays forward). A tree whose branches all leave from the root is solved in one round;
     otherwise rounds repeat.
 
+``auto`` (the default)
+    ``circles`` first: a tree whose branches all leave from the root is then solved in one round,
+    each branch placed exactly as a chain, so every reachable set of targets is reached. If some
+    targeted end effector ends neither REACHED nor CLOSEST (targets pulling a shared sub-base
+    apart), ``fabrik`` runs from the same start, and the solution with fewer such end effectors
+    (then the smaller sum of errors) is kept; ``TreeSolution.method`` names the method that
+    produced it, ``TreeSolution.requested`` is ``"auto"``.
+
 Iterations are passes (fabrik) or rounds (circles); both stop when every targeted end effector
 is within ``tol`` of its target or of its provably closest point (see below), when a round moves
 no joint by more than ``1e-12`` times the skeleton's reach (STALLED), or after ``max_iter``.
@@ -54,6 +62,7 @@ from typing import Any
 
 import numpy as np
 
+from geoik.auto import AUTO
 from geoik.checks import check_max_iter, check_point, check_tol
 from geoik.errors import (
     InvalidChainError,
@@ -84,12 +93,13 @@ class TreeSolution:
     ----------
     skeleton : the skeleton solved.
     targets : end-effector name -> (d,) target.
-    method : ``"circles"`` or ``"fabrik"``.
+    method : ``"circles"`` or ``"fabrik"``: the method that produced the solution.
     positions : (m, d) every joint's final position, in the skeleton's joint order.
     status : end-effector name -> :class:`~geoik.Status`, for each targeted end effector.
     error : end-effector name -> distance to its target.
     iterations : passes (fabrik) or rounds (circles) used.
     tol : the tolerance used.
+    requested : the method asked for: ``method`` itself, or ``"auto"`` (default: ``method``).
     """
 
     skeleton: Skeleton
@@ -100,6 +110,11 @@ class TreeSolution:
     error: Mapping[str, float]
     iterations: int
     tol: float
+    requested: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.requested:
+            object.__setattr__(self, "requested", self.method)
 
     @property
     def reached(self) -> bool:
@@ -114,7 +129,7 @@ class TreeSolution:
 def solve_tree(
     skeleton: Skeleton,
     targets: Mapping[str, Any],
-    method: str = "circles",
+    method: str = AUTO,
     tol: float | None = None,
     max_iter: int | None = None,
     start: Any = None,
@@ -125,7 +140,10 @@ def solve_tree(
     ----------
     skeleton : the tree (:class:`geoik.Skeleton`).
     targets : end-effector name -> (d,) point. End effectors not named are carried along.
-    method : ``"circles"`` (seed 003) or ``"fabrik"`` (multi-end-effector FABRIK).
+    method : ``"circles"`` (seed 003), ``"fabrik"`` (multi-end-effector FABRIK) or ``"auto"``
+        (the default): circles, then fabrik from the same start if some targeted end effector
+        ended neither REACHED nor CLOSEST; the solution with fewer such end effectors (then
+        the smaller sum of errors) is returned, ``method`` naming the one that produced it.
     tol : distance within which a target counts as reached; default
         :data:`geoik.checks.DEFAULT_TOL` (``1e-4``) times the longest path from the root to an
         end effector.
@@ -139,9 +157,9 @@ def solve_tree(
     """
     if not isinstance(skeleton, Skeleton):
         raise InvalidChainError(f"skeleton: expected a geoik.Skeleton, got {describe(skeleton)}")
-    if method not in METHODS:
+    if method != AUTO and method not in METHODS:
         raise UnknownMethodError(
-            f"method: expected one of {', '.join(METHODS)} for trees, got {method!r}"
+            f"method: expected {AUTO} or one of {', '.join(METHODS)} for trees, got {method!r}"
         )
     goals = _check_targets(skeleton, targets)
     scale = max((skeleton.reach(e)[1] for e in skeleton.effector_names), default=0.0)
@@ -149,19 +167,30 @@ def solve_tree(
     tol_ = check_tol(tol, scale)
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
     first = _check_start(skeleton, start)
-    pos, code, used = _run(skeleton, goals, method, first, tol_, iters, scale)
-    status, error = _judge(skeleton, goals, pos, tol_, code)
-    pos.setflags(write=False)
-    return TreeSolution(
-        skeleton=skeleton,
-        targets=types.MappingProxyType(goals),
-        method=method,
-        positions=pos,
-        status=types.MappingProxyType(status),
-        error=types.MappingProxyType(error),
-        iterations=int(used),
-        tol=tol_,
-    )
+    best: tuple[tuple[int, float], TreeSolution] | None = None
+    for name in METHODS if method == AUTO else (method,):
+        pos, code, used = _run(skeleton, goals, name, first, tol_, iters, scale)
+        status, error = _judge(skeleton, goals, pos, tol_, code)
+        pos.setflags(write=False)
+        sol = TreeSolution(
+            skeleton=skeleton,
+            targets=types.MappingProxyType(goals),
+            method=name,
+            positions=pos,
+            status=types.MappingProxyType(status),
+            error=types.MappingProxyType(error),
+            iterations=int(used),
+            tol=tol_,
+            requested=method,
+        )
+        short = sum(s not in (Status.REACHED, Status.CLOSEST) for s in status.values())
+        score = (short, sum(error.values()))
+        if best is None or score < best[0]:
+            best = (score, sol)
+        if short == 0:
+            break
+    assert best is not None
+    return best[1]
 
 
 def _run(
