@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 import geoik as ik
 from geoik import api
 from geoik.auto import plan
+from geoik.batch import evaluate
+from geoik.maps import metric_map
 from geoik.solvers import REGISTRY
 from tests.conftest import chains, check_invariants, targets_for
 
@@ -192,3 +194,52 @@ def test_tree_default_is_auto_and_named_methods_stay():
     assert named.method == named.requested == "fabrik"
     with pytest.raises(ik.UnknownMethodError, match="auto"):
         ik.solve_tree(sk, {"index": (1.5, 0.3)}, method="ccd")
+
+
+# --------------------------------------------------------------------------- batch engine
+
+
+@pytest.mark.parametrize(
+    "chain",
+    [
+        ik.Chain.planar([1.0, 2.0, 1.5, 1.0, 0.5]),
+        ik.Chain.planar([2.0] * 6, max_bend_deg=45),
+        ik.Chain.planar([3.0, 2.0], max_bend_deg=[None, (-120, -20)]),
+    ],
+    ids=["free", "+-45", "two links, limited"],
+)
+def test_batch_auto_equals_solve_auto(chain):
+    rng = np.random.default_rng(8)
+    r = 1.2 * chain.total_length
+    targets = np.concatenate(
+        [
+            rng.uniform(-r, r, (120, 2)),
+            np.array(reachable_targets(chain, 60, seed=9)),
+            [[x, 0.0] for x in np.linspace(-r, r, 13)],
+        ]
+    )
+    kw = {"tol": TOL, "max_iter": 40}
+    res = evaluate(chain, targets, "auto", angles=True, **kw)
+    assert res.solved_by is not None and res.solvers[0] == _names(chain)[0]
+    for i, t in enumerate(targets):
+        sol = ik.solve(chain, t, method="auto", **kw)
+        assert res.solvers[res.solved_by[i]] == sol.method, (i, t)
+        assert res.status[i] == sol.status.value
+        assert res.iterations[i] == sol.iterations
+        assert res.error[i] == pytest.approx(sol.error, rel=0, abs=1e-12 * chain.total_length)
+        np.testing.assert_allclose(res.angles[i], sol.angles, rtol=0, atol=1e-12)
+        c = ik.costs(sol)
+        assert res.rotations_over_5deg[i] == c.rotations_over_5deg
+        assert res.path_length[i] == pytest.approx(c.path_length, rel=1e-12, abs=1e-12)
+    reachable = res.status[120:180]
+    assert np.all(reachable == ik.Status.REACHED.value)
+
+
+def test_batch_auto_maps():
+    chain = ik.Chain.planar([1.0] * 5, max_bend_deg=60)
+    m = metric_map(chain, "auto", "iterations", size=40, tol=0.01, max_iter=20)
+    assert m.method == "auto" and 0.0 < m.coverage <= 1.0
+    named = evaluate(chain, [[2.0, 1.0]], "dls", tol=0.01)
+    assert named.solvers == ("dls",) and named.solved_by is None
+    with pytest.raises(ik.InvalidOptionError, match="auto"):
+        evaluate(chain, [[2.0, 1.0]], "auto", escape=0)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from geoik import jit
-from geoik.auto import AUTO, FALLBACKS, check_no_options, get_or_auto, out_of_reach, plan
+from geoik.auto import AUTO, FALLBACKS, NEARER, check_no_options, get_or_auto, out_of_reach, plan
 from geoik.chain import Chain
 from geoik.checks import (
     DEFAULT_TOL,
@@ -181,7 +181,7 @@ def _solve_auto(
         sol = _run(chain, solver, t, goal, tol_, iters, opts, first.copy(), AUTO)
         if sol.status in _DONE:
             return sol
-        if best is None or sol.error < best.error:
+        if best is None or sol.error < best.error - NEARER * chain.total_length:
             best = sol
         if k == 0 and out_of_reach(chain, goal):
             break

@@ -18,14 +18,14 @@
    of reach (its distance from the base outside :meth:`geoik.Chain.reach`) gets no fallback.
 
 The first attempt that ends REACHED or CLOSEST is the answer; if none does, the attempt ending
-nearest to the target (the first of equals). ``Solution.method`` names the solver that produced
+nearest to the target (a later one only when nearer by more than :data:`NEARER` times the
+chain's length, so that rounding never decides). ``Solution.method`` names the solver that produced
 the answer and ``Solution.requested`` is ``"auto"``; its iterations and motion are that
 solver's.
 """
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,11 +39,13 @@ if TYPE_CHECKING:
 __all__ = [
     "AUTO",
     "FALLBACKS",
+    "NEARER",
     "SUMMARY",
     "Attempt",
     "check_no_options",
     "get_or_auto",
     "out_of_reach",
+    "out_of_reach_all",
     "plan",
 ]
 
@@ -56,6 +58,9 @@ SUMMARY = (
 """One line for ``geoik methods``."""
 FALLBACKS = ("dls", "ccd", "fabrik")
 """The iterative solvers tried, in order, after the first choice ends short."""
+NEARER = 1e-9
+"""A later attempt that ends short replaces an earlier one only when nearer to the target by
+more than this times the chain's length."""
 _ESCAPE = {"escape": 1}
 
 Attempt = tuple[Solver, np.ndarray]
@@ -87,10 +92,15 @@ def plan(chain: Chain) -> tuple[Attempt, ...]:
 def out_of_reach(chain: Chain, target: np.ndarray) -> bool:
     """True when ``target`` is provably out of reach: its distance from the base lies outside
     :meth:`geoik.Chain.reach` (exact, or an enclosure of the true reach)."""
+    return bool(out_of_reach_all(chain, target[None, :])[0])
+
+
+def out_of_reach_all(chain: Chain, targets: np.ndarray) -> np.ndarray:
+    """:func:`out_of_reach` of each row of ``targets`` (m, d)."""
     rmin, rmax = chain.reach()
-    d = target - chain.base
-    dist = math.sqrt(float(d @ d))
-    return bool(dist > rmax * (1.0 + 1e-12) or dist < rmin * (1.0 - 1e-12))
+    d = targets - chain.base
+    dist = np.sqrt(np.sum(d * d, axis=1))
+    return (dist > rmax * (1.0 + 1e-12)) | (dist < rmin * (1.0 - 1e-12))
 
 
 def get_or_auto(method: Any) -> Solver:
