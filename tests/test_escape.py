@@ -187,3 +187,29 @@ def test_ccd_lanes_with_escape_equal_solve():
                     c = ik.costs(sol)
                     assert res.rotations_over_5deg[i] == c.rotations_over_5deg
                     assert res.path_length[i] == pytest.approx(c.path_length, rel=1e-12)
+
+
+@pytest.mark.parametrize("method", ESCAPING)
+@pytest.mark.parametrize("dim", [2, 3])
+def test_interpreted_escape_equals_compiled(method, dim):
+    """The plain-Python twins take the same escapes as the compiled kernels."""
+    from geoik import jit
+
+    long = [2.0] * 6
+    chain = ik.Chain.planar(long) if dim == 2 else ik.Chain.spatial(long)
+    folded = ik.Chain.planar([5.0, 1.0]) if dim == 2 else ik.Chain.spatial([5.0, 1.0])
+    cases = [(chain, t) for t in _line_targets(chain)[::3]]
+    cases += [
+        (chain, np.r_[-15.0, 1.0, [0.0] * (dim - 2)]),
+        (folded, np.r_[1.0, [0.0] * (dim - 1)]),
+    ]
+    for ch, t in cases:
+        out = []
+        for how in ("compiled", "interpreted"):
+            with jit.mode(how):
+                sol = ik.solve(ch, t, method=method, tol=TOL, max_iter=30, escape=1)
+                out.append((sol, ik.costs(sol)))
+        (a, ca), (b, cb) = out
+        assert (a.status, a.iterations) == (b.status, b.iterations), t
+        np.testing.assert_allclose(a.angles, b.angles, rtol=0, atol=1e-12)
+        assert ca.rotations_over_5deg == cb.rotations_over_5deg
