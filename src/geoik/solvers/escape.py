@@ -27,6 +27,11 @@ methods approach slowly or not at all. With ``escape=1`` (the default of ``dls``
 
 Nothing is random, so the same solve gives the same result; every step is recorded as a
 keyframe, so the motion and its costs include it.
+
+What it does not do: CCD's sweeps may still curl a chain into a fold whose joints all see the
+target straight ahead or behind (a minimum along every single joint, approached without ever
+stalling), and then end at MAX_ITERATIONS, as they may on targets off the line; DLS, which
+turns every joint at once, gets through such poses, and ``method="auto"`` runs it first.
 """
 
 from __future__ import annotations
