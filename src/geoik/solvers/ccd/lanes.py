@@ -27,8 +27,8 @@ The algorithm is seed 000 eqs. (1)-(2) / seed 002 Section II, as documented in
   end (``atan2`` of the relative rotation of each free joint that moved, in (-pi, pi]).
 - ``escape=1`` (``opts[0]``, :mod:`geoik.solvers.escape`): lanes whose target is out of reach
   take their closest pose instead of the first sweep (:func:`_reach_out`); a joint whose vectors
-  are exactly opposite turns by ``pi - ESCAPE_BEND`` (a branch-free select in
-  :func:`_turn_free`); a lane that a sweep left unmoved short of its target bends one joint
+  are exactly opposite turns by ``pi - ESCAPE_BEND`` (:func:`_turn_free_escape`, a branch-free
+  select); a lane that a sweep left unmoved short of its target bends one joint
   (:func:`_escape`) and goes on, at most ``ESCAPES`` times. With ``escape=0`` every lane runs
   exactly the operations it ran before the option existed.
 """
@@ -116,8 +116,10 @@ def ccd_2d_lanes(
         work[w + MOVED_ANY, :] = 0.0
         for j in range(n - 1, -1, -1):
             free = lo[j] == -np.inf and hi[j] == np.inf
-            if free:
-                _turn_free(j, n, work, final and not recording, recording, flip_c, flip_s)
+            if free and escape:
+                _turn_free_escape(j, n, work, final and not recording, recording, flip_c, flip_s)
+            elif free:
+                _turn_free(j, n, work, final and not recording, recording)
             else:
                 _turn_limited(j, n, lo[j], hi[j], work, flip)
             if recording:
@@ -340,13 +342,11 @@ def _check(it, tol, n, work, status, iters):
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_free(j, n, work, track, recording, flip_c, flip_s):
+def _turn_free(j, n, work, track, recording):
     """Turn free joint ``j`` in every active lane: rotation (dot, cross)/norm, no trigonometry.
     ``track``: mark the joint as turned (for the final angles); ``recording``: leave what
-    :func:`_record` needs (turned or not, cross and dot). ``flip_s`` nonzero (``escape=1``): a
-    joint whose end-effector and target vectors are opposite turns by ``(flip_c, flip_s)``."""
+    :func:`_record` needs (turned or not, cross and dot)."""
     rc, rs, _, dirty, px, py, w, _ = _layout(n)
-    escape = flip_s != 0.0
     for b in range(work.shape[1]):
         pjx, pjy = work[px + j, b], work[py + j, b]
         ex, ey = work[w + EX, b], work[w + EY, b]
@@ -360,9 +360,46 @@ def _turn_free(j, n, work, track, recording, flip_c, flip_s):
         inv = 1.0 / math.sqrt(r2) if turn else 0.0
         c = dt * inv
         s = cr * inv
-        back = escape & (dt < 0.0) & (abs(cr) <= MOVED * -dt)
-        c = flip_c if back else c
-        s = flip_s if back else s
+        nx = pjx + (c * ax - s * ay)
+        ny = pjy + (s * ax + c * ay)
+        oc, os = work[rc + j, b], work[rs + j, b]
+        qc = oc * c - os * s
+        qs = oc * s + os * c
+        work[w + EX, b] = nx if turn else ex
+        work[w + EY, b] = ny if turn else ey
+        work[rc + j, b] = qc if turn else oc
+        work[rs + j, b] = qs if turn else os
+        flag = 1.0 if turn else 0.0
+        work[w + MOVED_ANY, b] = max(work[w + MOVED_ANY, b], flag)
+        if track:
+            work[dirty + j, b] = max(work[dirty + j, b], flag)
+        if recording:
+            work[w + GO, b] = flag
+            work[w + CROSS, b] = cr
+            work[w + DOT, b] = dt
+
+
+@njit(cache=True, error_model="numpy")
+def _turn_free_escape(j, n, work, track, recording, flip_c, flip_s):
+    """:func:`_turn_free` with ``escape=1``: a lane whose end-effector and target vectors are
+    exactly opposite turns by ``(flip_c, flip_s)`` (``pi - ESCAPE_BEND``) rather than by pi. A
+    function of its own so that :func:`_turn_free`, the batch engine's hot loop, stays as it
+    was."""
+    rc, rs, _, dirty, px, py, w, _ = _layout(n)
+    for b in range(work.shape[1]):
+        pjx, pjy = work[px + j, b], work[py + j, b]
+        ex, ey = work[w + EX, b], work[w + EY, b]
+        ax, ay = ex - pjx, ey - pjy
+        bx, by = work[w + TX, b] - pjx, work[w + TY, b] - pjy
+        cr = ax * by - ay * bx
+        dt = ax * bx + ay * by
+        r2 = cr * cr + dt * dt
+        still = (r2 == 0.0) | ((dt > 0.0) & (abs(cr) <= MOVED * dt))
+        turn = (work[w + ACTIVE, b] != 0.0) & (not still)
+        inv = 1.0 / math.sqrt(r2) if turn else 0.0
+        back = (dt < 0.0) & (abs(cr) <= MOVED * -dt)
+        c = flip_c if back else dt * inv
+        s = flip_s if back else cr * inv
         nx = pjx + (c * ax - s * ay)
         ny = pjy + (s * ax + c * ay)
         oc, os = work[rc + j, b], work[rs + j, b]
