@@ -50,7 +50,7 @@ class Solution:
     ----------
     chain : the chain (or :class:`geoik.Robot`) solved.
     target : (d,) the target.
-    method : the solver's registry name.
+    method : the registry name of the solver that produced the solution.
     positions : (n + 1, d) final joint positions, forward kinematics of ``angles``. A robot's:
         (m + 2, 3), the base, each joint's origin and the tip (:meth:`Robot.joint_positions`).
     angles : (n,) relative joint angles (2-D) or (n, 3) rotation vectors (3-D), radians. A
@@ -67,6 +67,8 @@ class Solution:
         ``orientation``; None without one.
     angle_tol : robots: the angle tolerance used with ``orientation`` (radians).
     frame : robots: (4, 4) the tip's final frame in the base frame.
+    requested : the method asked for: ``method`` itself, or ``"auto"`` when
+        :func:`geoik.solve` chose ``method`` (default: ``method``).
     """
 
     chain: Chain
@@ -83,11 +85,14 @@ class Solution:
     angle_error: float | None = None
     angle_tol: float | None = None
     frame: np.ndarray | None = None
+    requested: str = ""
 
     def __post_init__(self) -> None:
         for a in (self.target, self.positions, self.angles, self.orientation, self.frame):
             if a is not None:
                 a.setflags(write=False)
+        if not self.requested:
+            object.__setattr__(self, "requested", self.method)
 
     @classmethod
     def fast(
@@ -106,6 +111,7 @@ class Solution:
         angle_error: float | None = None,
         angle_tol: float | None = None,
         frame: np.ndarray | None = None,
+        requested: str = "",
     ) -> Solution:
         """The same as ``Solution(...)`` with the arguments in field order, without the
         dataclass's per-field frozen assignments: the constructor of :func:`geoik.solve`'s hot
@@ -126,6 +132,7 @@ class Solution:
             angle_error=angle_error,
             angle_tol=angle_tol,
             frame=frame,
+            requested=requested,
         )
         sol.__post_init__()
         return sol
@@ -169,6 +176,7 @@ class TreeSolution:
     frames : robots: (k, 4, 4) every tip's final frame in the base frame.
     root_rotation : skeletons: (4,) the root's orientation the limits were measured in (the
         start pose's; the identity by default), so that the solution can start the next frame.
+    requested : the method asked for: ``method`` itself, or ``"auto"`` (default: ``method``).
 
     A robot's (:class:`geoik.Robot`) ``skeleton`` is the robot and its ``positions`` are
     (m + 1 + k, 3): the base, each joint's origin, then every tip.
@@ -186,6 +194,11 @@ class TreeSolution:
     angle_error: Mapping[str, float | None] | None = None
     frames: np.ndarray | None = None
     root_rotation: Any = None
+    requested: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.requested:
+            object.__setattr__(self, "requested", self.method)
 
     @property
     def reached(self) -> bool:

@@ -43,6 +43,14 @@ pose's ``root_rotation`` (a :class:`~geoik.TreePose`, e.g. a BVH frame) or the i
     stays forward). A tree whose branches all leave from the root is solved in one round;
     otherwise rounds repeat.
 
+``auto`` (the default)
+    ``circles`` first: a tree whose branches all leave from the root is then solved in one round,
+    each branch placed exactly as a chain, so every reachable set of targets is reached. If some
+    targeted end effector ends neither REACHED nor CLOSEST (targets pulling a shared sub-base
+    apart), ``fabrik`` runs from the same start, and the solution with fewer such end effectors
+    (then the smaller sum of errors) is kept; ``TreeSolution.method`` names the method that
+    produced it, ``TreeSolution.requested`` is ``"auto"``.
+
 Iterations are passes (fabrik) or rounds (circles); both stop when every targeted end effector
 is within ``tol`` of its target or of its provably closest point (see below), when a round moves
 no joint by more than ``1e-12`` times the skeleton's reach (STALLED), or after ``max_iter``.
@@ -62,6 +70,7 @@ from typing import Any
 
 import numpy as np
 
+from geoik.auto import AUTO
 from geoik.checks import check_max_iter, check_point, check_tol
 from geoik.errors import (
     InvalidChainError,
@@ -107,9 +116,12 @@ def solve_tree(
         (:class:`geoik.Robot`, e.g. a hand from :func:`geoik.load_urdf`).
     targets : joint name -> (d,) point: end effectors, or any joint but the root (a robot:
         tip names). Joints not on the paths to them are carried along.
-    method : ``"circles"`` (seed 003, the default for skeletons) or ``"fabrik"``
-        (multi-end-effector FABRIK); for a robot ``"dls"`` (the default: damped least squares
-        on the tips' stacked Jacobians) or ``"ccd"``.
+    method : for a skeleton ``"circles"`` (seed 003), ``"fabrik"`` (multi-end-effector
+        FABRIK) or ``"auto"`` (the default): circles, then fabrik from the same start if some
+        targeted end effector ended neither REACHED nor CLOSEST; the solution with fewer such
+        end effectors (then the smaller sum of errors) is returned, ``method`` naming the one
+        that produced it. For a robot ``"dls"`` (the default, also for ``"auto"``: damped least
+        squares on the tips' stacked Jacobians) or ``"ccd"``.
     tol : distance within which a target counts as reached; default
         :data:`geoik.checks.DEFAULT_TOL` (``1e-4``) times the longest path from the root to an
         end effector.
@@ -126,11 +138,11 @@ def solve_tree(
     TreeSolution
     """
     if isinstance(skeleton, Robot):
-        name = "dls" if method is None else method
+        name = "dls" if method is None or method == AUTO else method
         return solve_robot_tree(
             skeleton, targets, name, tol, max_iter, start, orientations, angle_tol
         )
-    method = "circles" if method is None else method
+    method = AUTO if method is None else method
     if not isinstance(skeleton, Skeleton):
         raise InvalidChainError(
             f"skeleton: expected a geoik.Skeleton or a geoik.Robot, got {describe(skeleton)}"
@@ -140,9 +152,9 @@ def solve_tree(
             "orientations: orientation targets need tip frames, which a geoik.Robot has; a "
             "geoik.Skeleton takes positions only"
         )
-    if method not in METHODS:
+    if method != AUTO and method not in METHODS:
         raise UnknownMethodError(
-            f"method: expected one of {', '.join(METHODS)} for trees, got {method!r}"
+            f"method: expected {AUTO} or one of {', '.join(METHODS)} for trees, got {method!r}"
         )
     goals = _check_targets(skeleton, targets)
     scale = max((skeleton.reach(e)[1] for e in skeleton.effector_names), default=0.0)
@@ -150,21 +162,32 @@ def solve_tree(
     tol_ = check_tol(tol, scale)
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
     first, root_q = _check_start(skeleton, start)
-    pos, code, used = _run(skeleton, goals, method, first, tol_, iters, scale, root_q)
-    status, error = _judge(skeleton, goals, pos, tol_, code)
-    pos.setflags(write=False)
     root_q.setflags(write=False)
-    return TreeSolution(
-        skeleton=skeleton,
-        targets=types.MappingProxyType(goals),
-        method=method,
-        positions=pos,
-        status=types.MappingProxyType(status),
-        error=types.MappingProxyType(error),
-        iterations=int(used),
-        tol=tol_,
-        root_rotation=root_q,
-    )
+    best: tuple[tuple[int, float], TreeSolution] | None = None
+    for name in METHODS if method == AUTO else (method,):
+        pos, code, used = _run(skeleton, goals, name, first, tol_, iters, scale, root_q)
+        status, error = _judge(skeleton, goals, pos, tol_, code)
+        pos.setflags(write=False)
+        sol = TreeSolution(
+            skeleton=skeleton,
+            targets=types.MappingProxyType(goals),
+            method=name,
+            positions=pos,
+            status=types.MappingProxyType(status),
+            error=types.MappingProxyType(error),
+            iterations=int(used),
+            tol=tol_,
+            root_rotation=root_q,
+            requested=method,
+        )
+        short = sum(s not in (Status.REACHED, Status.CLOSEST) for s in status.values())
+        score = (short, sum(error.values()))
+        if best is None or score < best[0]:
+            best = (score, sol)
+        if short == 0:
+            break
+    assert best is not None
+    return best[1]
 
 
 def _run(

@@ -569,7 +569,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, default_method: str) -
     parser.add_argument(
         "--method",
         default=default_method,
-        help=f"solver: {', '.join(REGISTRY)} (default {default_method}; 'geoik methods' "
+        help=f"solver: auto, {', '.join(REGISTRY)} (default {default_method}; 'geoik methods' "
         "describes them)",
     )
     add_budget_arguments(parser, "1e-4 x chain length", "the solver's, 'geoik methods' shows it")

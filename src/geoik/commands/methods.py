@@ -6,14 +6,16 @@ import argparse
 import json
 from typing import Any
 
+from geoik.auto import AUTO, SUMMARY
 from geoik.solvers import REGISTRY, Solver, get
 
 HELP = "list the solvers, their sources and options"
 DESCRIPTION = """\
 List every registered solver, one line each: its name (as --method takes it), what it does and
-the paper it follows; then the solvers' options with their defaults (pass them to 'geoik solve'
-as --opt KEY=VALUE). With a solver's name, show that solver in full: the chains it solves, its
-iteration budget and its options."""
+the paper it follows, and 'auto' (the default of 'geoik solve'), which picks among them; then
+the solvers' options with their defaults (pass them to 'geoik solve' as --opt KEY=VALUE). With a
+solver's name, show that solver in full: the chains it solves, its iteration budget and its
+options."""
 EXAMPLES = """\
 examples:
   geoik methods
@@ -35,6 +37,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.name == AUTO and not args.json:
+        print(f"{AUTO}  {SUMMARY}\n    options: none (it sets those of the solvers it runs)")
+        return 0
     try:
         solvers = list(REGISTRY.values()) if args.name is None else [get(args.name)]
     except ValueError as e:
@@ -53,6 +58,8 @@ def listing(solvers: list[Solver]) -> str:
     width = max(len(s.name) for s in solvers) + 2
     lines = ["solvers (geoik solve --method NAME; 'geoik methods NAME' shows one in full):"]
     lines += [f"  {s.name:<{width}}{s.summary}  [{s.source}]" for s in solvers]
+    if len(solvers) == len(REGISTRY):
+        lines.append(f"  {AUTO:<{width}}{SUMMARY} (the default)")
     general = [s.name for s in solvers if s.kernel_general is not None]
     lines += [
         "",

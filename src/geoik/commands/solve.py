@@ -40,6 +40,7 @@ are printed as rotation vectors in degrees, in the parent link's frame.
 When a value starts with a minus sign, either form works: --target -5,3 or --target=-5,3."""
 EXAMPLES = """\
 examples:
+  geoik solve --lengths 2x10 --target 8.33,2.83
   geoik solve --lengths 2x10 --target 8.33,2.83 --method ccd
   geoik solve --lengths 9,9,9,9,4 --target 20,-15 --max-bend-deg 90 --json
   geoik solve --lengths 2x10 --target 8.33,2.83 --max-bend-deg=-30:120 --plot ccd.png
@@ -79,7 +80,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--target", required=True, metavar="X,Y[,Z]", help="target point: 2 or 3 numbers"
     )
-    add_solver_arguments(p, default_method="fabrik")
+    add_solver_arguments(p, default_method="auto")
     p.add_argument(
         "--start-deg",
         metavar="A",
@@ -157,6 +158,7 @@ def solution_record(sol: Solution, c: Costs) -> dict[str, Any]:
     """Everything ``geoik solve --json`` prints, as one JSON-ready dict."""
     return {
         "method": sol.method,
+        "requested": sol.requested,
         "status": sol.status.name,
         "iterations": sol.iterations,
         "error": sol.error,
@@ -178,9 +180,10 @@ def solution_record(sol: Solution, c: Costs) -> dict[str, Any]:
 def solution_text(sol: Solution, c: Costs) -> str:
     """The human-readable report of ``geoik solve``."""
     end = ", ".join(f"{v:.6g}" for v in sol.end_effector)
+    chosen = f" (chosen by {sol.requested})" if sol.requested != sol.method else ""
     lines = [
         f"chain:       {sol.chain.describe()}",
-        f"method:      {sol.method}",
+        f"method:      {sol.method}{chosen}",
         f"target:      {', '.join(f'{v:.6g}' for v in sol.target)}",
         f"status:      {sol.status.name}",
         f"iterations:  {sol.iterations}",

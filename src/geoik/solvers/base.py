@@ -38,6 +38,10 @@ def non_negative(value: Any) -> str | None:
     return None if value >= 0 and math.isfinite(value) else "a finite number >= 0"
 
 
+def flag(value: Any) -> str | None:
+    return None if value in (0, 1) else "0 or 1"
+
+
 def sign(value: Any) -> str | None:
     return None if value in (1, -1) else "+1 or -1"
 

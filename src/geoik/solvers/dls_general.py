@@ -221,7 +221,7 @@ def dls_general(
     q : (m,) start joint values on entry, the result on return.
     tol, angle_tol : metres and radians.
     max_iter : iteration budget.
-    opts : ``[damping, max_step, L]``.
+    opts : ``[damping, max_step, escape, L]`` (dls's options, then the model's size).
     rec : (capacity, m) keyframes; ``rec[0]`` is the start, written by the caller.
 
     Returns
@@ -233,7 +233,7 @@ def dls_general(
     )
     m = q.shape[0]
     k = tip_parents.shape[0]
-    size = opts[2]
+    size = opts[opts.shape[0] - 1]  # after dls's options (damping, max_step, escape)
     w = WEIGHT * size
     floor = (opts[0] * size) ** 2 * FLOOR
     near = (NEAR * size) ** 2

@@ -13,6 +13,11 @@ The sweep ends early as STALLED when no joint turns by more than 1e-12 rad (for 
 chain with the target on its line, seed 004's void), and as CLOSEST when the target is beyond the
 chain's length and the end effector is within ``tol`` of the nearest point of the sphere of that
 radius.
+
+Option ``escape`` (default 0, the seeds' CCD, whose published figures show the void and the slow
+approach to out-of-reach targets): with 1 the kernel leaves singular poses as
+:mod:`geoik.solvers.escape` describes (a stall bends one joint, opposite vectors curl the chain
+rather than fold it, targets out of reach take their closest pose in one step).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from numba import njit
 from geoik.geometry import (
     CLOSEST,
     MAX_ITERATIONS,
+    PI,
     REACHED,
     STALLED,
     beyond_reach,
@@ -42,10 +48,11 @@ from geoik.geometry import (
     qnormalize,
     qrot,
 )
-from geoik.solvers.base import Solver
+from geoik.solvers.base import Option, Solver, flag
 from geoik.solvers.ccd.general import capacity as capacity_general
 from geoik.solvers.ccd.general import ccd_general
 from geoik.solvers.ccd.lanes import MOVED, ccd_2d_lanes
+from geoik.solvers.escape import ESCAPE_BEND, ESCAPE_HELP, ESCAPES, bend_3d, reach_out_3d
 
 
 @njit(cache=True)
@@ -88,11 +95,27 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     outer = np.empty(3)
     is_beyond = beyond_reach(lengths, base, target, outer)
     tol2 = tol * tol
+    escape = opts[0] != 0.0
+    escapes = ESCAPES if escape else 0
     nrec = 1
     fk_3d(lengths, base, quats, pos, world)
     if dist2(pos[n], target) <= tol2:
         return REACHED, 0, nrec
-    for it in range(1, max_iter + 1):
+    out_of_reach, first = is_beyond, 1
+    case = 0
+    if escapes > 0 and max_iter > 0:
+        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, True, outer)
+    if case != 0:
+        fk_3d(lengths, base, quats, pos, world)
+        if nrec < rec.shape[0]:
+            rec[nrec, :, :] = quats
+            nrec += 1
+        if dist2(pos[n], target) <= tol2:
+            return REACHED, 1, nrec
+        if dist2(pos[n], outer) <= tol2:
+            return CLOSEST, 1, nrec
+        out_of_reach, first = True, 2
+    for it in range(first, max_iter + 1):
         biggest = 0.0
         for j in range(n - 1, -1, -1):
             ax, ay, az = pos[n, 0] - pos[j, 0], pos[n, 1] - pos[j, 1], pos[n, 2] - pos[j, 2]
@@ -110,6 +133,8 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
                 along_a = ax * wx + ay * wy + az * wz
                 along_b = bx * wx + by * wy + bz * wz
                 th = math.atan2(cx * wx + cy * wy + cz * wz, dot - along_a * along_b)
+                if escape and abs(th) >= PI - MOVED:  # opposite: curl rather than fold
+                    th = PI - ESCAPE_BEND
                 phi = clamp(hinge_angle(o0, o1, o2, o3, hx, hy, hz) + th, lo[j], hi[j])
                 q0, q1, q2, q3 = q_axis_angle(hx, hy, hz, phi)
             else:
@@ -118,6 +143,8 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
                 if na < 1e-300 or nb < 1e-300:
                     continue
                 r0, r1, r2, r3 = q_between(ax / na, ay / na, az / na, bx / nb, by / nb, bz / nb)
+                if escape and r0 == 0.0:  # a half turn, the vectors opposite: curl, not fold
+                    r0, r1, r2, r3 = q_axis_angle(r1, r2, r3, PI - ESCAPE_BEND)
                 # world rotation r, expressed in the parent frame: p^-1 r p
                 l0, l1, l2, l3 = qmul(p0, -p1, -p2, -p3, r0, r1, r2, r3)
                 l0, l1, l2, l3 = qmul(l0, l1, l2, l3, p0, p1, p2, p3)
@@ -136,10 +163,16 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
                 nrec += 1
         if dist2(pos[n], target) <= tol2:
             return REACHED, it, nrec
-        if is_beyond and dist2(pos[n], outer) <= tol2:
+        if out_of_reach and dist2(pos[n], outer) <= tol2:
             return CLOSEST, it, nrec
         if biggest <= MOVED:
-            return STALLED, it, nrec
+            if escapes == 0 or bend_3d(quats, cone, hinge, lo, hi, ESCAPES - escapes) < 0:
+                return STALLED, it, nrec
+            escapes -= 1  # bent: the next sweep goes on from there
+            fk_3d(lengths, base, quats, pos, world)
+            if nrec < rec.shape[0]:
+                rec[nrec, :, :] = quats
+                nrec += 1
     return MAX_ITERATIONS, max_iter, nrec
 
 
@@ -154,5 +187,14 @@ SOLVER = Solver(
     capacity=lambda n, max_iter: 1 + n * max_iter,
     kernel_general=ccd_general,
     capacity_general=capacity_general,
+    options=(
+        Option(
+            "escape",
+            0.0,
+            f"{ESCAPE_HELP}; also straightens towards a target beyond reach in one step and "
+            "turns opposite vectors by 180 - 5.7 degrees; 0: the seeds' CCD",
+            check=flag,
+        ),
+    ),
     default_max_iter=100,
 )

@@ -85,7 +85,7 @@ def ccd_general(
     )
     m = q.shape[0]
     k = tip_parents.shape[0]
-    size = opts[0]
+    size = opts[opts.shape[0] - 1]  # after ccd's options (escape)
     wo = 0.5 * (WEIGHT * size) ** 2
     rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
     origins, world_axes = np.empty((m, 3)), np.empty((m, 3))
