@@ -110,18 +110,18 @@ def solve(
         return solve_robot(
             chain, target, name, tol, max_iter, start, orientation, angle_tol, options
         )
+    if orientation is not None or angle_tol is not None:
+        what = "orientation" if orientation is not None else "angle_tol"
+        raise UnsupportedChainError(
+            f"{what}: orientation targets need a tip frame, which a geoik.Robot has "
+            f"(geoik.load_urdf); a geoik.Chain takes a position only"
+        )
     if method is None or method == AUTO:
         return _solve_auto(chain, target, tol, max_iter, start, clamp_to_reach, options)
     solver = get_or_auto(method)
     if not isinstance(chain, Chain):
         raise InvalidChainError(
             f"chain: expected a geoik.Chain or a geoik.Robot, got {describe(chain)}"
-        )
-    if orientation is not None or angle_tol is not None:
-        what = "orientation" if orientation is not None else "angle_tol"
-        raise UnsupportedChainError(
-            f"{what}: orientation targets need a tip frame, which a geoik.Robot has "
-            f"(geoik.load_urdf); a geoik.Chain takes a position only"
         )
     n, dim = chain.n, chain.dim
     solver.check_chain(n, dim)
