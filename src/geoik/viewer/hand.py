@@ -152,7 +152,7 @@ def _widest_knuckle_bend(cone: float, psi: float) -> float:
     """The largest flexion at the knuckle (radians, in the finger's plane, from its open
     direction) that keeps a finger turned sideways by ``psi`` within the knuckle's cone: the
     flexed direction's cosine with the rest direction is ``(c C + c^2 - S^2) / (1 + c C)``
-    (``c = cos(bend)``, ``C = cos(psi)``, ``S = sin(psi)``; see :meth:`Finger.pose`), which
+    (``c = cos(bend)``, ``C = cos(psi)``, ``S = sin(psi)``; see :meth:`Finger.planes`), which
     equals ``cos(cone)`` where this returns."""
     k, big_c, s2 = math.cos(cone), math.cos(psi), math.sin(psi) ** 2
     c = 0.5 * (-big_c * (1.0 - k) + math.sqrt((big_c * (1.0 - k)) ** 2 + 4.0 * (s2 + k)))
@@ -169,7 +169,8 @@ class Finger:
     :meth:`toward`) and ``n`` the palm's side of its flexion plane (perpendicular to d): the
     rest plane's for an open finger, the plane of its curl for one from
     :func:`contact_targets`. ``s_range`` is the curl from straight to the most that the
-    limits allow however the finger is turned (within ``spread`` radians).
+    limits allow (at most a half turn) however the finger is turned (within ``spread``
+    radians).
     """
 
     name: str
