@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import geoik as ik
-from geoik.bvh import _euler, _forward, _read
+from geoik.bvh import EXAMPLES, _euler, _forward, _read, example_path
 
 DATA = Path(__file__).parent / "data" / "bvh"
 OUTSIDE = sorted(DATA.glob("*.bvh"))
@@ -27,6 +27,22 @@ def test_outside_files_are_the_originals():
     assert len(OUTSIDE) == 3
     for name, sha in SHA.items():
         assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == sha
+
+
+def test_the_example_clip_is_the_walk_with_plain_joint_names():
+    """geoik's own walk (package data) is the outside walk with the prefix taken off its joint
+    names and nothing else changed, and loads with the names the README uses."""
+    path = example_path("walk")
+    original = (DATA / "freebvh_walk.bvh").read_bytes()
+    assert path.read_bytes() == original.replace(b"mixamorig:", b"")
+    sk, frames, dt = ik.load_bvh(path)
+    theirs, their_frames, _ = ik.load_bvh(DATA / "freebvh_walk.bvh")
+    assert sk.names == tuple(n.removeprefix("mixamorig:") for n in theirs.names)
+    np.testing.assert_array_equal(frames.positions, their_frames.positions)
+    assert {"Hips", "LeftFoot", "RightFoot", "LeftHand", "LeftLeg"} <= set(sk.names)
+    assert set(EXAMPLES) == {"walk"} and len(frames) == 69 and dt == pytest.approx(1 / 30, 1e-5)
+    with pytest.raises(ik.BVHError, match="name: expected one of walk"):
+        example_path("run")
 
 
 @pytest.mark.parametrize("path", OUTSIDE, ids=lambda p: p.name)

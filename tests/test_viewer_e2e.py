@@ -14,6 +14,7 @@ import math
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 CHROMIUM = os.environ.get("GEOIK_CHROMIUM", "/usr/bin/chromium")
@@ -40,6 +41,7 @@ if (_why := _missing()) is not None:
 from playwright import sync_api  # noqa: E402
 
 from geoik.solvers import REGISTRY  # noqa: E402
+from geoik.viewer import hand  # noqa: E402
 from tests.conftest import viewer_server  # noqa: E402
 
 ARGS = [
@@ -271,6 +273,7 @@ def check_scene_reply(scene, r):
     elif scene == "hand":
         assert "solve_tree" in r["solver"]
         assert r["on_ball"] == sum(v["touch"] == "tip" for v in r["fingers"].values())
+        assert hand.hand_skeleton()[0].limit_violation(np.array(r["points"])) == 0.0
 
 
 @pytest.mark.parametrize("scene", ["arm", "cyclist", "hand"])

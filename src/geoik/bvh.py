@@ -4,7 +4,8 @@
 and End Sites, each link's rest direction and length from the file's offsets), the
 :class:`Frames` (one :class:`~geoik.TreePose` per frame: the world positions of the joints,
 ``(joints, 3)`` in the order of ``skeleton.names``, and the root's orientation) and the frame
-time. ``save_bvh(path, skeleton, frames, frame_time)`` writes one.
+time. ``save_bvh(path, skeleton, frames, frame_time)`` writes one. ``example_path("walk")`` is
+a walking clip that comes with geoik (:data:`EXAMPLES`).
 
 Reading. A joint's local transform is its offset (each position channel present replacing its
 component, as Blender and bvhio read them) and the product of its rotation channels in the
@@ -47,7 +48,7 @@ from geoik.files import write_text
 from geoik.skeleton import Skeleton
 from geoik.tree_pose import TreePose
 
-__all__ = ["Clip", "Frames", "load_bvh", "save_bvh"]
+__all__ = ["EXAMPLES", "Clip", "Frames", "example_path", "load_bvh", "save_bvh"]
 
 _AXES = {"x": 0, "y": 1, "z": 2}
 _ZERO = 1e-9
@@ -58,6 +59,14 @@ _RIGID = 1e-6
 _SAME = 1e-12
 """Rotations this close (largest matrix entry) count as unchanged."""
 DEFAULT_ORDER = "ZXY"
+
+EXAMPLES: dict[str, str] = {"walk": "walk.bvh"}
+"""The clips that come with geoik (in its ``data`` folder), by name. ``walk``: a capture of a
+Mixamo rig that walks forwards, turns round and walks back (69 frames at 30 frames/s,
+centimetres, y up; 55 joints, the fingers among them: ``Hips`` the root, ``LeftUpLeg``,
+``LeftLeg``, ``LeftFoot``, ``LeftArm``, ``LeftHand`` ...; the left foot rests on frames 12-23
+and 42-55, the right on 24-37), from the tests of bvhtoolbox 0.1.3 (MIT licence) with Mixamo's
+``mixamorig:`` prefix taken off its joint names. ``data/README.md`` says where it comes from."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +163,14 @@ class Clip(NamedTuple):
     skeleton: Skeleton
     frames: Frames
     frame_time: float
+
+
+def example_path(name: str) -> Path:
+    """Path of the example clip ``name`` (a key of :data:`EXAMPLES`), installed with geoik:
+    ``geoik.load_bvh(example_path("walk"))``."""
+    if name not in EXAMPLES:
+        raise BVHError(f"name: expected one of {', '.join(EXAMPLES)}, got {describe(name)}")
+    return Path(__file__).resolve().parent / "data" / EXAMPLES[name]
 
 
 # ------------------------------------------------------------------------------- reading

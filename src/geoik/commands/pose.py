@@ -19,11 +19,15 @@ included), A- (to the end) or a comma list (10-30,40); without it the pin holds 
 Coordinates are in the file's units and world axes. --targets reads pins from a TOML or JSON
 file: a list 'pin' of tables with 'joint', optional 'target' [x, y, z] and 'frames' "10-30".
 --limits reads joint limits in degrees (fields 'max_bend_deg' and 'hinge_axes', by joint name,
-as geoik.Skeleton takes them). The summary gives each pin's frames reached and largest error."""
+as geoik.Skeleton takes them). The summary gives each pin's frames reached and largest error.
+
+A walking clip to try comes with geoik (joints Hips, LeftFoot, LeftHand, ...; its left foot
+rests on frames 12-23, its right on 24-37): the first example copies it here as walk.bvh."""
 EXAMPLES = """\
 examples:
+  python -c "import shutil, geoik.bvh; shutil.copy(geoik.bvh.example_path('walk'), 'walk.bvh')"
   geoik pose walk.bvh --pin LeftFoot@11-24 --pin RightFoot@24-37 -o planted.bvh
-  geoik pose walk.bvh --pin LeftHand=20,95,30@0-60 --method fabrik -o reach.bvh
+  geoik pose walk.bvh --pin LeftHand=30,95,40@5-20 --method fabrik -o reach.bvh
   geoik pose walk.bvh --targets pins.toml --limits knees.toml --tol 1e-4 -o out.bvh --json"""
 
 

@@ -28,7 +28,8 @@ const SCENES = {
     title: "Hand grasping a ball (seed 003 Fig. 7)",
     help:
       "Drag the ball in any view. Each finger closes in its own plane until it touches the " +
-      "ball; the whole hand is one tree solved by geoik.tree.solve_tree.",
+      "ball; the whole hand is one tree solved by geoik.tree.solve_tree within its anatomical " +
+      "limits (fingers bend towards the palm only).",
     box: [[-0.7, 2.3], [-1.0, 1.0], [-1.45, 0.45]],
     captions: ["side, from the little finger (x-z)", "top, the back of the hand (x-y)", "front, towards the wrist (y-z)"],
     methods: "tree",
