@@ -568,7 +568,10 @@ FLAG_FIRST = [
     (("map", "--lengths", "1x3", "--data", "m.csv"), "--data: expected a file name ending in .npz"),
     (("map", "--lengths", "1x3", "--scheduler", "nonsense"), "--scheduler: cannot connect"),
     (("compare", "--lengths", "1x3"), "--methods: required"),
-    (("compare", "--lengths", "1x3", "--methods", "ccd,nope"), "--methods: expected auto or one of"),
+    (
+        ("compare", "--lengths", "1x3", "--methods", "ccd,nope"),
+        "--methods: expected auto or one of",
+    ),
     (
         ("compare", "--lengths", "1x3", "--methods", "ccd", "--csv", "/no/such/t.csv"),
         "--csv: expected a file in an existing folder",
