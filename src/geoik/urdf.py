@@ -76,7 +76,7 @@ def load_urdf(
     try:
         import yourdfpy
         from lxml import etree
-    except ImportError:  # pragma: no cover - the robots extra is in the test extra
+    except ImportError:
         raise RobotsMissingError(
             "load_urdf: reading URDF files needs yourdfpy: pip install 'geoik[robots]'"
         ) from None

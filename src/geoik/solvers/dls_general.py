@@ -22,8 +22,8 @@ Metres against radians. ``w = 0.3 L`` (:data:`WEIGHT`, ``L`` the model's size,
 metres it moves a point at about a wrist's distance from the tip, so that both errors share one
 scale for the damping and the step limits. With 6 joints and an oriented tip ``J`` is square and
 the undamped step, hence the converged pose, does not depend on ``w``; it shapes the path there.
-On the benchmark's arms (``benchmarks/bench_robots.py``) 0.1-0.3 L solved the most of 0.1, 0.2,
-0.3, 1 and 3 L.
+The factor was chosen among 0.1, 0.2, 0.3, 1 and 3 by the share of targets that
+``benchmarks/bench_robots.py`` reports solved on its arms.
 Damping. ``lambda^2 = boost * (damping * E + (damping * L)^2 * 1e-6)``, ``E`` the squared error
 norm (Sugihara 2011: damping that fades with the error converges quadratically near the
 solution and keeps steps short far from it); ``boost`` starts at 1, is divided by 4 (down to

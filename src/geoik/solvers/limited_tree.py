@@ -97,8 +97,26 @@ def _guide(j, c, p, want, pos, frames, rest, cone, hinge, lo, hi):
 
 
 @njit(cache=True)
-def backward_pass(parents, order, lengths, rest, cone, hinge, lo, hi, active, targeted, targets,
-                  frames, pos, want, acc, cnt, child, prop):  # fmt: skip
+def backward_pass(
+    parents,
+    order,
+    lengths,
+    rest,
+    cone,
+    hinge,
+    lo,
+    hi,
+    active,
+    targeted,
+    targets,
+    frames,
+    pos,
+    want,
+    acc,
+    cnt,
+    child,
+    prop,
+):
     """Tips to root: each active joint's wanted position (its target, or the centroid of what
     its children want of it) and its proposal for its parent, at the link's length from it: on
     the line to the parent's current position, turned (:func:`_guide`) where the joint has a
@@ -132,8 +150,9 @@ def backward_pass(parents, order, lengths, rest, cone, hinge, lo, hi, active, ta
 
 
 @njit(cache=True)
-def forward_pass(parents, order, lengths, rest, cone, hinge, lo, hi, active, want, prev, local,
-                 frames, pos):  # fmt: skip
+def forward_pass(
+    parents, order, lengths, rest, cone, hinge, lo, hi, active, want, prev, local, frames, pos
+):
     """Root to tips: each active joint towards its wanted position within its limits (a zero
     direction keeps the link's direction of ``prev``), every other joint carried along."""
     m = pos.shape[0]
@@ -185,13 +204,41 @@ def fabrik_tree_limited(
         return REACHED, 0
     for it in range(1, max_iter + 1):
         backward_pass(
-            parents, order, lengths, rest, cone, hinge, lo, hi, active, targeted, targets,
-            frames, pos, want, acc, cnt, child, prop,
-        )  # fmt: skip
-        forward_pass(
-            parents, order, lengths, rest, cone, hinge, lo, hi, active, want, prev, local, frames,
+            parents,
+            order,
+            lengths,
+            rest,
+            cone,
+            hinge,
+            lo,
+            hi,
+            active,
+            targeted,
+            targets,
+            frames,
             pos,
-        )  # fmt: skip
+            want,
+            acc,
+            cnt,
+            child,
+            prop,
+        )
+        forward_pass(
+            parents,
+            order,
+            lengths,
+            rest,
+            cone,
+            hinge,
+            lo,
+            hi,
+            active,
+            want,
+            prev,
+            local,
+            frames,
+            pos,
+        )
         if all_done(pos, targeted, targets, has_closest, closest, tol):
             return REACHED, it
         if max_move(pos, prev, active) <= TREE_MOVED * scale:
@@ -272,28 +319,74 @@ def circles_tree_limited(
             for s in range(nseg):
                 _place(s, top, key, ptr, joints, seg_len, want, targeted, targets, pos)
                 b = _bring_within(
-                    ptr[s], ptr[s + 1], joints, parents, lengths, rest, cone, hinge, lo, hi,
-                    frames, pos,
-                )  # fmt: skip
+                    ptr[s],
+                    ptr[s + 1],
+                    joints,
+                    parents,
+                    lengths,
+                    rest,
+                    cone,
+                    hinge,
+                    lo,
+                    hi,
+                    frames,
+                    pos,
+                )
                 bound = max(bound, b)
             for idx in range(1, m):  # joints off the targeted paths move with their parents
                 j = order[idx]
                 if not active[j]:
                     p = parents[j]
                     set_link(
-                        j, p, local[j, 0], local[j, 1], local[j, 2], lengths, rest, hinge,
-                        frames, pos,
-                    )  # fmt: skip
+                        j,
+                        p,
+                        local[j, 0],
+                        local[j, 1],
+                        local[j, 2],
+                        lengths,
+                        rest,
+                        hinge,
+                        frames,
+                        pos,
+                    )
             circles = bound <= BOUND
         else:
             backward_pass(
-                parents, order, lengths, rest, cone, hinge, lo, hi, active, targeted, targets,
-                frames, pos, want, acc, cnt, child, prop,
-            )  # fmt: skip
+                parents,
+                order,
+                lengths,
+                rest,
+                cone,
+                hinge,
+                lo,
+                hi,
+                active,
+                targeted,
+                targets,
+                frames,
+                pos,
+                want,
+                acc,
+                cnt,
+                child,
+                prop,
+            )
             forward_pass(
-                parents, order, lengths, rest, cone, hinge, lo, hi, active, want, prev, local,
-                frames, pos,
-            )  # fmt: skip
+                parents,
+                order,
+                lengths,
+                rest,
+                cone,
+                hinge,
+                lo,
+                hi,
+                active,
+                want,
+                prev,
+                local,
+                frames,
+                pos,
+            )
         if all_done(pos, targeted, targets, has_closest, closest, tol):
             return REACHED, it
         if max_move(pos, prev, active) <= TREE_MOVED * scale:
