@@ -38,6 +38,25 @@ TREE_MOVED = 1e-12
 """A tree round moving no joint more than this times the skeleton's scale has stalled."""
 
 
+@njit(cache=True)
+def sq(x):
+    """``x * x``. Kernels square with it rather than ``x ** 2``: compiled, both are one
+    correctly rounded product, but run as plain Python (:mod:`geoik.jit`) ``** 2`` calls the C
+    library's ``pow``, which is off by one unit in the last place now and then, so the two forms
+    of a kernel would drift apart."""
+    return x * x
+
+
+@njit(cache=True)
+def total_length(lengths):
+    """The links' lengths summed in order (as every kernel sums them: NumPy's own sum pairs
+    terms, so it may round differently)."""
+    total = 0.0
+    for i in range(lengths.shape[0]):
+        total += lengths[i]
+    return total
+
+
 # ----------------------------------------------------------------------------------------- 2-D
 
 
@@ -368,7 +387,7 @@ def beyond_reach(lengths, base, target, out):
         total += lengths[i]
     d2 = 0.0
     for k in range(base.shape[0]):
-        d2 += (target[k] - base[k]) ** 2
+        d2 += sq(target[k] - base[k])
     dist = math.sqrt(d2)
     if dist <= total:
         return False
@@ -403,7 +422,7 @@ def distance(p, q):
 def dist2(p, q):
     s = 0.0
     for k in range(p.shape[0]):
-        s += (p[k] - q[k]) ** 2
+        s += sq(p[k] - q[k])
     return s
 
 

@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import q_angle, q_to_rotvec
+from geoik.geometry import q_angle, q_to_rotvec, sq
 
 REVOLUTE = 0
 CONTINUOUS = 1
@@ -202,7 +202,7 @@ def tip_errors(tips_pos, tips_rot, targets, goal_rot, targeted, oriented, pos_er
             continue
         s = 0.0
         for r in range(3):
-            s += (tips_pos[i, r] - targets[i, r]) ** 2
+            s += sq(tips_pos[i, r] - targets[i, r])
         pos_err[i] = math.sqrt(s)
         if oriented[i]:
             ang_err[i] = angle_between(goal_rot[i], tips_rot[i])

@@ -14,11 +14,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from geoik.geometry import sq
 from geoik.jit import call
 from geoik.kinematics import PRISMATIC, fk_robot
 from geoik.motion import (
     FIVE_DEG,
     MAX_SAMPLES,
+    REPLAY_WORK,
     SETTLED,
     STILL,
     Motion,
@@ -80,13 +82,13 @@ def costs_robot(model, size, keys, nkeys):
             for i in range(1, n + 1):
                 _tip_at(model, a, b, i / n, q, rot, pos, origins, axes, trot, tpos)
                 x, y, z = tpos[0, 0], tpos[0, 1], tpos[0, 2]
-                fine += math.sqrt((x - px) ** 2 + (y - py) ** 2 + (z - pz) ** 2)
+                fine += math.sqrt(sq(x - px) + sq(y - py) + sq(z - pz))
                 px, py, pz = x, y, z
                 if i % 2 == 0:
-                    mid += math.sqrt((x - qx) ** 2 + (y - qy) ** 2 + (z - qz) ** 2)
+                    mid += math.sqrt(sq(x - qx) + sq(y - qy) + sq(z - qz))
                     qx, qy, qz = x, y, z
                 if i % 4 == 0:
-                    coarse += math.sqrt((x - rx) ** 2 + (y - ry) ** 2 + (z - rz) ** 2)
+                    coarse += math.sqrt(sq(x - rx) + sq(y - ry) + sq(z - rz))
                     rx, ry, rz = x, y, z
             r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
             if abs(r_fine - r_mid) <= SETTLED * max(r_fine, 1e-300) or n >= MAX_SAMPLES:
@@ -155,11 +157,16 @@ class RobotMotion(Motion):
         robot: Any = self.chain
         step = math.radians(max_step_deg)
         model, size = robot.kernel_arrays, robot.total_length
-        return call(trace_robot, model, size, self.keys, step, work=self.keys.size * 8)
+        return call(trace_robot, model, size, self.keys, step, work=self.keys.size * REPLAY_WORK)
 
     def measure(self) -> tuple[int, float, float]:
         robot: Any = self.chain
         model, size = robot.kernel_arrays, robot.total_length
         return call(
-            costs_robot, model, size, self.keys, self.keys.shape[0], work=self.keys.size * 8
+            costs_robot,
+            model,
+            size,
+            self.keys,
+            self.keys.shape[0],
+            work=self.keys.size * REPLAY_WORK,
         )

@@ -87,6 +87,7 @@ from geoik.geometry import (
     qmul,
     qnormalize,
     qrot,
+    sq,
 )
 from geoik.solvers.base import Option, Solver, flag, positive
 from geoik.solvers.dls_general import capacity as capacity_general
@@ -251,7 +252,7 @@ def next_boost(boost, before2, after2):
 def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     total = lengths.sum()
-    lam0_2 = (opts[0] * total) ** 2
+    lam0_2 = sq(opts[0] * total)
     boost = 1.0
     dmax = opts[1] * total
     escapes = ESCAPES if opts[2] != 0.0 else 0
@@ -301,8 +302,8 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
             turned = max(turned, abs(new - angles[j]))
             angles[j] = new
         fk_2d(lengths, base, angles, pos)
-        moved2 = (pos[n, 0] - ex) ** 2 + (pos[n, 1] - ey) ** 2
-        still = turned <= MOVED or moved2 <= (MOVED * total) ** 2
+        moved2 = sq(pos[n, 0] - ex) + sq(pos[n, 1] - ey)
+        still = turned <= MOVED or moved2 <= sq(MOVED * total)
         if still and escapes > 0 and bend_2d(angles, lo, hi, ESCAPES - escapes) >= 0:
             escapes -= 1  # the bend is this iteration's step
             fk_2d(lengths, base, angles, pos)
@@ -352,7 +353,7 @@ def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):
             biggest = max(biggest, abs(dof[col]))
             col += 1
         else:
-            biggest = max(biggest, math.sqrt(dof[col] ** 2 + dof[col + 1] ** 2 + dof[col + 2] ** 2))
+            biggest = max(biggest, math.sqrt(sq(dof[col]) + sq(dof[col + 1]) + sq(dof[col + 2])))
             col += 3
     scale = MAX_ANGLE / biggest if biggest > MAX_ANGLE else 1.0
     turned = 0.0
@@ -385,7 +386,7 @@ def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):
 def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     total = lengths.sum()
-    lam0_2 = (opts[0] * total) ** 2
+    lam0_2 = sq(opts[0] * total)
     boost = 1.0
     dmax = opts[1] * total
     escapes = ESCAPES if opts[2] != 0.0 else 0
@@ -430,7 +431,7 @@ def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
         damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dof)
         turned = apply_step_3d(dof, world, cone, hinge, lo, hi, quats)
         fk_3d(lengths, base, quats, pos, world)
-        still = turned <= MOVED or dist2(pos[n], end) <= (MOVED * total) ** 2
+        still = turned <= MOVED or dist2(pos[n], end) <= sq(MOVED * total)
         if still and escapes > 0 and bend_3d(quats, cone, hinge, lo, hi, ESCAPES - escapes) >= 0:
             escapes -= 1  # the bend is this iteration's step
             fk_3d(lengths, base, quats, pos, world)

@@ -58,7 +58,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import MAX_ITERATIONS, REACHED
+from geoik.geometry import MAX_ITERATIONS, REACHED, sq
 from geoik.kinematics import (
     CONTINUOUS,
     PRISMATIC,
@@ -235,8 +235,8 @@ def dls_general(
     k = tip_parents.shape[0]
     size = opts[opts.shape[0] - 1]  # after dls's options (damping, max_step, escape)
     w = WEIGHT * size
-    floor = (opts[0] * size) ** 2 * FLOOR
-    near = (NEAR * size) ** 2
+    floor = sq(opts[0] * size) * FLOOR
+    near = sq(NEAR * size)
     max_travel = opts[1] * size
     rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
     origins, world_axes = np.empty((m, 3)), np.empty((m, 3))

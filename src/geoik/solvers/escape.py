@@ -52,6 +52,7 @@ from geoik.geometry import (
     q_between,
     qmul,
     qnormalize,
+    sq,
 )
 
 __all__ = [
@@ -133,7 +134,7 @@ def _out_of_reach(lengths, base, target, lo, hi, free, straighten):
             longest, k = lengths[i], i
     d2 = 0.0
     for c in range(base.shape[0]):
-        d2 += (target[c] - base[c]) ** 2
+        d2 += sq(target[c] - base[c])
     dist = math.sqrt(d2)
     if dist > total:
         if not straighten:
@@ -158,7 +159,7 @@ def _closest(lengths, base, target, case, k, point):
     radius = total if case == 1 else 2.0 * lengths[k] - total
     d2 = 0.0
     for c in range(base.shape[0]):
-        d2 += (target[c] - base[c]) ** 2
+        d2 += sq(target[c] - base[c])
     dist = math.sqrt(d2)
     for c in range(base.shape[0]):
         if dist > 0.0:

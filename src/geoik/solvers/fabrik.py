@@ -96,6 +96,8 @@ from geoik.geometry import (
     qmul,
     qnormalize,
     qrot,
+    sq,
+    total_length,
     toward,
     wrap,
 )
@@ -179,15 +181,15 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     outer = np.empty(2)
     is_beyond = beyond_reach(lengths, base, target, outer)
     tol2 = tol * tol
-    still2 = (MOVED * np.sum(lengths)) ** 2
+    still2 = sq(MOVED * total_length(lengths))
     escapes = ESCAPES if opts[0] != 0.0 else 0
     nrec = 1
 
     px[0], py[0] = base[0], base[1]
     _place_2d(lengths, angles, px, py)
-    if (px[n] - tx) ** 2 + (py[n] - ty) ** 2 <= tol2:
+    if sq(px[n] - tx) + sq(py[n] - ty) <= tol2:
         return REACHED, 0, nrec
-    if is_beyond and (px[n] - outer[0]) ** 2 + (py[n] - outer[1]) ** 2 <= tol2:
+    if is_beyond and sq(px[n] - outer[0]) + sq(py[n] - outer[1]) <= tol2:
         return CLOSEST, 0, nrec
     out_of_reach, first = is_beyond, 1
     case = 0
@@ -198,7 +200,7 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
         if nrec < rec.shape[0]:
             rec[nrec, :] = angles
             nrec += 1
-        if (px[n] - outer[0]) ** 2 + (py[n] - outer[1]) ** 2 <= tol2:
+        if sq(px[n] - outer[0]) + sq(py[n] - outer[1]) <= tol2:
             return CLOSEST, 1, nrec
         out_of_reach, first = True, 2
     for it in range(first, max_iter + 1):
@@ -209,7 +211,7 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
         else:
             backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy)
         forward_2d(lengths, lo, hi, qx, qy, angles, px, py)
-        still = (px[n] - ex) ** 2 + (py[n] - ey) ** 2 <= still2
+        still = sq(px[n] - ex) + sq(py[n] - ey) <= still2
         if still and escapes > 0 and bend_2d(angles, lo, hi, ESCAPES - escapes) >= 0:
             escapes -= 1  # the bend is this iteration's step
             _place_2d(lengths, angles, px, py)
@@ -217,9 +219,9 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
         if nrec < rec.shape[0]:
             rec[nrec, :] = angles
             nrec += 1
-        if (px[n] - tx) ** 2 + (py[n] - ty) ** 2 <= tol2:
+        if sq(px[n] - tx) + sq(py[n] - ty) <= tol2:
             return REACHED, it, nrec
-        if out_of_reach and (px[n] - outer[0]) ** 2 + (py[n] - outer[1]) ** 2 <= tol2:
+        if out_of_reach and sq(px[n] - outer[0]) + sq(py[n] - outer[1]) <= tol2:
             return CLOSEST, it, nrec
         if still:
             return STALLED, it, nrec
@@ -365,7 +367,7 @@ def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, 
     outer = np.empty(3)
     is_beyond = beyond_reach(lengths, base, target, outer)
     tol2 = tol * tol
-    still2 = (MOVED * np.sum(lengths)) ** 2
+    still2 = sq(MOVED * total_length(lengths))
     escapes = ESCAPES if opts[0] != 0.0 else 0
     nrec = 1
     fk_3d(lengths, base, quats, pos, world)

@@ -73,6 +73,7 @@ from geoik.geometry import (
     q_angle,
     qmul,
     quats_from_positions_3d,
+    sq,
 )
 from geoik.jit import call
 from geoik.solvers.base import Solver
@@ -121,7 +122,7 @@ def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, pre, rec):
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
     fk_2d(lengths, base, angles, pos)
-    if (pos[n, 0] - target[0]) ** 2 + (pos[n, 1] - target[1]) ** 2 <= tol * tol:
+    if sq(pos[n, 0] - target[0]) + sq(pos[n, 1] - target[1]) <= tol * tol:
         return REACHED, 0, 1
     dx, dy = target[0] - base[0], target[1] - base[1]
     d = math.sqrt(dx * dx + dy * dy)

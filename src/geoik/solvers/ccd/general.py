@@ -33,7 +33,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import MAX_ITERATIONS, REACHED, STALLED
+from geoik.geometry import MAX_ITERATIONS, REACHED, STALLED, sq
 from geoik.kinematics import (
     CONTINUOUS,
     PRISMATIC,
@@ -86,7 +86,7 @@ def ccd_general(
     m = q.shape[0]
     k = tip_parents.shape[0]
     size = opts[opts.shape[0] - 1]  # after ccd's options (escape)
-    wo = 0.5 * (WEIGHT * size) ** 2
+    wo = 0.5 * sq(WEIGHT * size)
     rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
     origins, world_axes = np.empty((m, 3)), np.empty((m, 3))
     trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))

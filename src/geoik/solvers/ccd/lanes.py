@@ -40,7 +40,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import CLOSEST, MAX_ITERATIONS, PI, REACHED, STALLED, clamp, fit_angle, wrap
+from geoik.geometry import CLOSEST, MAX_ITERATIONS, PI, REACHED, STALLED, clamp, fit_angle, sq, wrap
 from geoik.solvers.escape import ESCAPE_BEND, ESCAPES, escape_joint
 
 MOVED = 1e-12
@@ -170,7 +170,7 @@ def _start(lengths, base, targets, angles, work, nrec):
                 work[rc + j, b], work[rs + j, b] = math.cos(a), math.sin(a)
         tx, ty = targets[b, 0], targets[b, 1]
         work[w + TX, b], work[w + TY, b] = tx, ty
-        dist = math.sqrt((tx - base[0]) ** 2 + (ty - base[1]) ** 2)
+        dist = math.sqrt(sq(tx - base[0]) + sq(ty - base[1]))
         if dist > total:  # geometry.beyond_reach, inlined: the point at full reach towards t
             work[w + BEYOND, b] = 1.0
             work[w + OX, b] = base[0] + (tx - base[0]) * (total / dist)
@@ -320,11 +320,11 @@ def _check(it, tol, n, work, status, iters):
     for b in range(k):
         ex, ey = work[px + n, b], work[py + n, b]
         work[w + EX, b], work[w + EY, b] = ex, ey  # a settled lane's pose no longer changes
-        reached = (ex - work[w + TX, b]) ** 2 + (ey - work[w + TY, b]) ** 2 <= tol2
+        reached = sq(ex - work[w + TX, b]) + sq(ey - work[w + TY, b]) <= tol2
         closest = (
             later
             & (work[w + BEYOND, b] != 0.0)
-            & ((ex - work[w + OX, b]) ** 2 + (ey - work[w + OY, b]) ** 2 <= tol2)
+            & (sq(ex - work[w + OX, b]) + sq(ey - work[w + OY, b]) <= tol2)
         )
         stalled = later & (work[w + MOVED_ANY, b] == 0.0) & (work[w + ESC, b] == 0.0)
         active = work[w + ACTIVE, b] != 0.0
