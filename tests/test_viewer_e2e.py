@@ -68,21 +68,35 @@ def server_url():
 
 
 @pytest.fixture(scope="module")
-def page(server_url):
+def browser():
+    """One headless Chromium for the module's pages (Playwright's sync API runs one at a time)."""
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page(viewport={"width": 1280, "height": 800}, has_touch=True)
-        pg.errors = []
-        pg.on("pageerror", lambda e: pg.errors.append(f"{e}\n{e.stack}"))
-        pg.on("console", lambda m: m.type == "error" and pg.errors.append(m.text))
-        pg.goto(server_url)
-        pg.wait_for_function(
-            "geoikState.connected && geoikState.lastReply && geoikState.lastReply.type === 'solve'",
-            timeout=WARM_TIMEOUT_MS,
-        )
-        yield pg
-        browser.close()
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser, url, ready, **options):
+    pg = browser.new_page(viewport={"width": 1280, "height": 800}, **options)
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(f"{e}\n{e.stack}"))
+    pg.on("console", lambda m: m.type == "error" and pg.errors.append(m.text))
+    pg.goto(url)
+    pg.wait_for_function(ready, timeout=WARM_TIMEOUT_MS)
+    return pg
+
+
+@pytest.fixture(scope="module")
+def page(server_url, browser):
+    pg = new_page(
+        browser,
+        server_url,
+        "geoikState.connected && geoikState.lastReply && geoikState.lastReply.type === 'solve'",
+        has_touch=True,
+    )
+    yield pg
+    pg.close()
 
 
 def state(pg, expr):
@@ -412,11 +426,13 @@ def test_the_hand_fingertip_table_is_wholly_in_sight(page):
 
 
 @pytest.fixture(scope="module")
-def model_page(tmp_path_factory):
-    """A viewer started as ``geoik view --robot panda --bvh walk.bvh`` would be, in its own
-    browser; the clip is a copy in a temporary folder (Save writes beside it)."""
+def model_page(tmp_path_factory, browser, page):
+    """A viewer started as ``geoik view --robot panda --bvh walk.bvh`` would be, in a page of
+    its own; the clip is a copy in a temporary folder (Save writes beside it). The other page
+    rests on its 2-D panel meanwhile, so that its scenes do not share the two cores."""
     import shutil
 
+    page.click("#tabs button[data-scene=chain]")
     from geoik.urdf import example_path
     from geoik.viewer.models import Models, load_rig, load_robot
 
@@ -425,18 +441,11 @@ def model_page(tmp_path_factory):
     models = Models(
         load_robot(example_path("panda"), "panda_hand_tcp", "--robot panda"), load_rig(clip)
     )
-    ARTIFACTS.mkdir(exist_ok=True)
-    with viewer_server(models=models) as address, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page(viewport={"width": 1280, "height": 800})
-        pg.errors = []
-        pg.on("pageerror", lambda e: pg.errors.append(f"{e}\n{e.stack}"))
-        pg.on("console", lambda m: m.type == "error" and pg.errors.append(m.text))
+    with viewer_server(models=models) as address:
+        pg = new_page(browser, f"http://{address}/", "geoikState.robot && geoikState.robot.reply")
         pg.clip_file = Path(clip)
-        pg.goto(f"http://{address}/")
-        pg.wait_for_function("geoikState.robot && geoikState.robot.reply", timeout=WARM_TIMEOUT_MS)
         yield pg
-        browser.close()
+        pg.close()
 
 
 def robot_settled(pg, timeout=30_000):

@@ -207,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     url = f"http://{host}:{port}/"
     print(f"geoik viewer on {url} (Ctrl-C to stop)", flush=True)
     if models.robot is not None:
-        print(f"robot: {models.robot.robot.describe()} ({models.robot.source})", flush=True)
+        print(f"{models.robot.robot.describe()} ({models.robot.source})", flush=True)
     if models.rig is not None:
         rig = models.rig
         print(
