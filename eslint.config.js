@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["node_modules/", ".venv/", ".ci-venv/", "build/", "dist/"] },
+  { ignores: ["node_modules/", ".venv/", ".ci-venv/", "build/", "dist/", "src/geoik/viewer/static/vendor/"] },
   js.configs.recommended,
   {
     files: ["src/geoik/viewer/static/**/*.js"],
@@ -14,7 +14,7 @@ export default [
     },
   },
   {
-    files: ["eslint.config.js"],
+    files: ["eslint.config.js", "scripts/**/*.mjs"],
     languageOptions: { sourceType: "module", globals: globals.node },
   },
 ];

@@ -5,8 +5,8 @@ of chain (ball joints with cones; cones and hinges mixed; hinges only, with rand
 signed ranges), 2, 4 and 8 links of length 0.5-2, it draws a random pose within the limits and
 takes its end effector as the target, so every target is reachable; then it counts the solves
 that end REACHED, for every registered solver with a 3-D kernel that takes the chain (a solver
-refusing a chain up front, as CAA refuses limits, is counted apart). Seeded: the same chains and
-targets every run.
+refusing a chain up front, as CAA refuses limits, is counted apart), and for ``method="auto"``.
+Seeded: the same chains and targets every run.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ def rates(chains: int, max_iter: int) -> dict[tuple[str, int], dict[str, tuple[i
     table: dict[tuple[str, int], dict[str, tuple[int, int]]] = {}
     for kind in KINDS:
         for n in SIZES:
-            cell = {name: (0, 0) for name, s in REGISTRY.items() if 3 in s.dims}
+            cell = {"auto": (0, 0)}
+            cell.update({name: (0, 0) for name, s in REGISTRY.items() if 3 in s.dims})
             for _ in range(chains):
                 chain = random_chain(rng, n, kind)
                 target = chain.pose_from_angles(random_pose(rng, chain)).positions[-1]

@@ -145,16 +145,19 @@ def check_invariants(sol: ik.Solution, chain: ik.Chain, target) -> None:
 
 
 @contextlib.contextmanager
-def viewer_server(warm: bool = True) -> Iterator[str]:
+def viewer_server(warm: bool = True, models: object = None) -> Iterator[str]:
     """uvicorn serving the viewer app on a free loopback port, as ``geoik view`` does, in a
-    thread; yields ``host:port``. Needs the viewer extra (imported here, not at the top)."""
+    thread; yields ``host:port``. ``models``: the robot and clip it shows
+    (:class:`geoik.viewer.models.Models`). Needs the viewer extra (imported here, not at the
+    top)."""
     import uvicorn
 
     from geoik.commands.view import WS_MAX_SIZE, listen
     from geoik.viewer.server import create_app
 
     sock = listen("127.0.0.1", 0)
-    config = uvicorn.Config(create_app(warm=warm), log_level="warning", ws_max_size=WS_MAX_SIZE)
+    app = create_app(warm=warm, models=models)  # type: ignore[arg-type]
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -4,6 +4,11 @@ finite, honest result, never a traceback, a hang or NaN."""
 from __future__ import annotations
 
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -87,3 +92,60 @@ def test_chains_are_capped_in_links_and_size():
         ik.Chain.planar([1.0, 1e300])
     with pytest.raises(ik.InvalidChainError, match="base"):
         ik.Chain.spatial([1.0], base=(0.0, 0.0, 1e300))
+
+
+def _geoik(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "geoik", *args], capture_output=True, text=True, timeout=120, **kw
+    )
+
+
+def test_chain_files_that_are_no_files_or_nest_too_deep_are_refused(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"lengths": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for path, words in ((deep, "nested too deeply"), (fifo, "named pipe"), (tmp_path, "directory")):
+        proc = _geoik("solve", "--chain", str(path), "--target", "1,1")
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert (
+            proc.stderr
+            == f"geoik: error: --chain {path}: expected " + proc.stderr.split(": expected ", 1)[1]
+        )
+        assert words in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("delay", [0.08, 0.15, 0.3, 0.6, 1.5])
+def test_ctrl_c_at_any_moment_of_a_map_ends_in_one_line(delay, tmp_path):
+    """A SIGINT while NumPy or numba is still importing, while the map is computed or while its
+    figure is drawn: one line and exit status 130, never a traceback. (Before geoik's code runs
+    at all, in the interpreter's first few tens of milliseconds, Python itself reports it.)"""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "geoik",
+            "map",
+            "--lengths",
+            "1x5",
+            "--method",
+            "dls",
+            "--size",
+            "400",
+            "--metric",
+            "path",
+            "-o",
+            str(tmp_path / "m.png"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:  # it finished before the signal came
+        return
+    assert (proc.returncode, err) == (130, "geoik: interrupted\n")
+    assert not (tmp_path / "m.png").exists()

@@ -75,3 +75,25 @@ def test_no_compiler_is_none(maps, monkeypatch):
     monkeypatch.setenv("PATH", "")
     monkeypatch.delenv("CC", raising=False)
     assert maps.find_compiler() is None
+
+
+@pytest.fixture(scope="module")
+def auto_bench() -> ModuleType:
+    return load("bench_auto")
+
+
+def test_bench_auto_targets_are_reachable_and_reported(auto_bench):
+    """Its targets are reachable (auto reaches them here too), each contender is run on every
+    target, and the table and goal lines name every contender; no timing is checked."""
+    problem = auto_bench.problems()[3]  # the limited one
+    assert problem.limit == pytest.approx(np.radians(45.0))
+    pts = auto_bench.reachable_targets(problem.chain, 20, seed=1)
+    for t in pts:
+        assert ik.solve(problem.chain, t, tol=auto_bench.TOL).reached
+    results = auto_bench.run_problem(problem, 6, 0, False, False, chunk=4)
+    assert "auto" in results and "two-bone" not in results
+    assert all(len(r.times) == 6 for r in results.values())
+    lines = auto_bench.table(problem, results, 6)
+    assert all(any(line.split()[:1] == [name.split()[0]] for line in lines) for name in results)
+    goal = auto_bench.goal_line(problem, results, 6)
+    assert goal.startswith(f"goal, {problem.name}: auto reaches 100%")

@@ -128,11 +128,15 @@ def test_singular_poses_give_no_nan(dim):
     chain = ik.Chain.planar([1.0, 2.0, 1.0]) if dim == 2 else ik.Chain.spatial([1.0, 2.0, 1.0])
     x = np.eye(dim)[0]
     for target in (0.0 * x, 0.5 * x, -2.0 * x, 4.0 * x, 9.0 * x):
-        sol = ik.solve(chain, target, method="dls")
-        check_invariants(sol, chain, target)
-    # the straight chain with its target on its own line: every column is normal to the error
-    sol = ik.solve(chain, 0.5 * x, method="dls")
+        for escape in (0, 1):
+            sol = ik.solve(chain, target, method="dls", escape=escape)
+            check_invariants(sol, chain, target)
+    # the straight chain with its target on its own line: every column is normal to the error;
+    # without the escape DLS stalls there, with it (the default) it bends a joint and reaches
+    sol = ik.solve(chain, 0.5 * x, method="dls", escape=0)
     assert sol.status is ik.Status.STALLED and sol.iterations == 1
+    sol = ik.solve(chain, 0.5 * x, method="dls")
+    assert sol.status is ik.Status.REACHED
 
 
 @pytest.mark.parametrize("options", [{"damping": 0.0}, {"damping": -1.0}, {"max_step": 0.0}])

@@ -35,7 +35,7 @@ def test_default_options_are_packed_once():
     dls = REGISTRY["dls"]
     chain = ik.Chain.planar([1.0, 1.0])
     assert dls.kernel_opts(chain, {}) is dls.kernel_opts(chain, {})
-    np.testing.assert_array_equal(dls.kernel_opts(chain, {"damping": 0.5}), [0.5, 0.2])
+    np.testing.assert_array_equal(dls.kernel_opts(chain, {"damping": 0.5}), [0.5, 0.2, 1.0])
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

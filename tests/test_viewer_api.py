@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import posixpath
 import re
 import threading
 import warnings
@@ -86,6 +87,41 @@ def test_every_script_import_is_a_served_file(client):
             if dep not in seen:
                 todo.append(dep)
     assert {"common.js", "panel.js", "scenes.js", "draw3d.js"} <= seen
+
+
+def test_the_import_map_resolves_every_bare_import_to_a_served_file(client):
+    """three.js and its addons are files of the package (vendor/three), found through the
+    page's import map; every module they import, relative or bare, is served as JavaScript."""
+    page = client.get("/").text
+    imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', page, re.S)[1])
+    table = imports["imports"]
+
+    def resolve(spec, base):
+        if spec.startswith("."):
+            return posixpath.normpath(posixpath.join(posixpath.dirname(base), spec))
+        if spec in table:
+            return table[spec]
+        prefix = max((k for k in table if k.endswith("/") and spec.startswith(k)), key=len)
+        return table[prefix] + spec[len(prefix) :]
+
+    todo, seen = ["/static/app.js"], set()
+    while todo:
+        url = todo.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        r = client.get(url)
+        assert r.status_code == 200 and "javascript" in r.headers["content-type"], url
+        for spec in re.findall(
+            r"""(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]""", r.text
+        ):
+            todo.append(resolve(spec, url))
+        for spec in re.findall(r"""(?:^|\n)import\s*['"]([^'"]+)['"]""", r.text):
+            todo.append(resolve(spec, url))
+    assert "/static/vendor/three/three.core.js" in seen
+    assert "/static/vendor/three/addons/controls/TransformControls.js" in seen
+    assert "/static/vendor/three/addons/loaders/collada/ColladaParser.js" in seen
+    assert client.get("/static/vendor/three/LICENSE").status_code == 200
 
 
 def test_page_fetches_nothing_from_elsewhere(client):

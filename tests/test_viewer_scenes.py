@@ -4,6 +4,7 @@ bending forwards, the hand's fingers closing on the ball with a flat palm and na
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import warnings
@@ -80,10 +81,40 @@ def test_cyclist_feet_stay_on_the_pedals_and_knees_bend_forwards(ws, method):
 
 
 def hand_reply(ws, ball, method="circles"):
+    """A hand frame, checked to be within the hand's anatomical limits (as every one is)."""
     msg = {"type": "scene", "id": 1, "scene": "hand", "ball": ball, "radius": 0.35}
     r = ask(ws, dict(msg, method=method))
     assert r["type"] == "scene", r.get("message")
+    sk, _ = hand.hand_skeleton()
+    assert sk.limit_violation(np.array(r["points"])) == 0.0, (ball, method)
     return r
+
+
+def test_the_hand_has_anatomical_limits():
+    """Cones at the knuckles, hinges at the two outer joints of every finger flexing towards
+    the palm only, a rigid palm: a finger bent backwards, or out of its hinge's plane, breaks
+    them; every curl a finger closes along, turned sideways as far as it may, keeps them."""
+    sk, fingers = hand.hand_skeleton()
+    assert sk.is_limited
+    rest = hand.open_hand()
+    assert sk.limit_violation(rest) == 0.0
+    for f in fingers:
+        a, b = rest[f.joints[2]], rest[f.joints[3]]
+        for push, broken in ((f.n, False), (-f.n, True), (np.cross(f.d, f.n), True)):
+            bent = rest.copy()  # the last joint bent by 27 degrees
+            v = b - a + 0.5 * np.linalg.norm(b - a) * push
+            bent[f.joints[3]] = a + np.linalg.norm(b - a) * v / np.linalg.norm(v)
+            assert (sk.limit_violation(bent) > math.radians(5)) == broken, (f.name, push)
+        side = np.cross(f.rest_n, f.rest_d)
+        for psi in (-f.spread, 0.0, f.spread):
+            turned = dataclasses.replace(f, d=math.cos(psi) * f.d + math.sin(psi) * side)
+            pose = rest.copy()
+            for curl in np.linspace(*f.s_range, 25):
+                pose[f.joints] = turned.pose(curl)[0]
+                assert sk.limit_violation(pose) == 0.0, (f.name, psi, curl)
+    moved = rest.copy()
+    moved[sk.index("index_base")] += (0.0, 0.0, 0.05)  # the palm bent at a knuckle
+    assert sk.limit_violations(moved)[sk.index("index_base")] > 0.0
 
 
 def test_hand_closes_all_five_fingertips_on_a_ball_under_the_fingers(ws):

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from geoik import jit
+from geoik.auto import AUTO, FALLBACKS, NEARER, check_no_options, get_or_auto, out_of_reach, plan
 from geoik.chain import Chain
 from geoik.checks import (
     DEFAULT_TOL,
@@ -26,39 +27,49 @@ from geoik.checks import (
     check_tol,
 )
 from geoik.costs import costs
-from geoik.errors import InvalidChainError, describe
+from geoik.errors import InvalidChainError, UnsupportedChainError, describe
 from geoik.jit import runner
 from geoik.judge import finish_2d, finish_3d, judge_params
 from geoik.motion import Motion
 from geoik.pose import Pose
 from geoik.reach import clamp_into_reach
+from geoik.robot import Robot
+from geoik.robot_solve import solve_robot
 from geoik.solution import STATUSES, Solution, Status
-from geoik.solvers import get
+from geoik.solvers import Solver, get
 from geoik.state import start_state
 
 __all__ = ["DEFAULT_TOL", "solve", "warm_up"]
 
 
 def solve(
-    chain: Chain,
+    chain: Chain | Robot,
     target: Any,
-    method: str = "fabrik",
+    method: str | None = None,
     tol: float | None = None,
     max_iter: int | None = None,
     start: Pose | Any = None,
     clamp_to_reach: bool = False,
+    orientation: Any = None,
+    angle_tol: float | None = None,
     **options: Any,
 ) -> Solution:
     """Solve inverse kinematics for one target.
 
     Parameters
     ----------
-    chain : the chain (:meth:`Chain.planar` or :meth:`Chain.spatial`).
-    target : (d,) point the end effector should reach.
-    method : a name in :data:`geoik.solvers.REGISTRY` (``geoik methods`` lists them).
+    chain : the chain (:meth:`Chain.planar` or :meth:`Chain.spatial`), or a robot with one tip
+        (:class:`geoik.Robot`, e.g. from :func:`geoik.load_urdf`).
+    target : (d,) point the end effector should reach (a robot: its tip, metres, in the base
+        link's frame).
+    method : ``"auto"`` (the default for a chain: an exact method where one provably reaches,
+        else the iterative solver that reaches the most, with fallbacks; see
+        :mod:`geoik.auto`) or a name in :data:`geoik.solvers.REGISTRY` (``geoik methods`` lists
+        them); for a robot ``"dls"`` (the default; ``"auto"`` means it too) or ``"ccd"``.
     tol : distance within which the target counts as reached; default ``1e-4`` times the
         chain's total length.
-    max_iter : iteration budget of iterative solvers; default per solver.
+    max_iter : iteration budget of iterative solvers (with ``"auto"``: of each one it runs);
+        default per solver.
     start : the pose to start from (a :class:`Pose` or angles as for
         :meth:`Chain.pose_from_angles`); default the rest pose. Pass the previous frame's
         solution pose to animate.
@@ -66,13 +77,19 @@ def solve(
         maximum (:meth:`Chain.reach`) is first moved radially onto that annulus; the solution
         keeps the given target and its error, and is CLOSEST when the end effector is within
         ``tol`` of the moved point (REACHED only within ``tol`` of the given target).
-    **options : the solver's own options (``geoik methods`` lists them).
+    orientation : robots only: the tip's target orientation in the base frame, a 3x3 rotation
+        matrix (columns: the tip frame's axes) or a unit quaternion ``(w, x, y, z)``; default
+        None, a position-only target.
+    angle_tol : robots only: angle in radians within which the orientation counts as reached
+        (default ``1e-3``); REACHED needs both ``tol`` and ``angle_tol``.
+    **options : the solver's own options (``geoik methods`` lists them); none with ``"auto"``.
 
     Returns
     -------
     Solution
         Final pose (forward kinematics of the returned angles), status, iterations, error and
-        the recorded motion.
+        the recorded motion; ``method`` names the solver that produced it, ``requested`` the
+        method asked for.
 
     Raises
     ------
@@ -82,9 +99,30 @@ def solve(
         :class:`~geoik.InvalidTargetError`, :class:`~geoik.InvalidOptionError` or
         :class:`~geoik.InvalidPoseError`.
     """
-    solver = get(method)
+    if isinstance(chain, Robot):
+        check_flag(clamp_to_reach, "clamp_to_reach")
+        if clamp_to_reach:
+            raise UnsupportedChainError(
+                "clamp_to_reach: a robot's reachable set is no annulus about its base; "
+                "clamp_to_reach takes a geoik.Chain"
+            )
+        name = "dls" if method is None or method == AUTO else method
+        return solve_robot(
+            chain, target, name, tol, max_iter, start, orientation, angle_tol, options
+        )
+    if orientation is not None or angle_tol is not None:
+        what = "orientation" if orientation is not None else "angle_tol"
+        raise UnsupportedChainError(
+            f"{what}: orientation targets need a tip frame, which a geoik.Robot has "
+            f"(geoik.load_urdf); a geoik.Chain takes a position only"
+        )
+    if method is None or method == AUTO:
+        return _solve_auto(chain, target, tol, max_iter, start, clamp_to_reach, options)
+    solver = get_or_auto(method)
     if not isinstance(chain, Chain):
-        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
+        raise InvalidChainError(
+            f"chain: expected a geoik.Chain or a geoik.Robot, got {describe(chain)}"
+        )
     n, dim = chain.n, chain.dim
     solver.check_chain(n, dim)
     t = check_point(target, dim, "target")
@@ -93,7 +131,23 @@ def solve(
     opts = solver.kernel_opts(chain, options)
     state = start_state(chain, start)
     goal = clamp_into_reach(chain, t) if check_flag(clamp_to_reach, "clamp_to_reach") else t
+    return _run(chain, solver, t, goal, tol_, iters, opts, state, solver.name)
 
+
+def _run(
+    chain: Chain,
+    solver: Solver,
+    t: np.ndarray,
+    goal: np.ndarray,
+    tol_: float,
+    iters: int,
+    opts: np.ndarray,
+    state: np.ndarray,
+    requested: str,
+) -> Solution:
+    """One solver's kernel from ``state`` (overwritten) towards ``goal``, judged against ``t``:
+    the checked inputs of :func:`solve`."""
+    n, dim = chain.n, chain.dim
     rows = solver.capacity(n, iters)
     if rows > 4096:  # cheap enough to skip for every common solve
         check_motion(rows, state.nbytes, iters, f"{solver.name!r} on {n} links")
@@ -130,20 +184,60 @@ def solve(
         error,
         Motion.fast(chain, rec[:nrec]),
         tol_,
+        requested=requested,
     )
+
+
+def _solve_auto(
+    chain: Chain,
+    target: Any,
+    tol: float | None,
+    max_iter: int | None,
+    start: Any,
+    clamp_to_reach: Any,
+    options: dict[str, Any],
+) -> Solution:
+    """``solve(method="auto")``: the attempts of :func:`geoik.auto.plan`, in order, until one
+    ends REACHED or CLOSEST (else the nearest)."""
+    if not isinstance(chain, Chain):
+        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
+    check_no_options(options)
+    t = check_point(target, chain.dim, "target")
+    tol_ = check_tol(tol, chain.total_length)
+    first = start_state(chain, start)
+    goal = clamp_into_reach(chain, t) if check_flag(clamp_to_reach, "clamp_to_reach") else t
+    best: Solution | None = None
+    for k, (solver, opts) in enumerate(plan(chain)):
+        iters = check_max_iter(max_iter, solver.default_max_iter)
+        sol = _run(chain, solver, t, goal, tol_, iters, opts, first.copy(), AUTO)
+        if sol.status in _DONE:
+            return sol
+        if best is None or sol.error < best.error - NEARER * chain.total_length:
+            best = sol
+        if k == 0 and out_of_reach(chain, goal):
+            break
+    assert best is not None
+    return best
+
+
+_DONE = (Status.REACHED, Status.CLOSEST)
 
 
 def warm_up(methods: Sequence[str] | None = None, dims: Sequence[int] = (2, 3)) -> None:
     """Compile (or load from numba's disk cache) what :func:`solve` and :func:`geoik.costs` run
-    for ``methods`` (default: every registered solver) in ``dims``, so that the next solves run
-    compiled from the first (see :mod:`geoik.jit`: until then they may run as plain Python).
+    for ``methods`` (default: every registered solver; ``"auto"``: the solvers it may run) in
+    ``dims``, so that the next solves run compiled from the first (see :mod:`geoik.jit`: until
+    then they may run as plain Python).
 
     For servers and benchmarks; a solver that takes fewer dimensions is skipped for the others.
     """
     from geoik.solvers import REGISTRY
 
+    names = list(REGISTRY) if methods is None else list(methods)
+    if AUTO in names:  # the solvers auto may run
+        names = [m for m in names if m != AUTO] + ["two-bone", "circles", *FALLBACKS]
     with jit.mode("compiled"):
-        for name in methods if methods is not None else list(REGISTRY):
+        for name in dict.fromkeys(names):
             solver = get(name)
             n = solver.links[0] if solver.links[1] is not None else 3
             for dim in dims:

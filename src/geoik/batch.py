@@ -14,9 +14,14 @@ Each target is validated, judged and costed exactly as :func:`geoik.solve` and
 - the costs are ``motion.costs_2d`` of the kernel's recorded keyframes.
 
 A solver that declares a lane kernel (``Solver.kernel_2d_lanes``: CCD) runs blocks of targets
-through it at once instead. The two engines are compiled on first use (not at import) for an
-explicit signature in which the kernel is a first-class function, so each compiled engine is
-cached on disk and shared by every solver.
+through it at once instead. ``method="auto"`` runs the attempts of :func:`geoik.auto.plan` one
+after the other, each on every target still short (neither REACHED nor CLOSEST, and after the
+first not provably out of reach), and keeps per target what :func:`geoik.solve` keeps
+(``BatchResult.solved_by`` says which attempt).
+
+The two engines are compiled on first use (not at import) for an explicit signature in which
+the kernel is a first-class function, so each compiled engine is cached on disk and shared by
+every solver.
 
 This module holds the planar engines; 3-D chains go to :mod:`geoik.batch3d` (``kernel_3d``,
 ``fk_3d``, ``costs_3d``, and the 3-D lane kernel of CCD) and skeletons to
@@ -34,16 +39,17 @@ import numpy as np
 from numba import get_num_threads, njit, prange, types
 
 from geoik import batch3d
+from geoik.auto import AUTO, NEARER, check_no_options, get_or_auto, out_of_reach_all, plan
 from geoik.batch_trees import TreeBatchResult, evaluate_tree
 from geoik.chain import Chain
 from geoik.checks import check_flag, check_max_iter, check_motion, check_points, check_tol
 from geoik.errors import InvalidChainError, InvalidOptionError, describe
-from geoik.geometry import REACHED, fk_2d, wrap_free_joints
-from geoik.judge import judge, judge_params
+from geoik.geometry import CLOSEST, REACHED, fk_2d, wrap_free_joints
+from geoik.judge import judge, judge_params, judge_xyz
 from geoik.motion import costs_2d
 from geoik.parallel import take
 from geoik.skeleton import Skeleton
-from geoik.solvers import Solver, get
+from geoik.solvers import Solver
 from geoik.state import rest_state
 
 __all__ = ["BatchResult", "TreeBatchResult", "evaluate"]
@@ -138,7 +144,10 @@ class BatchResult:
     angles : (m, n) final relative joint angles in radians (free joints wrapped into
         (-pi, pi], as in :attr:`geoik.Solution.angles`), or None unless requested.
     tol : the tolerance used.
-    max_iter : the iteration budget used.
+    max_iter : the iteration budget used (with ``"auto"``: that of its first solver).
+    solvers : the solvers that ran, in order (one, unless the method was ``"auto"``).
+    solved_by : with ``"auto"``, (m,) int8: index into ``solvers`` of the solver whose result
+        each target holds (``geoik.Solution.method`` of its solve); else None.
     """
 
     status: np.ndarray
@@ -150,6 +159,8 @@ class BatchResult:
     angles: np.ndarray | None
     tol: float
     max_iter: int
+    solvers: tuple[str, ...] = ()
+    solved_by: np.ndarray | None = None
 
     @property
     def reached(self) -> np.ndarray:
@@ -323,7 +334,20 @@ def _lane_task(
         )
         for b in range(min(lanes, i1 - b0)):
             i = b0 + b
-            st, err = judge(t[b], end[b], out[1, b], tol, base, params)
+            st, err = judge_xyz(
+                t[b, 0],
+                t[b, 1],
+                0.0,
+                end[b, 0],
+                end[b, 1],
+                0.0,
+                out[1, b],
+                tol,
+                base[0],
+                base[1],
+                0.0,
+                params,
+            )
             status[i], iters[i], error[i] = st, out[2, b], err
             if want_costs:
                 count[i], rotsum[i], path[i] = costs_2d(lengths, base, rec[b], out[0, b])
@@ -416,7 +440,8 @@ def evaluate(
         named are targeted, the others carried along, as by :func:`geoik.solve_tree`), or an
         (m, k, d) array with a column for each of ``skeleton.effector_names``.
     method, tol, max_iter, **options : as for :func:`geoik.solve` (a skeleton:
-        :func:`geoik.solve_tree`, ``method`` ``"circles"`` or ``"fabrik"``).
+        :func:`geoik.solve_tree`). ``"auto"`` runs the same attempts per target as ``solve``,
+        each attempt on the targets still short, in parallel.
     angles : also return the final joint angles, (m, n) in 2-D or (m, n, 3) rotation vectors in
         3-D (chains).
     costs : compute the motion costs (rotation count, rotation sum, path); when False those
@@ -454,12 +479,18 @@ def evaluate(
             )
         check_flag(costs, "costs")
         return evaluate_tree(chain, targets, method, tol, max_iter, positions, options)
-    solver = get(method)
+    auto = method == AUTO
+    solver = None if auto else get_or_auto(method)
     if not isinstance(chain, Chain):
         raise InvalidChainError(
             f"chain: expected a geoik.Chain or a geoik.Skeleton, got {describe(chain)}"
         )
-    solver.check_chain(chain.n, chain.dim)
+    if auto:
+        check_no_options(options)
+        attempts = list(plan(chain))
+    else:
+        assert solver is not None
+        solver.check_chain(chain.n, chain.dim)
     want_angles = check_flag(angles, "angles")
     want_costs = check_flag(costs, "costs")
     if check_flag(positions, "positions"):
@@ -469,17 +500,22 @@ def evaluate(
         )
     t = check_points(targets, chain.dim, "targets", own=False)  # the engines only read it
     tol_ = check_tol(tol, chain.total_length)
-    iters = check_max_iter(max_iter, solver.default_max_iter)
+    if not auto:
+        assert solver is not None
+        attempts = [(solver, np.ascontiguousarray(solver.kernel_opts(chain, options)))]
+    budgets = [check_max_iter(max_iter, s.default_max_iter) for s, _ in attempts]
     if want_costs:  # each thread keeps one target's keyframes
-        rows = solver.capacity(chain.n, iters)
-        row_bytes = 8 * chain.n * (1 if chain.dim == 2 else 4)
-        check_motion(rows, row_bytes, iters, f"{solver.name!r} on {chain.n} links")
-    opts = np.ascontiguousarray(solver.kernel_opts(chain, options))
+        for (s, _), iters in zip(attempts, budgets, strict=True):
+            rows = s.capacity(chain.n, iters)
+            row_bytes = 8 * chain.n * (1 if chain.dim == 2 else 4)
+            check_motion(rows, row_bytes, iters, f"{s.name!r} on {chain.n} links")
     out = _empty(t.shape[0], chain.n, want_angles, chain.dim)
-    if chain.dim == 2:
-        _run(solver, chain, t, tol_, iters, opts, want_costs, out)
+    if auto:
+        solved_by = _run_auto(attempts, budgets, chain, t, tol_, want_costs, out)
     else:
-        batch3d.run(solver, chain, t, tol_, iters, opts, want_costs, out)
+        opts = attempts[0][1]
+        _run_any(attempts[0][0], chain, t, tol_, budgets[0], opts, want_costs, out)
+        solved_by = None
     status, it, err, count, rotsum, path, final = out
     return BatchResult(
         status=status,
@@ -490,8 +526,65 @@ def evaluate(
         path_length=path,
         angles=final if want_angles else None,
         tol=tol_,
-        max_iter=iters,
+        max_iter=budgets[0],
+        solvers=tuple(s.name for s, _ in attempts),
+        solved_by=solved_by,
     )
+
+
+def _run_auto(
+    attempts: list[tuple[Solver, np.ndarray]],
+    budgets: list[int],
+    chain: Chain,
+    t: np.ndarray,
+    tol: float,
+    costs: bool,
+    out: list[np.ndarray],
+) -> np.ndarray:
+    """``method="auto"`` target by target as :func:`geoik.solve` runs it: each attempt of
+    :func:`geoik.auto.plan` on the targets no attempt has ended REACHED or CLOSEST (after the
+    first, only those not provably out of reach), a target keeping the first such result or
+    else its nearest one. Fills ``out``; returns the index of each target's attempt."""
+    m, n = t.shape[0], chain.n
+    solved_by = np.zeros(m, np.int8)
+    pending = np.arange(m)
+    for k, ((solver, opts), iters) in enumerate(zip(attempts, budgets, strict=True)):
+        if pending.size == 0:
+            break
+        sub = np.ascontiguousarray(t[pending])
+        part = _empty(pending.size, n, out[6].shape[0] > 0, chain.dim)
+        _run_any(solver, chain, sub, tol, iters, np.ascontiguousarray(opts), costs, part)
+        done = (part[0] == REACHED) | (part[0] == CLOSEST)
+        if k == 0:
+            keep = np.ones(pending.size, bool)
+        else:
+            keep = done | (part[2] < out[2][pending] - NEARER * chain.total_length)
+        idx = pending[keep]
+        for whole, piece in zip(out, part, strict=True):
+            if whole.shape[0] > 0:
+                whole[idx] = piece[keep]
+        solved_by[idx] = k
+        pending = pending[~done]
+        if k == 0:
+            pending = pending[~out_of_reach_all(chain, t[pending])]
+    return solved_by
+
+
+def _run_any(
+    solver: Solver,
+    chain: Chain,
+    t: np.ndarray,
+    tol: float,
+    iters: int,
+    opts: np.ndarray,
+    costs: bool,
+    out: list[np.ndarray],
+) -> None:
+    """Fill ``out`` by the planar engines here or the 3-D ones of :mod:`geoik.batch3d`."""
+    if chain.dim == 2:
+        _run(solver, chain, t, tol, iters, opts, costs, out)
+    else:
+        batch3d.run(solver, chain, t, tol, iters, opts, costs, out)
 
 
 def _run(

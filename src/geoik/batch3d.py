@@ -302,7 +302,7 @@ def run(
     start = np.ascontiguousarray(rest_state(chain))
     cap, params = solver.capacity(n, iters) if costs else 1, judge_params(chain)
     threads = get_num_threads()
-    if solver.kernel_3d_lanes is not None:
+    if solver.kernel_3d_lanes is not None and solver.lanes_for(opts):
         engine, kernel = _lane_engine_for(solver.kernel_3d_lanes)
         lanes = LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n * 4)))
         size = lanes

@@ -18,7 +18,9 @@ import numpy as np
 from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError, describe
 
 __all__ = [
+    "DEFAULT_ANGLE_TOL",
     "DEFAULT_TOL",
+    "check_angle_tol",
     "check_flag",
     "check_int",
     "check_max_iter",
@@ -27,6 +29,7 @@ __all__ = [
     "check_point",
     "check_point_within",
     "check_points",
+    "check_rotation",
     "check_tol",
     "is_integer",
     "is_number",
@@ -45,6 +48,11 @@ MAX_ITER = 10**9
 """Largest iteration budget."""
 MAX_MOTION_BYTES = 2**30
 """Largest motion record (the keyframes :class:`geoik.Motion` keeps) one solve may ask for."""
+
+DEFAULT_ANGLE_TOL = 1e-3
+"""Default angle tolerance of orientation targets, radians."""
+_ROTATION_TOL = 1e-6
+"""How far a rotation matrix may be from orthonormal, or a quaternion from unit length."""
 
 _REAL_KINDS = "iuf"  # NumPy dtype kinds of real numbers: no bools, complex numbers or objects
 _SEQUENCES = (tuple, list)
@@ -261,3 +269,55 @@ def check_point_within(
     if np.any(np.abs(p) > limit):
         raise error(f"{name}: expected coordinates within +-{limit:g}, got {describe(value)}")
     return p
+
+
+def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
+    """An orientation as a fresh (3, 3) rotation matrix (columns: the frame's axes).
+
+    ``value`` is a 3 x 3 rotation matrix (orthonormal to 1e-6, determinant +1) or a unit
+    quaternion ``(w, x, y, z)`` (length 1 to 1e-6; ``w`` first, as in :mod:`geoik.geometry`).
+    The result is re-orthonormalised (or built from the normalised quaternion).
+    :class:`~geoik.InvalidTargetError` naming ``name`` otherwise.
+    """
+    r = _real_array(value)
+    if r is None or r.shape not in ((3, 3), (4,)) or not np.all(np.isfinite(r)):
+        raise InvalidTargetError(
+            f"{name}: expected a 3x3 rotation matrix or a unit quaternion (w, x, y, z), got "
+            f"{describe(value)}"
+        )
+    if r.shape == (4,):
+        norm = math.sqrt(float(r @ r))
+        if abs(norm - 1.0) > _ROTATION_TOL:
+            raise InvalidTargetError(
+                f"{name}: expected a unit quaternion (w, x, y, z), got one of length {norm:.9g}"
+            )
+        w, x, y, z = (r / norm).tolist()
+        return np.array(
+            [
+                [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+            ]
+        )
+    off = float(np.abs(r.T @ r - np.eye(3)).max())
+    if off > _ROTATION_TOL or np.linalg.det(r) < 0:
+        raise InvalidTargetError(
+            f"{name}: expected a rotation matrix (orthonormal, determinant +1), got "
+            f"{describe(np.round(r, 6).tolist())}"
+        )
+    if off > 1e-14:  # the nearest rotation matrix
+        u, _, vt = np.linalg.svd(r)
+        r = u @ vt
+    return np.ascontiguousarray(r)
+
+
+def check_angle_tol(angle_tol: Any, name: str = "angle_tol") -> float:
+    """The angle tolerance in radians: ``angle_tol`` checked (in (0, pi]), or
+    :data:`DEFAULT_ANGLE_TOL`."""
+    if angle_tol is None:
+        return DEFAULT_ANGLE_TOL
+    if not is_number(angle_tol) or not 0.0 < angle_tol <= math.pi:
+        raise InvalidOptionError(
+            f"{name}: expected an angle in (0, pi] radians, got {describe(angle_tol)}"
+        )
+    return float(angle_tol)

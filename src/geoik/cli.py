@@ -11,13 +11,16 @@ matplotlib, Dask or the viewer's server. Every error a user can cause (a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import importlib
 import os
 import re
+import signal
 import sys
+import threading
 from argparse import SUPPRESS
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from geoik import __version__
@@ -25,7 +28,7 @@ from geoik.errors import GeoIKError, UsageError
 
 __all__ = ["COMMANDS", "build_parser", "command_names", "main", "subparsers"]
 
-COMMANDS = ("solve", "methods", "maps", "experiment", "view")
+COMMANDS = ("solve", "methods", "maps", "pose", "experiment", "view")
 """Modules of :mod:`geoik.commands`, in the order ``geoik --help`` lists their commands; a
 module may register several (``maps``: ``map``, ``compare`` and ``sweep``), so the commands
 themselves are :func:`command_names`."""
@@ -176,10 +179,45 @@ def _fail(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 success, 2 any error)."""
-    args_list = join_negative_values(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    """Run the command line; returns the exit status (0 success, 2 any error, 130 Ctrl-C)."""
+    with _interrupts() as interrupted:
+        try:
+            return _main(argv)
+        except Exception:
+            # Ctrl-C inside an extension module's import (NumPy's, numba's) can surface as
+            # another error, an ImportError; it is still the user's Ctrl-C
+            if not interrupted:
+                raise
+            print(f"{PROG}: interrupted", file=sys.stderr)
+            return 130
+
+
+@contextlib.contextmanager
+def _interrupts() -> Iterator[list[bool]]:
+    """Note a Ctrl-C (SIGINT) in the yielded list, raising KeyboardInterrupt as Python does."""
+    seen: list[bool] = []
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # as a background job: keep so
+    ):
+        yield seen
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        seen.append(True)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
     try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _main(argv: list[str] | None) -> int:
+    args_list = join_negative_values(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
         args, extras = parser.parse_known_args(args_list)
         if extras:
             command = subparsers(parser).get(args.command or "", parser)

@@ -12,8 +12,6 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from geoik.motion import motion_costs
-
 if TYPE_CHECKING:
     from geoik.solution import Solution
 
@@ -41,5 +39,5 @@ class Costs:
 
 def costs(solution: Solution) -> Costs:
     """The seeds' costs of a solution, read from its recorded motion."""
-    count, total, path = motion_costs(solution.motion.chain, solution.motion.keys)
+    count, total, path = solution.motion.measure()
     return Costs(int(count), math.degrees(total), float(path), int(solution.iterations))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "BVHError",
     "ClusterError",
     "DaskMissingError",
     "GeoIKError",
@@ -19,9 +20,12 @@ __all__ = [
     "LimitError",
     "MapCancelledError",
     "ProtocolError",
+    "RobotsMissingError",
     "ServerAddressError",
     "UnknownMethodError",
+    "URDFError",
     "UnsupportedChainError",
+    "UnsupportedJointError",
     "UsageError",
 ]
 
@@ -56,6 +60,25 @@ class UnsupportedChainError(GeoIKError):
 
 class LimitError(UnsupportedChainError):
     """The chain's joint limits do not allow the pose a solver must produce (e.g. CAA's arc)."""
+
+
+class URDFError(InvalidChainError):
+    """A robot description cannot be loaded: a missing or unreadable file, malformed XML, a
+    link or joint name the description does not have."""
+
+
+class UnsupportedJointError(URDFError):
+    """A robot description has a joint geoik cannot model on a path it was asked to solve
+    (a mimic, floating or planar joint)."""
+
+
+class RobotsMissingError(GeoIKError):
+    """Loading a URDF needs the ``robots`` extra (yourdfpy), which is not installed."""
+
+
+class BVHError(GeoIKError):
+    """A BVH file geoik cannot read (malformed hierarchy, missing MOTION, wrong channel counts,
+    a truncated motion) or a clip it cannot write; the message names the file and the line."""
 
 
 class ProtocolError(GeoIKError):

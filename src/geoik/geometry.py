@@ -38,6 +38,25 @@ TREE_MOVED = 1e-12
 """A tree round moving no joint more than this times the skeleton's scale has stalled."""
 
 
+@njit(cache=True)
+def sq(x):
+    """``x * x``. Kernels square with it rather than ``x ** 2``: compiled, both are one
+    correctly rounded product, but run as plain Python (:mod:`geoik.jit`) ``** 2`` calls the C
+    library's ``pow``, which is off by one unit in the last place now and then, so the two forms
+    of a kernel would drift apart."""
+    return x * x
+
+
+@njit(cache=True)
+def total_length(lengths):
+    """The links' lengths summed in order (as every kernel sums them: NumPy's own sum pairs
+    terms, so it may round differently)."""
+    total = 0.0
+    for i in range(lengths.shape[0]):
+        total += lengths[i]
+    return total
+
+
 # ----------------------------------------------------------------------------------------- 2-D
 
 
@@ -368,7 +387,7 @@ def beyond_reach(lengths, base, target, out):
         total += lengths[i]
     d2 = 0.0
     for k in range(base.shape[0]):
-        d2 += (target[k] - base[k]) ** 2
+        d2 += sq(target[k] - base[k])
     dist = math.sqrt(d2)
     if dist <= total:
         return False
@@ -378,30 +397,32 @@ def beyond_reach(lengths, base, target, out):
 
 
 @njit(cache=True)
-def distance(p, q):
-    """|p - q| without overflow or underflow: the plain sum of squares where it is safe (every
-    realistic case, rounded as NumPy's norm of two or three numbers is), scaled otherwise."""
-    s = 0.0
-    for k in range(p.shape[0]):
-        s += (p[k] - q[k]) ** 2
+def norm3(x, y, z):
+    """|(x, y, z)| without overflow or underflow: the plain sum of squares where it is safe
+    (every realistic case, rounded as NumPy's norm is), scaled otherwise. A 2-D vector has z = 0,
+    which adds nothing."""
+    s = x * x + y * y + z * z
     if 1e-280 < s < 1e280:
         return math.sqrt(s)
-    big = 0.0
-    for k in range(p.shape[0]):
-        big = max(big, abs(p[k] - q[k]))
+    big = max(abs(x), abs(y), abs(z))
     if big == 0.0 or not math.isfinite(big):
         return big
-    s = 0.0
-    for k in range(p.shape[0]):
-        s += ((p[k] - q[k]) / big) ** 2
-    return big * math.sqrt(s)
+    x, y, z = x / big, y / big, z / big
+    return big * math.sqrt(x * x + y * y + z * z)
+
+
+@njit(cache=True)
+def distance(p, q):
+    """|p - q| of two (2,) or (3,) points, without overflow or underflow (:func:`norm3`)."""
+    dz = p[2] - q[2] if p.shape[0] == 3 else 0.0
+    return norm3(p[0] - q[0], p[1] - q[1], dz)
 
 
 @njit(cache=True)
 def dist2(p, q):
     s = 0.0
     for k in range(p.shape[0]):
-        s += (p[k] - q[k]) ** 2
+        s += sq(p[k] - q[k])
     return s
 
 

@@ -67,25 +67,28 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
     ``work`` estimates the call's size in elementary steps (e.g. joints times iterations), so
     that a large call is never run as Python.
     """
-    if _state.get(fn) is _READY:
+    how = _mode.value
+    if _state.get(fn) is _READY and how != "interpreted":
         return fn(*args)
     if not isinstance(fn, Dispatcher):  # numba disabled (NUMBA_DISABLE_JIT=1): plain Python
         return fn(*args)
-    how = _mode.value
     if how == "compiled" or (how == "auto" and _compiles_now(fn, args, work)):
         _state[fn] = _READY
         return fn(*args)
+    spent = _state.get(fn, 0.0)
+    if spent is _READY:  # compiled already, run as Python on request (mode "interpreted")
+        return interpreted(fn)(*args)
     start = time.perf_counter()
     try:
         return interpreted(fn)(*args)
     finally:
-        _state[fn] = _state.get(fn, 0.0) + time.perf_counter() - start
+        _state[fn] = spent + time.perf_counter() - start
 
 
 def runner(fn: Any, work: int = 0) -> Callable[..., Any]:
     """``fn`` itself once it runs compiled, else a callable doing :func:`call` with ``work``:
     for hot paths, which then call ``fn`` without any step in between."""
-    if _state.get(fn) is _READY:
+    if _state.get(fn) is _READY and _mode.value != "interpreted":
         return fn
     return functools.partial(call, fn, work=work)
 

@@ -21,11 +21,12 @@ from numba import njit
 
 from geoik.geometry import (
     CLOSEST,
+    MAX_ITERATIONS,
     REACHED,
     STALLED,
-    distance,
     fk_2d,
     fk_3d,
+    norm3,
     rotvecs_from_quats,
     wrap_free_joints,
 )
@@ -34,7 +35,15 @@ from geoik.reach import closest_radii
 if TYPE_CHECKING:
     from geoik.chain import Chain
 
-__all__ = ["annulus_params", "finish_2d", "finish_3d", "judge", "judge_params"]
+__all__ = [
+    "annulus_params",
+    "finish_2d",
+    "finish_3d",
+    "judge",
+    "judge_params",
+    "judge_robot",
+    "judge_xyz",
+]
 
 # judge params layout: [outer radius, inner radius, outer known, inner known]
 _ROUT, _RIN, _OUTER, _INNER = 0, 1, 2, 3
@@ -79,10 +88,34 @@ def judge(target, end, code, tol, base, params):
     tol : the tolerance.
     params : (4,) :func:`judge_params` of the model.
     """
-    error = distance(end, target)
+    if target.shape[0] == 3:
+        return judge_xyz(
+            target[0],
+            target[1],
+            target[2],
+            end[0],
+            end[1],
+            end[2],
+            code,
+            tol,
+            base[0],
+            base[1],
+            base[2],
+            params,
+        )
+    return judge_xyz(
+        target[0], target[1], 0.0, end[0], end[1], 0.0, code, tol, base[0], base[1], 0.0, params
+    )
+
+
+@njit(cache=True)
+def judge_xyz(tx, ty, tz, ex, ey, ez, code, tol, bx, by, bz, params):
+    """:func:`judge` on coordinates (z = 0 in 2-D), for loops over many targets that should not
+    make an array view per target."""
+    error = norm3(ex - tx, ey - ty, ez - tz)
     if error <= tol:
         return REACHED, error
-    dist = distance(target, base)
+    dist = norm3(tx - bx, ty - by, tz - bz)
     scale = -1.0
     if params[_OUTER] != 0.0 and dist > params[_ROUT]:
         scale = params[_ROUT] / dist
@@ -93,10 +126,10 @@ def judge(target, end, code, tol, base, params):
         else:
             scale = params[_RIN] / dist
     if scale >= 0.0:
-        closest = np.empty(target.shape[0])
-        for k in range(target.shape[0]):
-            closest[k] = base[k] + (target[k] - base[k]) * scale
-        if distance(end, closest) <= tol:
+        cx = bx + (tx - bx) * scale
+        cy = by + (ty - by) * scale
+        cz = bz + (tz - bz) * scale
+        if norm3(ex - cx, ey - cy, ez - cz) <= tol:
             return CLOSEST, error
     if code in (REACHED, CLOSEST):
         return STALLED, error
@@ -127,3 +160,16 @@ def finish_3d(lengths, base, quats, target, code, tol, params, pos, out):
     fk_3d(lengths, base, quats, pos, np.empty((n, 4)))
     rotvecs_from_quats(quats, out)
     return judge(target, pos[n], code, tol, base, params)
+
+
+def judge_robot(
+    code: int, error: float, angle_error: float | None, tol: float, angle_tol: float
+) -> int:
+    """The status code of a robot's tip: REACHED iff its position error is within ``tol`` and,
+    when an orientation was asked (``angle_error`` not None), its angle error within
+    ``angle_tol``; otherwise the kernel's MAX_ITERATIONS or STALLED (a kernel's REACHED that
+    does not pass becomes STALLED). Never CLOSEST: a robot's reachable set is no sphere, and
+    no closest point is proven."""
+    if error <= tol and (angle_error is None or angle_error <= angle_tol):
+        return REACHED
+    return code if code in (MAX_ITERATIONS, STALLED) else STALLED

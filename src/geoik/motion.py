@@ -29,6 +29,7 @@ from geoik.geometry import (
     qrot,
     rotvec_to_q,
     rotvecs_from_quats,
+    sq,
 )
 from geoik.jit import call
 
@@ -99,6 +100,12 @@ _G7_WEIGHTS = np.array(  # at the Kronrod nodes 1, 3, 5 and 7 (the last: 0)
     ]
 )
 
+REPLAY_WORK_2D = 20
+"""Work (:mod:`geoik.jit`) of replaying one keyframe entry in 2-D: a multi-joint step is
+sampled and extrapolated, which as plain Python takes some 40-80 µs per entry."""
+REPLAY_WORK = 50
+"""The same in 3-D, where slerped samples take some 50-250 µs per entry as plain Python."""
+
 
 @dataclass(frozen=True, eq=False)
 class Motion:
@@ -108,7 +115,8 @@ class Motion:
     ----------
     chain : the chain that moved.
     keys : (S + 1, n) relative angles in 2-D, or (S + 1, n, 4) local joint quaternions in 3-D,
-        after each of the S steps (row 0: the start pose).
+        after each of the S steps (row 0: the start pose). A robot's motion is a
+        :class:`geoik.robot_motion.RobotMotion`.
     """
 
     chain: Chain
@@ -165,19 +173,37 @@ class Motion:
         c = self.chain
         step = math.radians(max_step_deg)
         if c.dim == 2:
-            return call(_trace_2d, c.lengths, c.base, self.keys, step, work=self.keys.size * 8)
-        return call(_trace_3d, c.lengths, c.base, self.keys, step, work=self.keys.size * 8)
+            return call(
+                _trace_2d, c.lengths, c.base, self.keys, step, work=self.keys.size * REPLAY_WORK_2D
+            )
+        return call(
+            _trace_3d, c.lengths, c.base, self.keys, step, work=self.keys.size * REPLAY_WORK
+        )
 
     def path_length(self) -> float:
         """True length of the path the end effector traces while the motion is played."""
-        return motion_costs(self.chain, self.keys)[2]
+        return self.measure()[2]
+
+    def measure(self) -> tuple[int, float, float]:
+        """(rotations over 5 degrees, sum of rotation magnitudes in radians, path length): what
+        :func:`geoik.costs` reads."""
+        return motion_costs(self.chain, self.keys)
 
 
 def motion_costs(chain: Chain, keys: np.ndarray) -> tuple[int, float, float]:
     """(rotations over 5 degrees, sum of rotation magnitudes in radians, path length)."""
     if chain.dim == 2:
-        return call(costs_2d, chain.lengths, chain.base, keys, keys.shape[0], work=keys.size * 8)
-    return call(costs_3d, chain.lengths, chain.base, keys, keys.shape[0], work=keys.size * 8)
+        return call(
+            costs_2d,
+            chain.lengths,
+            chain.base,
+            keys,
+            keys.shape[0],
+            work=keys.size * REPLAY_WORK_2D,
+        )
+    return call(
+        costs_3d, chain.lengths, chain.base, keys, keys.shape[0], work=keys.size * REPLAY_WORK
+    )
 
 
 def _step_rotations(keys: np.ndarray, dim: int) -> np.ndarray:
@@ -532,13 +558,13 @@ def _polylines_3d(lengths, base, before, after, start, m, cur, pos, world):
     for s in range(1, m + 1):
         _slerp_keys(before, after, s / m, cur)
         fk_3d(lengths, base, cur, pos, world)
-        fine += math.sqrt((pos[n, 0] - px) ** 2 + (pos[n, 1] - py) ** 2 + (pos[n, 2] - pz) ** 2)
+        fine += math.sqrt(sq(pos[n, 0] - px) + sq(pos[n, 1] - py) + sq(pos[n, 2] - pz))
         px, py, pz = pos[n, 0], pos[n, 1], pos[n, 2]
         if s % 2 == 0:
-            mid += math.sqrt((px - qx) ** 2 + (py - qy) ** 2 + (pz - qz) ** 2)
+            mid += math.sqrt(sq(px - qx) + sq(py - qy) + sq(pz - qz))
             qx, qy, qz = px, py, pz
         if s % 4 == 0:
-            coarse += math.sqrt((px - rx) ** 2 + (py - ry) ** 2 + (pz - rz) ** 2)
+            coarse += math.sqrt(sq(px - rx) + sq(py - ry) + sq(pz - rz))
             rx, ry, rz = px, py, pz
     return fine, mid, coarse
 

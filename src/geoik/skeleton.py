@@ -3,7 +3,11 @@
 Seed 003 Section 3.2 (its Table 1 and Fig. 2): the root joint has no parent, every other joint is
 joined to exactly one parent by a link of constant length, a joint may have many children, and
 end effectors are the joints that targets move. A :class:`geoik.Chain` is the one-branch case.
-Here end effectors must be leaves; skeleton joints have no limits.
+The end effectors are the leaves; :func:`geoik.solve_tree` may move any other joint too.
+
+Joints may carry limits, given by joint name in degrees: a bend cone or a hinge axis with a
+signed range, as a Chain's joints do, measured from each link's rest direction in its parent
+link's frame (:mod:`geoik.tree_limits` defines the frames and the limits).
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ from typing import Any
 import numpy as np
 
 from geoik.checks import check_point
-from geoik.errors import InvalidChainError, describe
+from geoik.errors import InvalidChainError, UnsupportedChainError, describe
+from geoik.tree_limits import TreeLimits, breaches, parse_limits
+from geoik.tree_pose import check_root_rotation
 
-__all__ = ["Branch", "Skeleton"]
+__all__ = ["HAND_LIMITS", "LEG_LIMITS", "Branch", "Skeleton"]
 
 _LEG = ("knee", "ankle", "foot")
 
@@ -57,12 +63,24 @@ class Skeleton:
     dim : 2 or 3.
     root : (dim,) root position; default the origin.
     directions : (m, dim) rest direction of each joint's link (normalised); default +x.
+    max_bend_deg : limits in degrees, by joint name: ``{name: entry}``, where the entry holds
+        every link leaving that joint (the bend *at* it) and is None (free), a maximum bend
+        ``b`` (a ball joint's cone of half-angle ``b`` about the link's rest direction; a
+        hinge's or a planar joint's range ``[-b, b]``) or a signed ``(min, max)`` pair (hinges
+        and planar joints). A joint with several children may give each its own:
+        ``{"palm": {"thumb_1": 60, "index_1": 30}}``. One number or pair alone holds every
+        joint. Default: free joints.
+    hinge_axes : 3-D only: ``{name: axis}`` (or ``{name: {child: axis}}``) makes the joint a
+        hinge turning its links about ``axis``, given in world coordinates of the rest pose and
+        perpendicular to each link's rest direction; its signed angle is positive counter-
+        clockwise about the axis, 0 at rest.
 
     Raises
     ------
     InvalidChainError
         On duplicate or empty names, bad parent indices, cycles, no root or several,
-        non-positive lengths, effectors that are not leaves, bad directions.
+        non-positive lengths, effectors that are not leaves, bad directions, unknown joints or
+        bad entries in the limits.
     """
 
     names: tuple[str, ...]
@@ -72,8 +90,13 @@ class Skeleton:
     dim: int = 2
     root: Any = None
     directions: Any = None
+    max_bend_deg: Any = None
+    hinge_axes: Any = None
     order: np.ndarray = field(init=False, repr=False, compare=False)
     """(m,) joint indices, each after its parent (root first)."""
+    limits: TreeLimits = field(init=False, repr=False, compare=False)
+    """The limits as arrays, row ``j`` for the link from joint ``j``'s parent to ``j``
+    (:class:`geoik.tree_limits.TreeLimits`)."""
     _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -92,6 +115,10 @@ class Skeleton:
             else check_point(self.root, self.dim, "root", InvalidChainError, "skeleton")
         )
         directions = _check_directions(self.directions, m, self.dim)
+        limits = parse_limits(
+            names, parents, order, directions, self.dim, self.max_bend_deg, self.hinge_axes
+        )
+        object.__setattr__(self, "limits", limits)
         for name, value in (
             ("names", names),
             ("parents", parents),
@@ -174,6 +201,133 @@ class Skeleton:
             )
         return self._positions(_check_directions(d, self.n, self.dim, skip=self.root_index))
 
+    # ------------------------------------------------------------------ limits
+    @property
+    def is_limited(self) -> bool:
+        """True if any joint has a limit or (in 3-D) a hinge."""
+        return self.limits.limited
+
+    def with_limits(self, max_bend_deg: Any = None, hinge_axes: Any = None) -> Skeleton:
+        """The same skeleton with these limits (replacing any it had; see the class's
+        ``max_bend_deg`` and ``hinge_axes``)."""
+        return type(self)(
+            self.names,
+            self.parents,
+            self.lengths,
+            self.effectors,
+            self.dim,
+            self.root,
+            self.directions,
+            max_bend_deg,
+            hinge_axes,
+        )
+
+    def limit_violations(self, pose: Any) -> np.ndarray:
+        """(m,) how far each link breaks its limit in a pose, in radians: the angle between its
+        direction and the nearest direction its limit allows (0.0 within it; the root's entry
+        is 0). ``pose``: (m, dim) joint positions, a :class:`~geoik.TreePose` or a
+        :class:`~geoik.TreeSolution`."""
+        positions, root_q = self._pose_arrays(pose, "pose")
+        return breaches(self, positions, root_q)
+
+    def limit_violation(self, pose: Any) -> float:
+        """The largest breach of any limit in a pose, in radians (0.0 within the limits); see
+        :meth:`limit_violations`. For poses that came from elsewhere (a BVH clip, another
+        tool)."""
+        return float(self.limit_violations(pose).max(initial=0.0))
+
+    def _pose_arrays(self, pose: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
+        from geoik.errors import InvalidPoseError
+
+        root_q = getattr(pose, "root_rotation", None)
+        positions = getattr(pose, "positions", pose)
+        try:
+            pos = np.array(positions, dtype=np.float64)
+        except (TypeError, ValueError):
+            pos = np.zeros(0)
+        if pos.shape != (self.n, self.dim) or not np.all(np.isfinite(pos)):
+            raise InvalidPoseError(
+                f"{name}: expected {(self.n, self.dim)} finite joint positions, got "
+                f"{describe(positions)}"
+            )
+        return pos, check_root_rotation(root_q, f"{name}.root_rotation")
+
+    def chain(self, joint: str, pose: Any = None) -> Any:
+        """The branch from the root to ``joint`` of a planar skeleton as a
+        :class:`~geoik.Chain` with the skeleton's limits, so that any chain solver can solve it.
+
+        The chain's base is the root and its rest pose straight along +x, as every Chain's is,
+        so its limits are the skeleton's moved by the rest bends into angles from each parent
+        link (the first joint's: from +x, for the root orientation of ``pose``, a TreePose, or
+        the identity). :meth:`chain_positions` puts a chain solution back into a skeleton pose.
+
+        Raises
+        ------
+        UnsupportedChainError
+            For a 3-D skeleton (chain solvers twist ball joints about their links, which joint
+            positions do not record, so a hinge after one would not be the skeleton's), for the
+            root, or when a range moved by a rest bend crosses the half turn.
+        """
+        from geoik.chain import Chain
+
+        if self.dim != 2:
+            raise UnsupportedChainError(
+                "skeleton.chain: expected a planar skeleton (a 3-D skeleton's limited branches "
+                "are solved by solve_tree: chain solvers twist ball joints, which joint "
+                "positions do not record)"
+            )
+        path = self.path(joint)
+        if len(path) < 2:
+            raise UnsupportedChainError(
+                f"joint: expected a joint other than the root, got {joint!r}"
+            )
+        _, root_q = self._pose_arrays(self.rest_positions() if pose is None else pose, "pose")
+        heading = math.degrees(2.0 * math.atan2(root_q[3], root_q[0]))  # root frame about z
+        rest = np.degrees(np.arctan2(self.directions[:, 1], self.directions[:, 0]))
+        bends: list[Any] = []
+        prev = -heading  # so that the first joint's offset is its rest angle plus the heading
+        for j in path[1:]:
+            offset = _wrap_deg(float(rest[j]) - prev)
+            prev = float(rest[j])
+            lo, hi = self.limits.lo[j], self.limits.hi[j]
+            if not (math.isfinite(lo) and math.isfinite(hi)):
+                bends.append(None)
+                continue
+            a, b = offset + math.degrees(lo), offset + math.degrees(hi)
+            if a < -180.0 and b + 360.0 <= 180.0:
+                a, b = a + 360.0, b + 360.0
+            elif b > 180.0 and a - 360.0 >= -180.0:
+                a, b = a - 360.0, b - 360.0
+            if a < -180.0 or b > 180.0:
+                raise UnsupportedChainError(
+                    f"joint {self.names[self.parents[j]]!r}: its range from the parent link, "
+                    f"[{a:.6g}, {b:.6g}] degrees, crosses the half turn, which a Chain's limits "
+                    "cannot hold"
+                )
+            bends.append((a, b))
+        return Chain.planar(self.lengths[path[1:]], bends, base=self.root)
+
+    def chain_positions(self, joint: str, positions: Any, start: Any = None) -> np.ndarray:
+        """(m, dim) skeleton positions with the branch from the root to ``joint`` at a chain
+        solution's ``positions`` (see :meth:`chain`) and every other joint carried along as
+        :func:`geoik.solve_tree` carries untargeted joints: each keeps its link's direction in
+        its parent link's frame from ``start`` (a pose; default the rest pose)."""
+        from geoik.tree_limits import carry_pose
+
+        path = self.path(joint)
+        pts = np.array(positions, dtype=np.float64)
+        if pts.shape != (len(path), self.dim):
+            raise UnsupportedChainError(
+                f"positions: expected {(len(path), self.dim)} chain positions, got "
+                f"{describe(positions)}"
+            )
+        src, root_q = self._pose_arrays(self.rest_positions() if start is None else start, "start")
+        fixed = np.zeros(self.n, dtype=np.bool_)
+        fixed[path] = True
+        moved = src.copy()
+        moved[path] = pts
+        return carry_pose(self, src, moved, fixed, root_q)
+
     # ------------------------------------------------------------------ builders
     @classmethod
     def from_chains(
@@ -182,10 +336,19 @@ class Skeleton:
         dim: int = 2,
         root: Any = None,
         root_name: str = "root",
+        max_bend_deg: Any = None,
+        hinge_axes: Any = None,
     ) -> Skeleton:
         """A skeleton from a root and branches, each a :class:`Branch` or a tuple of its fields
         ``(name, lengths[, parent[, direction[, joints]]])``. A branch may hang from the root
         or from any joint of a branch listed before it. Every leaf is an end effector.
+        ``max_bend_deg`` and ``hinge_axes`` give limits by joint name (see :class:`Skeleton`).
+
+        >>> arm = Skeleton.from_chains(
+        ...     [("arm", [3.0, 2.5])], dim=3,
+        ...     max_bend_deg={"root": 60, "arm_1": (0, 150)}, hinge_axes={"arm_1": (0, 0, 1)})
+        >>> arm.limit_violation(arm.rest_positions())
+        0.0
 
         >>> sk = Skeleton.from_chains([("arm", [2.0, 1.0]), ("leg", [1.5], "arm_1")])
         >>> sk.names
@@ -221,31 +384,66 @@ class Skeleton:
             raise InvalidChainError(
                 f"direction: expected {dim} numbers per branch, got {describe(directions)}"
             ) from None
-        return cls(tuple(names), np.array(parents), np.array(lengths), None, dim, root, dirs)
+        return cls(
+            tuple(names),
+            np.array(parents),
+            np.array(lengths),
+            None,
+            dim,
+            root,
+            dirs,
+            max_bend_deg,
+            hinge_axes,
+        )
 
     @classmethod
-    def hand(cls, dim: int = 3, scale: float = 1.0, root: Any = None) -> Skeleton:
+    def hand(
+        cls, dim: int = 3, scale: float = 1.0, root: Any = None, limits: bool = True
+    ) -> Skeleton:
         """A hand: the wrist (root), the palm (one link to the knuckles) and five fingers of
         three links each, ``thumb``, ``index``, ``middle``, ``ring``, ``little`` (the tips, the
         end effectors). Proportions of an adult hand in units of ``scale`` decimetres; the palm
         along +x, the fingers straight and spread in the xy-plane. In 3-D the palm faces -z: the
         thumb leaves the knuckles below the palm's plane, on the side the fingers flex towards
         to close on an object (seed 003 Fig. 7's ball).
+
+        With ``limits`` (the default) the joints carry anatomical limits (:data:`HAND_LIMITS`):
+        the wrist a cone, each knuckle a cone about its finger's rest direction, the two outer
+        joints of every finger hinges that flex towards the palm only; the thumb has a wider
+        cone at its base and its own hinges, flexing across the palm. In 2-D the hinges are the
+        planar joints, flexing counter-clockwise (towards the thumb's side).
         """
         palm = 0.9 * scale
-        fingers = (  # name, lengths (proximal, middle, distal), spread in degrees
-            ("thumb", (0.45, 0.35, 0.3), 55.0),
-            ("index", (0.45, 0.25, 0.2), 18.0),
-            ("middle", (0.5, 0.3, 0.22), 4.0),
-            ("ring", (0.47, 0.28, 0.2), -10.0),
-            ("little", (0.38, 0.2, 0.18), -24.0),
-        )
         branches: list[Branch] = [Branch("palm", [palm], direction=np.eye(dim)[0])]
-        for name, ls, spread in fingers:
+        directions = {}
+        for name, ls, spread in _FINGERS:
             a = math.radians(spread)
             d = [math.cos(a), math.sin(a)] + ([-0.4 if name == "thumb" else 0.0] * (dim - 2))
+            directions[name] = np.array(d) / np.linalg.norm(d)
             branches.append(Branch(name, [v * scale for v in ls], "palm", d))
-        return cls.from_chains(branches, dim=dim, root=root, root_name="wrist")
+        if not limits:
+            return cls.from_chains(branches, dim=dim, root=root, root_name="wrist")
+        bends: dict[str, Any] = {"wrist": HAND_LIMITS["wrist"], "palm": {}}
+        axes: dict[str, Any] = {}
+        for name, _, _ in _FINGERS:
+            kind = "thumb" if name == "thumb" else "finger"
+            bends["palm"][f"{name}_1"] = HAND_LIMITS[f"{kind}_base"]
+            for k, joint in ((1, f"{name}_1"), (2, f"{name}_2")):
+                bends[joint] = HAND_LIMITS[f"{kind}_{k}"]
+                if dim == 3:
+                    # flexion turns the finger from its rest direction towards the palm's side
+                    d = directions[name]
+                    flex = np.array(_THUMB_FLEX if name == "thumb" else (0.0, 0.0, -1.0))
+                    flex = flex - (flex @ d) * d
+                    axes[joint] = tuple(np.cross(d, flex / np.linalg.norm(flex)))
+        return cls.from_chains(
+            branches,
+            dim=dim,
+            root=root,
+            root_name="wrist",
+            max_bend_deg=bends,
+            hinge_axes=axes if dim == 3 else None,
+        )
 
     @classmethod
     def legs(
@@ -255,13 +453,19 @@ class Skeleton:
         shin: float = 0.43,
         foot: float = 0.2,
         root: Any = None,
+        limits: bool = True,
     ) -> Skeleton:
         """A pelvis (root) with two legs, ``left`` and ``right``, of thigh, shin and foot (seed
         003's cyclist, Fig. 6): joints ``{side}_knee``, ``{side}_ankle`` and ``{side}_foot``
-        (the end effectors, on the pedals). The legs hang along -y with the knees bent forward
-        (+x) by about 32 degrees and the feet forward: the shape of a leg that the circles
-        solver keeps when started from it (skeleton joints have no limits to say which way a
-        knee bends)."""
+        (the end effectors, on the pedals). The legs hang along -y (+x is forwards) with the
+        knees bent forward by about 32 degrees and the feet forward.
+
+        With ``limits`` (the default) the knees bend forwards only (:data:`LEG_LIMITS`: the
+        knee from straight to 150 degrees, the shin turning back under the knee), the hips
+        flex forwards to 120 degrees and back to 20 from hanging straight down, and the feet
+        turn from their rest 35 degrees down and 50 up. In 3-D the knees and ankles are hinges about
+        +z and the hips ball joints in a cone.
+        """
         x, y = np.eye(dim)[0], np.eye(dim)[1]
         shape = {"knee": 0.35 * x - 0.94 * y, "ankle": -0.2 * x - 0.98 * y, "foot": x}
         branches = [
@@ -273,11 +477,76 @@ class Skeleton:
         for side in ("left", "right"):
             for joint, d in shape.items():
                 dirs[sk.index(f"{side}_{joint}")] = d / np.linalg.norm(d)
-        return cls(sk.names, sk.parents, sk.lengths, None, dim, sk.root, dirs)
+        if not limits:
+            return cls(sk.names, sk.parents, sk.lengths, None, dim, sk.root, dirs)
+        # ranges from the rest bends (limits are measured from the rest directions)
+        ang = {k: math.degrees(math.atan2(v[1], v[0])) for k, v in shape.items()}
+        hip = (LEG_LIMITS["hip"][0] - 90.0 - ang["knee"], LEG_LIMITS["hip"][1] - 90.0 - ang["knee"])
+        rest_knee = ang["ankle"] - ang["knee"]
+        knee = (-LEG_LIMITS["knee"][1] - rest_knee, -LEG_LIMITS["knee"][0] - rest_knee)
+        bends: dict[str, Any] = {"pelvis": hip if dim == 2 else LEG_LIMITS["hip_cone"]}
+        axes: dict[str, Any] = {}
+        for side in ("left", "right"):
+            bends[f"{side}_knee"] = knee
+            bends[f"{side}_ankle"] = LEG_LIMITS["ankle"]
+            if dim == 3:
+                axes[f"{side}_knee"] = axes[f"{side}_ankle"] = (0.0, 0.0, 1.0)
+        return cls(
+            sk.names,
+            sk.parents,
+            sk.lengths,
+            None,
+            dim,
+            sk.root,
+            dirs,
+            bends,
+            axes if dim == 3 else None,
+        )
+
+
+_FINGERS = (  # name, lengths (proximal, middle, distal), spread in degrees
+    ("thumb", (0.45, 0.35, 0.3), 55.0),
+    ("index", (0.45, 0.25, 0.2), 18.0),
+    ("middle", (0.5, 0.3, 0.22), 4.0),
+    ("ring", (0.47, 0.28, 0.2), -10.0),
+    ("little", (0.38, 0.2, 0.18), -24.0),
+)
+_THUMB_FLEX = (0.0, 0.0, -1.0)
+"""Where the thumb flexes to: towards the palm's side (-z), as the fingers do."""
+
+HAND_LIMITS: dict[str, Any] = {
+    "wrist": 70.0,
+    "finger_base": 45.0,
+    "finger_1": (-5.0, 110.0),
+    "finger_2": (-5.0, 90.0),
+    "thumb_base": 60.0,
+    "thumb_1": (-10.0, 60.0),
+    "thumb_2": (-15.0, 80.0),
+}
+""":meth:`Skeleton.hand`'s limits in degrees: cones (wrist, knuckles: ``*_base``) about the rest
+direction and hinge ranges (the middle joint ``*_1``, the last ``*_2``), flexion positive; the
+fingers' own joints flex up to 110 and 90 degrees and straighten 5 degrees past straight."""
+
+LEG_LIMITS: dict[str, Any] = {
+    "hip": (-20.0, 120.0),
+    "hip_cone": 70.0,
+    "knee": (0.0, 150.0),
+    "ankle": (-35.0, 50.0),
+}
+""":meth:`Skeleton.legs`' limits in degrees: the hip from 20 behind to 120 in front of hanging
+straight down (2-D; in 3-D a cone about the thigh's rest direction), the knee's flexion from
+straight, the foot's turn from its rest (counter-clockwise, toe up, positive)."""
 
 
 # ---------------------------------------------------------------------- field checks
 # Each raises InvalidChainError naming the field.
+
+
+def _wrap_deg(a: float) -> float:
+    """An angle in degrees wrapped into (-180, 180]."""
+    w = math.fmod(a + 180.0, 360.0)
+    w = w + 360.0 if w <= 0.0 else w
+    return w - 180.0
 
 
 def _check_names(names: Any) -> tuple[str, ...]:

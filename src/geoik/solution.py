@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,8 +14,10 @@ from geoik.pose import Pose
 if TYPE_CHECKING:
     from geoik.chain import Chain
     from geoik.motion import Motion
+    from geoik.robot import Robot
+    from geoik.skeleton import Skeleton
 
-__all__ = ["STATUSES", "Solution", "Status"]
+__all__ = ["STATUSES", "Solution", "Status", "TreeSolution"]
 
 
 class Status(int, Enum):
@@ -45,16 +48,27 @@ class Solution:
 
     Attributes
     ----------
-    chain : the chain solved.
+    chain : the chain (or :class:`geoik.Robot`) solved.
     target : (d,) the target.
-    method : the solver's registry name.
-    positions : (n + 1, d) final joint positions, forward kinematics of ``angles``.
-    angles : (n,) relative joint angles (2-D) or (n, 3) rotation vectors (3-D), radians.
+    method : the registry name of the solver that produced the solution.
+    positions : (n + 1, d) final joint positions, forward kinematics of ``angles``. A robot's:
+        (m + 2, 3), the base, each joint's origin and the tip (:meth:`Robot.joint_positions`).
+    angles : (n,) relative joint angles (2-D) or (n, 3) rotation vectors (3-D), radians. A
+        robot's: (m,) joint values in the order of ``robot.joint_names`` (radians; metres for
+        prismatic joints; continuous joints wrapped into (-pi, pi]), ready for the robot or any
+        URDF tool.
     status : how the solve ended.
     iterations : iterations used (one-pass solvers: 1; seed-specific meaning per solver).
-    error : distance from the end effector to the target.
+    error : distance from the end effector to the target (the position error).
     motion : what the solver did, step by step.
     tol : the tolerance the solve used.
+    orientation : robots: (3, 3) the target orientation, None when only a position was asked.
+    angle_error : robots: the angle (radians, in [0, pi]) between the tip's final frame and
+        ``orientation``; None without one.
+    angle_tol : robots: the angle tolerance used with ``orientation`` (radians).
+    frame : robots: (4, 4) the tip's final frame in the base frame.
+    requested : the method asked for: ``method`` itself, or ``"auto"`` when
+        :func:`geoik.solve` chose ``method`` (default: ``method``).
     """
 
     chain: Chain
@@ -67,10 +81,18 @@ class Solution:
     error: float
     motion: Motion
     tol: float
+    orientation: np.ndarray | None = None
+    angle_error: float | None = None
+    angle_tol: float | None = None
+    frame: np.ndarray | None = None
+    requested: str = ""
 
     def __post_init__(self) -> None:
-        for a in (self.target, self.positions, self.angles):
-            a.setflags(write=False)
+        for a in (self.target, self.positions, self.angles, self.orientation, self.frame):
+            if a is not None:
+                a.setflags(write=False)
+        if not self.requested:
+            object.__setattr__(self, "requested", self.method)
 
     @classmethod
     def fast(
@@ -85,6 +107,11 @@ class Solution:
         error: float,
         motion: Motion,
         tol: float,
+        orientation: np.ndarray | None = None,
+        angle_error: float | None = None,
+        angle_tol: float | None = None,
+        frame: np.ndarray | None = None,
+        requested: str = "",
     ) -> Solution:
         """The same as ``Solution(...)`` with the arguments in field order, without the
         dataclass's per-field frozen assignments: the constructor of :func:`geoik.solve`'s hot
@@ -101,9 +128,19 @@ class Solution:
             error=error,
             motion=motion,
             tol=tol,
+            orientation=orientation,
+            angle_error=angle_error,
+            angle_tol=angle_tol,
+            frame=frame,
+            requested=requested,
         )
         sol.__post_init__()
         return sol
+
+    @property
+    def position_error(self) -> float:
+        """The distance from the end effector to the target (``error``)."""
+        return self.error
 
     @property
     def reached(self) -> bool:
@@ -117,3 +154,60 @@ class Solution:
     @property
     def end_effector(self) -> np.ndarray:
         return self.positions[-1]
+
+
+@dataclass(frozen=True, eq=False)
+class TreeSolution:
+    """What :func:`solve_tree` returns.
+
+    Attributes
+    ----------
+    skeleton : the skeleton solved.
+    targets : end-effector name -> (d,) target.
+    method : ``"circles"`` or ``"fabrik"``.
+    positions : (m, d) every joint's final position, in the skeleton's joint order.
+    status : end-effector name -> :class:`~geoik.Status`, for each targeted end effector.
+    error : end-effector name -> distance to its target.
+    iterations : passes (fabrik) or rounds (circles) used.
+    tol : the tolerance used.
+    angles : robots: (m,) the joint values, in the order of ``robot.joint_names``.
+    angle_error : robots: tip name -> angle (radians) to its target orientation, None for a
+        tip without one.
+    frames : robots: (k, 4, 4) every tip's final frame in the base frame.
+    root_rotation : skeletons: (4,) the root's orientation the limits were measured in (the
+        start pose's; the identity by default), so that the solution can start the next frame.
+    requested : the method asked for: ``method`` itself, or ``"auto"`` (default: ``method``).
+
+    A robot's (:class:`geoik.Robot`) ``skeleton`` is the robot and its ``positions`` are
+    (m + 1 + k, 3): the base, each joint's origin, then every tip.
+    """
+
+    skeleton: Skeleton | Robot
+    targets: Mapping[str, np.ndarray]
+    method: str
+    positions: np.ndarray
+    status: Mapping[str, Status]
+    error: Mapping[str, float]
+    iterations: int
+    tol: float
+    angles: np.ndarray | None = None
+    angle_error: Mapping[str, float | None] | None = None
+    frames: np.ndarray | None = None
+    root_rotation: Any = None
+    requested: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.requested:
+            object.__setattr__(self, "requested", self.method)
+
+    @property
+    def reached(self) -> bool:
+        """True when every targeted end effector is REACHED."""
+        return all(s is Status.REACHED for s in self.status.values())
+
+    def position(self, name: str) -> np.ndarray:
+        """(d,) final position of the joint (a robot: the tip) called ``name``."""
+        model: Any = self.skeleton
+        if hasattr(model, "tip_index"):  # a robot: its positions end with the tips
+            return self.positions[model.n + 1 + model.tip_index(name)]
+        return self.positions[model.index(name)]

@@ -1,10 +1,19 @@
 """Inverse kinematics of skeletons (trees) with several end effectors.
 
-``solve_tree(skeleton, targets, method=...)`` moves the targeted end effectors (leaves) of a
-:class:`~geoik.skeleton.Skeleton` towards their targets, the root staying in place. Joints not on
-a path from the root to a targeted end effector keep their offsets from their parents (they are
-carried along). Positions are the state (skeleton joints have no limits); every link is placed
-at exactly its length from its parent, so lengths hold to rounding.
+``solve_tree(skeleton, targets, method=...)`` moves the targeted joints of a
+:class:`~geoik.skeleton.Skeleton` (its end effectors, the leaves, or any other joint but the
+root: a foot's ankle pinned above its toes) towards their targets, the root staying in place.
+Positions are the state; every link is placed at exactly its length from its parent, so lengths
+hold to rounding. Joints not on a path from the root to a targeted joint are carried along: on a
+skeleton without limits each keeps its offset from its parent, on a limited one its link's
+direction in its parent link's frame (it turns with its parent, which keeps it within its
+limits).
+
+Limits. On a skeleton with joint limits (:mod:`geoik.tree_limits`) both methods run their
+limited kernels (:mod:`geoik.solvers.limited_tree`): the start pose is brought within the limits
+first and every joint is placed within them, so no returned pose breaks a limit. The root's
+orientation, which the limits of the links leaving the root are measured in, is the start
+pose's ``root_rotation`` (a :class:`~geoik.TreePose`, e.g. a BVH frame) or the identity.
 
 ``fabrik``
     Multi-end-effector FABRIK, Aristidou & Lasenby 2011, Section 5 ("multiple end effectors"),
@@ -34,6 +43,14 @@ at exactly its length from its parent, so lengths hold to rounding.
     stays forward). A tree whose branches all leave from the root is solved in one round;
     otherwise rounds repeat.
 
+``auto`` (the default)
+    ``circles`` first: a tree whose branches all leave from the root is then solved in one round,
+    each branch placed exactly as a chain, so every reachable set of targets is reached. If some
+    targeted end effector ends neither REACHED nor CLOSEST (targets pulling a shared sub-base
+    apart), ``fabrik`` runs from the same start, and the solution with fewer such end effectors
+    (then the smaller sum of errors) is kept; ``TreeSolution.method`` names the method that
+    produced it, ``TreeSolution.requested`` is ``"auto"``.
+
 Iterations are passes (fabrik) or rounds (circles); both stop when every targeted end effector
 is within ``tol`` of its target or of its provably closest point (see below), when a round moves
 no joint by more than ``1e-12`` times the skeleton's reach (STALLED), or after ``max_iter``.
@@ -42,33 +59,38 @@ Status per end effector: REACHED iff its error is within ``tol``; CLOSEST when i
 outside the annulus its path from the root can reach and it is within ``tol`` of the nearest
 point of that annulus (for a target at the root: its distance from the root within ``tol`` of
 the minimum reach); otherwise MAX_ITERATIONS or STALLED, as the solver ended. Targets that
-pull a shared joint apart usually end STALLED.
+pull a shared joint apart, or that the limits keep out of reach, usually end STALLED.
 """
 
 from __future__ import annotations
 
 import types
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from geoik.auto import AUTO
 from geoik.checks import check_max_iter, check_point, check_tol
 from geoik.errors import (
     InvalidChainError,
     InvalidPoseError,
     InvalidTargetError,
     UnknownMethodError,
+    UnsupportedChainError,
     describe,
 )
 from geoik.geometry import distance
 from geoik.jit import call
 from geoik.judge import annulus_params, judge
+from geoik.robot import Robot
+from geoik.robot_solve import solve_robot_tree
 from geoik.skeleton import Skeleton
-from geoik.solution import STATUSES, Status
+from geoik.solution import STATUSES, Status, TreeSolution
 from geoik.solvers.circles.tree import circles_tree
 from geoik.solvers.fabrik import fabrik_tree
+from geoik.solvers.limited_tree import circles_tree_limited, fabrik_tree_limited
+from geoik.tree_pose import TreePose, check_root_rotation
 
 __all__ = ["METHODS", "TreeSolution", "solve_tree", "tree_scale"]
 
@@ -77,91 +99,95 @@ DEFAULT_MAX_ITER = 1000
 _LENGTH_RTOL = 1e-6
 
 
-@dataclass(frozen=True, eq=False)
-class TreeSolution:
-    """What :func:`solve_tree` returns.
-
-    Attributes
-    ----------
-    skeleton : the skeleton solved.
-    targets : end-effector name -> (d,) target.
-    method : ``"circles"`` or ``"fabrik"``.
-    positions : (m, d) every joint's final position, in the skeleton's joint order.
-    status : end-effector name -> :class:`~geoik.Status`, for each targeted end effector.
-    error : end-effector name -> distance to its target.
-    iterations : passes (fabrik) or rounds (circles) used.
-    tol : the tolerance used.
-    """
-
-    skeleton: Skeleton
-    targets: Mapping[str, np.ndarray]
-    method: str
-    positions: np.ndarray
-    status: Mapping[str, Status]
-    error: Mapping[str, float]
-    iterations: int
-    tol: float
-
-    @property
-    def reached(self) -> bool:
-        """True when every targeted end effector is REACHED."""
-        return all(s is Status.REACHED for s in self.status.values())
-
-    def position(self, name: str) -> np.ndarray:
-        """(d,) final position of the joint called ``name``."""
-        return self.positions[self.skeleton.index(name)]
-
-
 def solve_tree(
-    skeleton: Skeleton,
+    skeleton: Skeleton | Robot,
     targets: Mapping[str, Any],
-    method: str = "circles",
+    method: str | None = None,
     tol: float | None = None,
     max_iter: int | None = None,
     start: Any = None,
+    orientations: Mapping[str, Any] | None = None,
+    angle_tol: float | None = None,
 ) -> TreeSolution:
-    """Move a skeleton's end effectors to their targets.
+    """Move a skeleton's end effectors (or a robot's tips) to their targets.
 
     Parameters
     ----------
-    skeleton : the tree (:class:`geoik.Skeleton`).
-    targets : end-effector name -> (d,) point. End effectors not named are carried along.
-    method : ``"circles"`` (seed 003) or ``"fabrik"`` (multi-end-effector FABRIK).
+    skeleton : the tree (:class:`geoik.Skeleton`), or a robot with several tips
+        (:class:`geoik.Robot`, e.g. a hand from :func:`geoik.load_urdf`).
+    targets : joint name -> (d,) point: end effectors, or any joint but the root (a robot:
+        tip names). Joints not on the paths to them are carried along.
+    method : for a skeleton ``"circles"`` (seed 003), ``"fabrik"`` (multi-end-effector
+        FABRIK) or ``"auto"`` (the default): circles, then fabrik from the same start if some
+        targeted end effector ended neither REACHED nor CLOSEST; the solution with fewer such
+        end effectors (then the smaller sum of errors) is returned, ``method`` naming the one
+        that produced it. For a robot ``"dls"`` (the default, also for ``"auto"``: damped least
+        squares on the tips' stacked Jacobians) or ``"ccd"``.
     tol : distance within which a target counts as reached; default
         :data:`geoik.checks.DEFAULT_TOL` (``1e-4``) times the longest path from the root to an
         end effector.
     max_iter : budget of passes / rounds; default 1000.
-    start : (m, d) joint positions to start from (e.g. the previous frame's
-        ``TreeSolution.positions``, or a TreeSolution); default the rest pose.
+    start : (m, d) joint positions to start from, a :class:`~geoik.TreePose` (positions and
+        root orientation) or a TreeSolution (the previous frame); default the rest pose.
+
+    orientations : robots only: tip name -> target orientation (a 3x3 rotation matrix or a
+        unit quaternion ``(w, x, y, z)``), for tips that have a target.
+    angle_tol : robots only: the angle tolerance in radians (default ``1e-3``).
 
     Returns
     -------
     TreeSolution
     """
+    if isinstance(skeleton, Robot):
+        name = "dls" if method is None or method == AUTO else method
+        return solve_robot_tree(
+            skeleton, targets, name, tol, max_iter, start, orientations, angle_tol
+        )
+    method = AUTO if method is None else method
     if not isinstance(skeleton, Skeleton):
-        raise InvalidChainError(f"skeleton: expected a geoik.Skeleton, got {describe(skeleton)}")
-    if method not in METHODS:
+        raise InvalidChainError(
+            f"skeleton: expected a geoik.Skeleton or a geoik.Robot, got {describe(skeleton)}"
+        )
+    if orientations is not None or angle_tol is not None:
+        raise UnsupportedChainError(
+            "orientations: orientation targets need tip frames, which a geoik.Robot has; a "
+            "geoik.Skeleton takes positions only"
+        )
+    if method != AUTO and method not in METHODS:
         raise UnknownMethodError(
-            f"method: expected one of {', '.join(METHODS)} for trees, got {method!r}"
+            f"method: expected {AUTO} or one of {', '.join(METHODS)} for trees, got {method!r}"
         )
     goals = _check_targets(skeleton, targets)
     scale = tree_scale(skeleton)
     tol_ = check_tol(tol, scale)
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
-    first = _check_start(skeleton, start)
-    pos, code, used = _run(skeleton, goals, method, first, tol_, iters, scale)
-    status, error = _judge(skeleton, goals, pos, tol_, code)
-    pos.setflags(write=False)
-    return TreeSolution(
-        skeleton=skeleton,
-        targets=types.MappingProxyType(goals),
-        method=method,
-        positions=pos,
-        status=types.MappingProxyType(status),
-        error=types.MappingProxyType(error),
-        iterations=int(used),
-        tol=tol_,
-    )
+    first, root_q = _check_start(skeleton, start)
+    root_q.setflags(write=False)
+    best: tuple[tuple[int, float], TreeSolution] | None = None
+    for name in METHODS if method == AUTO else (method,):
+        pos, code, used = _run(skeleton, goals, name, first, tol_, iters, scale, root_q)
+        status, error = _judge(skeleton, goals, pos, tol_, code)
+        pos.setflags(write=False)
+        sol = TreeSolution(
+            skeleton=skeleton,
+            targets=types.MappingProxyType(goals),
+            method=name,
+            positions=pos,
+            status=types.MappingProxyType(status),
+            error=types.MappingProxyType(error),
+            iterations=int(used),
+            tol=tol_,
+            root_rotation=root_q,
+            requested=method,
+        )
+        short = sum(s not in (Status.REACHED, Status.CLOSEST) for s in status.values())
+        score = (short, sum(error.values()))
+        if best is None or score < best[0]:
+            best = (score, sol)
+        if short == 0:
+            break
+    assert best is not None
+    return best[1]
 
 
 def tree_scale(skeleton: Skeleton) -> float:
@@ -180,8 +206,11 @@ def _run(
     tol: float,
     max_iter: int,
     scale: float,
+    root_q: np.ndarray,
 ) -> tuple[np.ndarray, int, int]:
     pos = first.copy()
+    if sk.is_limited:
+        return _run_limited(sk, goals, method, pos, tol, max_iter, scale, root_q)
     if not goals:
         return pos, 0, 0
     active, targeted, tgt, has_closest, closest = _target_arrays(sk, goals)
@@ -196,6 +225,33 @@ def _run(
         if not active[j]:
             p = sk.parents[j]
             pos[j] = pos[p] + (first[j] - first[p])
+    return pos, int(code), int(used)
+
+
+def _run_limited(
+    sk: Skeleton,
+    goals: dict[str, np.ndarray],
+    method: str,
+    pos: np.ndarray,
+    tol: float,
+    max_iter: int,
+    scale: float,
+    root_q: np.ndarray,
+) -> tuple[np.ndarray, int, int]:
+    active, targeted, tgt, has_closest, closest = _target_arrays(sk, goals)
+    done = (targeted, tgt, has_closest, closest, pos, tol, max_iter, scale)
+    lim = (*sk.limits.arrays, root_q)
+    tree = (sk.parents, sk.lengths, sk.order, active)
+    if not goals:  # nothing to move: the start brought within the limits
+        code, used = call(fabrik_tree_limited, *tree, *done[:-2], 0, scale, *lim, work=sk.n)
+        return pos, 0, 0
+    if method == "fabrik":
+        code, used = call(fabrik_tree_limited, *tree, *done, *lim, work=sk.n * max_iter * 4)
+    else:
+        segments = _segments(sk, active, targeted)
+        code, used = call(
+            circles_tree_limited, *segments, *tree, *done, *lim, work=sk.n * max_iter * 8
+        )
     return pos, int(code), int(used)
 
 
@@ -282,12 +338,14 @@ def _check_targets(sk: Skeleton, targets: Any) -> dict[str, np.ndarray]:
         raise InvalidTargetError(
             f"targets: expected a mapping of end-effector names to points, got {describe(targets)}"
         )
-    effectors = sk.effector_names
     out: dict[str, np.ndarray] = {}
+    root = sk.names[sk.root_index]
     for name, value in targets.items():
-        if name not in effectors:
+        if not isinstance(name, str) or name not in sk.names or name == root:
+            others = ", ".join(nm for nm in sk.names if nm != root)
             raise InvalidTargetError(
-                f"targets: expected end-effector names ({', '.join(effectors)}), got {name!r}"
+                f"targets: expected names of joints other than the root {root!r} ({others}), "
+                f"got {name!r}"
             )
         t = check_point(value, sk.dim, f"targets[{name!r}]", model="skeleton")
         t.setflags(write=False)
@@ -295,10 +353,13 @@ def _check_targets(sk: Skeleton, targets: Any) -> dict[str, np.ndarray]:
     return out
 
 
-def _check_start(sk: Skeleton, start: Any) -> np.ndarray:
+def _check_start(sk: Skeleton, start: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The start positions, checked (shape, root, link lengths), and the root's orientation."""
     if start is None:
-        return sk.rest_positions()
-    if isinstance(start, TreeSolution):
+        return sk.rest_positions(), check_root_rotation(None, "start.root_rotation")
+    root_q = check_root_rotation(None, "start.root_rotation")
+    if isinstance(start, TreeSolution | TreePose):
+        root_q = check_root_rotation(start.root_rotation, "start.root_rotation")
         start = start.positions
     try:
         pos = np.array(start, dtype=np.float64)
@@ -321,4 +382,4 @@ def _check_start(sk: Skeleton, start: Any) -> np.ndarray:
                 f"start: expected joint {sk.names[j]!r} at {sk.lengths[j]:.6g} from its parent, "
                 f"got {got:.6g}"
             )
-    return pos
+    return pos, root_q

@@ -18,6 +18,7 @@ import json
 import math
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -427,10 +428,35 @@ def chain_names(path: str, flags: Mapping[str, str] = FLAGS) -> dict[str, str]:
 
 # --------------------------------------------------------------------------- chain files
 
+MAX_CHAIN_FILE_BYTES = 1 << 22
+"""Largest chain file read (4 MiB: far more than any chain of at most 10,000 links needs)."""
+
+
+def _kind_of(info: os.stat_result) -> str:
+    """What a file that is not a regular file is, in words."""
+    for test, word in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(info.st_mode):
+            return word
+    return "a special file"
+
 
 def _read_chain_file(path: str, where: str) -> dict[str, Any]:
     p = Path(path)
     try:
+        info = p.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would block or never end
+            raise InvalidChainError(f"{where}: expected a regular file, got {_kind_of(info)}")
+        if info.st_size > MAX_CHAIN_FILE_BYTES:
+            raise InvalidChainError(
+                f"{where}: expected a chain file of at most {MAX_CHAIN_FILE_BYTES:,} bytes, "
+                f"got {info.st_size:,}"
+            )
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
@@ -440,6 +466,10 @@ def _read_chain_file(path: str, where: str) -> dict[str, Any]:
         data: Any = tomllib.loads(text) if kind == "TOML" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
         raise InvalidChainError(f"{where}: expected {kind}, got a syntax error: {e}") from None
+    except RecursionError:
+        raise InvalidChainError(
+            f"{where}: expected {kind} of chain fields, got values nested too deeply"
+        ) from None
     if not isinstance(data, dict):
         raise InvalidChainError(f"{where}: expected a table of chain fields, got {describe(data)}")
     unknown = sorted(set(data) - set(CHAIN_FIELDS))
@@ -511,8 +541,9 @@ def load_chain_file(path: str, dim: int | None = None, name: str = "--chain") ->
 # --------------------------------------------------------------------------- argparse glue
 
 
-def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--lengths`` or ``--chain``, plus ``--max-bend-deg``."""
+def add_chain_arguments(parser: argparse.ArgumentParser) -> Any:
+    """``--lengths`` or ``--chain``, plus ``--max-bend-deg``; returns the group of the first
+    two, to which a command may add other ways of naming its model."""
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument(
         "--lengths",
@@ -530,6 +561,7 @@ def add_chain_arguments(parser: argparse.ArgumentParser) -> None:
         help="joint limits in degrees: one bend for all joints (90), a signed range (-30:120), "
         "or one entry per joint (126,90,None,-30:120); default: free joints",
     )
+    return group
 
 
 def add_solver_arguments(parser: argparse.ArgumentParser, default_method: str) -> None:
@@ -539,7 +571,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, default_method: str) -
     parser.add_argument(
         "--method",
         default=default_method,
-        help=f"solver: {', '.join(REGISTRY)} (default {default_method}; 'geoik methods' "
+        help=f"solver: auto, {', '.join(REGISTRY)} (default {default_method}; 'geoik methods' "
         "describes them)",
     )
     add_budget_arguments(parser, "1e-4 x chain length", "the solver's, 'geoik methods' shows it")

@@ -6,14 +6,16 @@ import argparse
 import json
 from typing import Any
 
+from geoik.auto import AUTO, SUMMARY
 from geoik.solvers import REGISTRY, Solver, get
 
 HELP = "list the solvers, their sources and options"
 DESCRIPTION = """\
 List every registered solver, one line each: its name (as --method takes it), what it does and
-the paper it follows; then the solvers' options with their defaults (pass them to 'geoik solve'
-as --opt KEY=VALUE). With a solver's name, show that solver in full: the chains it solves, its
-iteration budget and its options."""
+the paper it follows, and 'auto' (the default of 'geoik solve'), which picks among them; then
+the solvers' options with their defaults (pass them to 'geoik solve' as --opt KEY=VALUE). With a
+solver's name, show that solver in full: the chains it solves, its iteration budget and its
+options."""
 EXAMPLES = """\
 examples:
   geoik methods
@@ -35,6 +37,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.name == AUTO and not args.json:
+        print(f"{AUTO}  {SUMMARY}\n    options: none (it sets those of the solvers it runs)")
+        return 0
     try:
         solvers = list(REGISTRY.values()) if args.name is None else [get(args.name)]
     except ValueError as e:
@@ -53,6 +58,15 @@ def listing(solvers: list[Solver]) -> str:
     width = max(len(s.name) for s in solvers) + 2
     lines = ["solvers (geoik solve --method NAME; 'geoik methods NAME' shows one in full):"]
     lines += [f"  {s.name:<{width}}{s.summary}  [{s.source}]" for s in solvers]
+    if len(solvers) == len(REGISTRY):
+        lines.append(f"  {AUTO:<{width}}{SUMMARY} (the default)")
+    general = [s.name for s in solvers if s.kernel_general is not None]
+    lines += [
+        "",
+        "robots (general joint models: geoik.Robot, geoik solve --urdf): "
+        + (", ".join(general) if general else "none of these")
+        + "; the others take chains only",
+    ]
     with_options = [s for s in solvers if s.options]
     if with_options:
         lines += ["", "options (geoik solve --opt KEY=VALUE; defaults shown):"]
@@ -83,6 +97,7 @@ def solver_record(solver: Solver) -> dict[str, Any]:
         "links": list(solver.links),
         "iterative": solver.iterative,
         "default_max_iter": solver.default_max_iter,
+        "robots": solver.kernel_general is not None,
         "options": {
             o.name: {"default": o.default, "size": o.size, "help": o.help} for o in solver.options
         },
@@ -96,6 +111,12 @@ def solver_text(solver: Solver) -> str:
         f"{solver.name}  {solver.summary}",
         f"    source:  {solver.source}",
         f"    chains:  {dims}; {_links(solver)}; {budget}",
+        "    robots:  "
+        + (
+            "yes (geoik.Robot, geoik solve --urdf), position and orientation targets"
+            if solver.kernel_general is not None
+            else f"no (needs {solver.general_note})"
+        ),
     ]
     if not solver.options:
         lines.append("    options: none")

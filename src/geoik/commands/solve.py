@@ -27,7 +27,7 @@ from geoik.commands._args import (
     writing,
 )
 from geoik.costs import Costs, costs
-from geoik.errors import GeoIKError
+from geoik.errors import GeoIKError, InvalidOptionError
 from geoik.solution import Solution
 
 HELP = "solve inverse kinematics for one target"
@@ -40,12 +40,14 @@ are printed as rotation vectors in degrees, in the parent link's frame.
 When a value starts with a minus sign, either form works: --target -5,3 or --target=-5,3."""
 EXAMPLES = """\
 examples:
+  geoik solve --lengths 2x10 --target 8.33,2.83
   geoik solve --lengths 2x10 --target 8.33,2.83 --method ccd
   geoik solve --lengths 9,9,9,9,4 --target 20,-15 --max-bend-deg 90 --json
   geoik solve --lengths 2x10 --target 8.33,2.83 --max-bend-deg=-30:120 --plot ccd.png
   geoik solve --lengths 5,4 --target 6,3 --method two-bone --opt elbow=-1
   geoik solve --lengths 3x4 --target 4,5,3 --method fabrik --plot arm3d.png
-  geoik solve --chain arm.toml --target 2,3,1 --start-deg 0,0,10,0,0,20"""
+  geoik solve --chain arm.toml --target 2,3,1 --start-deg 0,0,10,0,0,20
+  geoik solve --urdf panda.urdf --tip panda_hand --target 0.4,0.1,0.5 --orientation 0,1,0,0"""
 
 
 def register(subparsers: Any) -> None:
@@ -56,11 +58,29 @@ def register(subparsers: Any) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_chain_arguments(p)
+    models = add_chain_arguments(p)
+    models.add_argument(
+        "--urdf",
+        metavar="FILE",
+        help="a robot's URDF file (needs geoik[robots]); with --tip, the link to move; "
+        "the default method is then dls",
+    )
+    p.add_argument("--tip", metavar="LINK", help="with --urdf: the link to move to the target")
+    p.add_argument(
+        "--orientation",
+        metavar="W,X,Y,Z",
+        help="with --urdf: the tip's target orientation, a unit quaternion in the base frame",
+    )
+    p.add_argument(
+        "--angle-tol",
+        type=float,
+        metavar="RAD",
+        help="with --orientation: the angle that counts as reached, radians (default 1e-3)",
+    )
     p.add_argument(
         "--target", required=True, metavar="X,Y[,Z]", help="target point: 2 or 3 numbers"
     )
-    add_solver_arguments(p, default_method="fabrik")
+    add_solver_arguments(p, default_method="auto")
     p.add_argument(
         "--start-deg",
         metavar="A",
@@ -74,10 +94,17 @@ def register(subparsers: Any) -> None:
         help="draw start pose, final pose and end-effector path (PNG, SVG, PDF, ...: the "
         "extension says which)",
     )
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, method=None)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.urdf is not None:
+        return run_robot(args)
+    for flag, value in (("--tip", args.tip), ("--orientation", args.orientation)):
+        if value is not None:
+            raise InvalidOptionError(f"{flag}: needs a robot (--urdf FILE)")
+    if args.method is None:
+        args.method = "fabrik"
     check_output(args.plot, "--plot", FIGURE_FORMATS)  # before the solve, not after it
     target = parse_point(args.target)
     chain = chain_from_args(args, len(target))
@@ -131,6 +158,7 @@ def solution_record(sol: Solution, c: Costs) -> dict[str, Any]:
     """Everything ``geoik solve --json`` prints, as one JSON-ready dict."""
     return {
         "method": sol.method,
+        "requested": sol.requested,
         "status": sol.status.name,
         "iterations": sol.iterations,
         "error": sol.error,
@@ -152,9 +180,10 @@ def solution_record(sol: Solution, c: Costs) -> dict[str, Any]:
 def solution_text(sol: Solution, c: Costs) -> str:
     """The human-readable report of ``geoik solve``."""
     end = ", ".join(f"{v:.6g}" for v in sol.end_effector)
+    chosen = f" (chosen by {sol.requested})" if sol.requested != sol.method else ""
     lines = [
         f"chain:       {sol.chain.describe()}",
-        f"method:      {sol.method}",
+        f"method:      {sol.method}{chosen}",
         f"target:      {', '.join(f'{v:.6g}' for v in sol.target)}",
         f"status:      {sol.status.name}",
         f"iterations:  {sol.iterations}",
@@ -179,3 +208,91 @@ def solution_text(sol: Solution, c: Costs) -> str:
             xyz = "  ".join(f"{v:10.4f}" for v in rv)
             lines.append(f"  {j:3d}  {xyz}   ({mag:.4f} deg)")
     return "\n".join(lines)
+
+
+ROBOT_FLAGS = {"orientation": "--orientation", "angle_tol": "--angle-tol", "path": "--urdf"}
+
+
+def run_robot(args: argparse.Namespace) -> int:
+    """``geoik solve --urdf FILE --tip LINK --target X,Y,Z [--orientation W,X,Y,Z]``."""
+    from geoik.urdf import load_urdf
+
+    for flag, value in (("--max-bend-deg", args.max_bend_deg), ("--start-deg", args.start_deg)):
+        if value is not None:
+            raise InvalidOptionError(f"{flag}: takes a chain (--lengths or --chain), not --urdf")
+    if args.plot is not None:
+        raise InvalidOptionError("--plot: draws chains only, not --urdf robots")
+    target = parse_point(args.target, dims=(3,))
+    orientation = None
+    if args.orientation is not None:
+        orientation = parse_point(args.orientation, "--orientation", dims=(4,))
+    options = parse_options(args.opt)
+    try:
+        robot = load_urdf(args.urdf, tip=args.tip)
+        sol = solve(
+            robot,
+            target,
+            method="dls" if args.method is None else args.method,
+            tol=args.tol,
+            max_iter=args.max_iter,
+            orientation=orientation,
+            angle_tol=args.angle_tol,
+            **options,
+        )
+    except GeoIKError as e:
+        message = str(e)
+        name, sep, rest = message.partition(":")
+        if sep and name in ROBOT_FLAGS:
+            raise type(e)(f"{ROBOT_FLAGS[name]}{sep}{rest}") from None
+        if sep and name == "tip" and args.tip is not None:
+            raise type(e)(f"--tip{sep}{rest}") from None
+        raise as_typed(e, options) from None
+    c = costs(sol)
+    robot_: Any = sol.chain
+    values = [float(v) for v in sol.angles]
+    if args.json:
+        record = {
+            "robot": robot_.name,
+            "tip": robot_.tip_names[0],
+            "method": sol.method,
+            "status": sol.status.name,
+            "iterations": sol.iterations,
+            "error": sol.error,
+            "angle_error": sol.angle_error,
+            "tol": sol.tol,
+            "angle_tol": sol.angle_tol,
+            "joint_names": list(robot_.joint_names),
+            "joint_values": values,
+            "frame": np.asarray(sol.frame).tolist(),
+            "target": np.asarray(sol.target).tolist(),
+            "costs": {
+                "rotations_over_5deg": c.rotations_over_5deg,
+                "rotation_sum_deg": c.rotation_sum_deg,
+                "path_length": c.path_length,
+                "iterations": c.iterations,
+            },
+        }
+        print(json.dumps(record, allow_nan=False))
+        return 0
+    end = ", ".join(f"{v:.6g}" for v in sol.end_effector)
+    angle = "" if sol.angle_error is None else f"{sol.angle_error:.6g} rad (tol {sol.angle_tol:g})"
+    lines = [
+        f"robot:       {robot_.describe()}",
+        f"method:      {sol.method}",
+        f"target:      {', '.join(f'{v:.6g}' for v in sol.target)}",
+        f"status:      {sol.status.name}",
+        f"iterations:  {sol.iterations}",
+        f"error:       {sol.error:.6g}  (tol {sol.tol:.6g})",
+    ]
+    if angle:
+        lines.append(f"angle error: {angle}")
+    lines += [
+        f"tip:         {end}",
+        "joint values (radians; metres for prismatic joints), base to tip:",
+    ]
+    width = max(len(nm) for nm in robot_.joint_names)
+    for nm, kind, v in zip(robot_.joint_names, robot_.kinds, values, strict=True):
+        deg = "" if kind == "prismatic" else f"  ({math.degrees(v):.4f} deg)"
+        lines.append(f"  {nm:<{width}}  {v:12.6f}{deg}")
+    print("\n".join(lines))
+    return 0

@@ -24,9 +24,17 @@ of the motion and the server's solve time; replay the recorded motion with the e
 trace; show the metric map of the chain and solver behind it; draw the minimum and maximum
 safe zones and clamp the target to them.
 
-The scenes of Srinivasan & John (2013), in orthographic side, top and front views, solved by the
-server every frame: a three-joint robot arm, a cyclist whose feet stay on the pedals, a hand
-closing on a ball (solved as one tree).
+The scenes of Srinivasan & John (2013), as 3-D models (orbit camera, a draggable target
+handle) and in orthographic side, top and front views, solved by the server every frame: a
+three-joint robot arm, a cyclist whose feet stay on the pedals, a hand closing on a ball
+(solved as one tree).
+
+A robot (--robot NAME, one of the example-robot-data models, or --urdf FILE --tip LINK) in 3-D
+with its meshes: drag the handle (position, and orientation in the rotate mode) and the robot
+is solved every frame with the chosen solver; its joint values, limits, errors and the solve
+time are shown. A rig (--bvh FILE) plays its clip: drag a hand or foot handle to pin it, every
+frame is re-solved as geoik pose does, and Save writes the posed clip to --output (default
+NAME.posed.bvh beside the input, never the input itself).
 
 The server listens on 127.0.0.1 (this machine only) unless --host says otherwise; the page
 fetches nothing from elsewhere. Ctrl-C stops it. Needs the viewer extra:
@@ -34,7 +42,10 @@ pip install 'geoik[viewer]'."""
 EXAMPLES = """\
 examples:
   geoik view                            # http://127.0.0.1:8765/ in the browser
-  geoik view --port 0 --no-browser      # any free port; print the address only"""
+  geoik view --port 0 --no-browser      # any free port; print the address only
+  geoik view --robot panda              # the Franka Panda of example-robot-data, in 3-D
+  geoik view --urdf arm.urdf --tip tool0
+  geoik view --bvh walk.bvh -o walk_pinned.bvh"""
 
 DEFAULT_PORT = 8765
 WS_MAX_SIZE = 16 * 1024 * 1024
@@ -64,7 +75,77 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--no-browser", action="store_true", help="do not open a browser, just print the address"
     )
+    p.add_argument(
+        "--robot",
+        metavar="NAME",
+        help="show an example robot of the example-robot-data package: " + ", ".join(ROBOTS),
+    )
+    p.add_argument("--urdf", metavar="FILE", help="show the robot of a URDF file")
+    p.add_argument(
+        "--tip",
+        metavar="LINK",
+        help="the link the handle moves (default: the robot's tool link, or its only leaf)",
+    )
+    p.add_argument("--bvh", metavar="FILE", help="play a BVH clip and pin its hands and feet")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where Save writes the posed clip (default NAME.posed.bvh beside the BVH file)",
+    )
     p.set_defaults(handler=run)
+
+
+ROBOTS = ("panda", "ur5", "ur10", "kinova", "z1", "allegro")
+"""The names --robot takes (geoik.urdf.EXAMPLES)."""
+
+
+def load_models(args: argparse.Namespace) -> Any:
+    """The robot and the clip the command line names (:class:`geoik.viewer.models.Models`);
+    GeoIKError naming the flag otherwise."""
+    from geoik.errors import InvalidOptionError
+    from geoik.viewer.models import Models, load_rig, load_robot
+
+    models = Models()
+    if args.robot is not None and args.urdf is not None:
+        raise InvalidOptionError("--robot, --urdf: expected one of them, got both")
+    if args.tip is not None and args.robot is None and args.urdf is None:
+        raise InvalidOptionError("--tip: expected with --urdf FILE or --robot NAME")
+    if args.output is not None and args.bvh is None:
+        raise InvalidOptionError("--output: expected with --bvh FILE")
+    if args.robot is not None:
+        from geoik.urdf import EXAMPLES, example_path
+
+        if args.robot not in EXAMPLES:
+            raise InvalidOptionError(
+                f"--robot: expected one of {', '.join(EXAMPLES)}, got {args.robot!r}"
+            )
+        tip = args.tip if args.tip is not None else EXAMPLES[args.robot][1][0]
+        models.robot = _flagged(
+            "--robot", lambda: load_robot(example_path(args.robot), tip, f"--robot {args.robot}")
+        )
+    elif args.urdf is not None:
+        models.robot = _flagged("--urdf", lambda: load_robot(args.urdf, args.tip))
+    if args.bvh is not None:
+        models.rig = _flagged("--bvh", lambda: load_rig(args.bvh, args.output))
+    return models
+
+
+def _flagged(flag: str, load: Any) -> Any:
+    """``load()``, its GeoIKError re-raised with ``flag`` in front (``--urdf: tip: ...``)."""
+    from geoik.errors import GeoIKError
+
+    try:
+        return load()
+    except GeoIKError as e:
+        text = str(e)
+        if text.startswith("--"):
+            raise
+        raise type(e)(f"{flag}: {text}") from None
+    except OSError as e:
+        from geoik.errors import InvalidOptionError
+
+        raise InvalidOptionError(f"{flag}: cannot read {e.filename!r}: {e.strerror}") from None
 
 
 def missing_dependencies() -> list[str]:
@@ -119,11 +200,20 @@ def run(args: argparse.Namespace) -> int:
 
     from geoik.viewer.server import create_app
 
+    models = load_models(args)
     sock = listen(args.host, port)
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{port}/"
     print(f"geoik viewer on {url} (Ctrl-C to stop)", flush=True)
+    if models.robot is not None:
+        print(f"{models.robot.robot.describe()} ({models.robot.source})", flush=True)
+    if models.rig is not None:
+        rig = models.rig
+        print(
+            f"clip: {rig.path.name}, {len(rig.frames)} frames; Save writes {rig.output}",
+            flush=True,
+        )
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(
             f"geoik: note: listening on {args.host}: other machines that can reach it can use "
@@ -132,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if not args.no_browser and not webbrowser.open(url):
         print(f"geoik: note: no browser could be opened; open {url} yourself", file=sys.stderr)
-    config = uvicorn.Config(create_app(), log_level="warning", ws_max_size=WS_MAX_SIZE)
+    config = uvicorn.Config(create_app(models=models), log_level="warning", ws_max_size=WS_MAX_SIZE)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn shuts down, then raises it again
         uvicorn.Server(config).run(sockets=[sock])
     print("geoik viewer stopped", flush=True)

@@ -37,6 +37,8 @@ import math
 import numpy as np
 from numba import njit
 
+from geoik.geometry import sq
+
 __all__ = ["extreme_distance"]
 
 
@@ -80,7 +82,7 @@ def _disc_bound(lengths, c, h):
         npq = math.sqrt(px * px + py * py)
         qx, qy = zx * px - zy * py, zx * py + zy * px
         qr = nz * qr + npq * zr + zr * qr
-    dist = math.sqrt((lengths[0] + qx) ** 2 + qy * qy)
+    dist = math.sqrt(sq(lengths[0] + qx) + qy * qy)
     return max(0.0, dist - qr), dist + qr
 
 
@@ -225,7 +227,7 @@ def extreme_distance(lengths, lo, hi, maximize, eps, cap):
         if maximize:
             best = max(best, math.sqrt(f), math.sqrt(fc))
             edge = min(f + width, high * high, reach * reach)
-            if edge <= (best + eps) ** 2:
+            if edge <= sq(best + eps):
                 bound = max(bound, math.sqrt(edge))
                 continue
         else:
@@ -237,7 +239,7 @@ def extreme_distance(lengths, lo, hi, maximize, eps, cap):
             if best <= eps:
                 bound = 0.0
                 break
-            if edge >= (best - eps) ** 2:
+            if edge >= sq(best - eps):
                 bound = min(bound, math.sqrt(edge))
                 continue
         if count >= cap or top + 2 > depth:

@@ -15,7 +15,7 @@ from geoik.solvers import (
 )
 from geoik.solvers.base import Option, Solver
 
-__all__ = ["REGISTRY", "Option", "Solver", "get"]
+__all__ = ["REGISTRY", "Option", "Solver", "general_methods", "get"]
 
 REGISTRY: dict[str, Solver] = {
     m.SOLVER.name: m.SOLVER
@@ -30,3 +30,8 @@ def get(method: str) -> Solver:
     except (KeyError, TypeError):
         known = ", ".join(sorted(REGISTRY))
         raise UnknownMethodError(f"method: expected one of {known}, got {method!r}") from None
+
+
+def general_methods() -> list[str]:
+    """The solvers that take general models (:class:`geoik.Robot`), in registry order."""
+    return [s.name for s in REGISTRY.values() if s.kernel_general is not None]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +38,10 @@ def non_negative(value: Any) -> str | None:
     return None if value >= 0 and math.isfinite(value) else "a finite number >= 0"
 
 
+def flag(value: Any) -> str | None:
+    return None if value in (0, 1) else "0 or 1"
+
+
 def sign(value: Any) -> str | None:
     return None if value in (1, -1) else "+1 or -1"
 
@@ -62,7 +66,19 @@ class Solver:
 
     ``kernel_2d_lanes`` and ``kernel_3d_lanes``, if given, solve many targets at once in lanes
     (CCD); the batch engine runs them instead of ``kernel_2d`` / ``kernel_3d`` (see
-    :mod:`geoik.batch`).
+    :mod:`geoik.batch`) for the packed options ``opts`` where ``lanes_for(opts)`` is true (CCD in
+    3-D: without ``escape``).
+
+    ``kernel_general``, if given, solves general joint models (:class:`geoik.Robot`)::
+
+        kernel_general(model, targets, goal_rot, targeted, oriented, q, tol, angle_tol,
+                       max_iter, opts, rec)
+
+    with ``model`` the robot's ``kernel_arrays``, ``opts`` the packed options followed by the
+    robot's size, and ``capacity_general`` its keyframe rows (see
+    :mod:`geoik.solvers.dls_general`). A solver without one raises
+    :class:`geoik.UnsupportedChainError` for a robot, saying what it needs
+    (``general_note``).
 
     A kernel that cannot produce its pose within the joint limits (CAA: the arc it must take)
     keeps the start pose and returns ``(STALLED, 0, -1 - j)``, ``j`` the first joint whose
@@ -85,7 +101,11 @@ class Solver:
     limit_note: str = ""
     kernel_2d_lanes: Any = None
     kernel_3d_lanes: Any = None
+    lanes_for: Callable[[np.ndarray], bool] = lambda opts: True
     prepare: Callable[[Any, np.ndarray], np.ndarray] | None = None
+    kernel_general: Any = None
+    capacity_general: Callable[[int, int], int] | None = None
+    general_note: str = "a geoik.Chain"
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
     _defaults: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
     _fits: set[tuple[int, int]] = field(default_factory=set, repr=False, compare=False)
@@ -117,6 +137,44 @@ class Solver:
         else:
             kernel = runner(self.kernel_3d, 4 * chain.n * max_iter)
         return kernel(*chain.kernel_arrays, target, state, tol, max_iter, opts, rec)
+
+    def run_general(
+        self,
+        robot: Any,
+        goals: tuple[np.ndarray, ...],
+        q: np.ndarray,
+        tol: float,
+        angle_tol: float,
+        max_iter: int,
+        opts: np.ndarray,
+        rec: np.ndarray,
+    ) -> tuple[int, int, int]:
+        """Run the general kernel on ``q`` (in place) towards ``goals``, the arrays ``(targets,
+        goal_rot, targeted, oriented)``; returns the kernel's ``(status, iterations, nrec)``."""
+        kernel = runner(self.kernel_general, robot.n * robot.n * max_iter)
+        return kernel(robot.kernel_arrays, *goals, q, tol, angle_tol, max_iter, opts, rec)
+
+    def check_model(self, model: Any, general: Sequence[str] = ()) -> None:
+        """Raise UnsupportedChainError unless the solver takes general models (robots), naming
+        the solvers that do (``general``)."""
+        if self.kernel_general is not None:
+            return
+        raise UnsupportedChainError(
+            f"chain: method {self.name!r} needs {self.general_note}, got {model.describe()} "
+            f"(joint origins, axes and limits of a general model); for a geoik.Robot use one "
+            f"of {', '.join(general)}"
+        )
+
+    def general_opts(self, model: Any, options: Mapping[str, Any]) -> np.ndarray:
+        """The general kernel's ``opts``: the packed options, then the model's size (cached on
+        the model for the default options; kernels only read it)."""
+        if options:
+            return np.append(self.pack_options(options), model.total_length)
+        key = ("general_opts", self.name)
+        cached = model._cache.get(key)
+        if cached is None:
+            cached = model._cache[key] = np.append(self.pack_options({}), model.total_length)
+        return cached
 
     def limit_error(self, chain: Any, target: np.ndarray, joint: int) -> LimitError:
         """The error of a kernel that reported joint ``joint``'s limits as unmeetable."""

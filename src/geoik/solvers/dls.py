@@ -42,8 +42,9 @@ largest joint rotation exceeds 45 degrees is scaled down to it.
 Out of reach. For a target beyond ``L`` the error is measured to the point at distance ``L``
 towards it (the target clamped onto the reachable ball) rather than to the target itself: the
 residual then vanishes at the straight pose and DLS straightens the chain in tens of updates
-instead of hundreds. Targets inside a chain's minimum reach are not treated so; DLS approaches
-them slowly and usually ends at MAX_ITERATIONS.
+instead of hundreds. A target inside the minimum reach of a chain without limits is met, with
+``escape=1`` (the default), by folding the chain in one step (:mod:`geoik.solvers.escape`);
+without it DLS approaches such targets slowly and usually ends at MAX_ITERATIONS.
 Joints held at a limit. A 2-D joint or 3-D hinge sitting on a limit whose step would push it
 further is removed from ``J`` and the step recomputed (its column would otherwise absorb part of
 the step that the clamp then discards). Ball joints at their cone are only clamped.
@@ -51,9 +52,12 @@ the step that the clamp then discards). Ball joints at their cone are only clamp
 Counting and stopping. One iteration is one update, recorded as one keyframe (capacity
 ``1 + max_iter``). Convergence is checked before the first update (0 iterations) and after each.
 An update that moves the end effector by less than ``1e-12 * L``, or turns no joint by more than
-``1e-12`` rad, ends the run as STALLED: for instance a straight chain whose target lies on its own
-line, where every column of ``J`` is perpendicular to ``Delta e`` (seed 004's CCD void has the
-same cause). A target beyond reach ends as CLOSEST once the end effector is within ``tol`` of the
+``1e-12`` rad, is a stall: for instance a straight chain whose target lies on its own line, where
+every column of ``J`` is perpendicular to ``Delta e`` (seed 004's CCD void has the same cause).
+With ``escape=1`` (the default) a stall short of the target bends one joint by a fixed angle
+within its limits, as that iteration's step, and the run goes on (at most
+:data:`geoik.solvers.escape.ESCAPES` times); otherwise, or when no joint can bend, it ends
+STALLED. A target beyond reach ends as CLOSEST once the end effector is within ``tol`` of the
 point at distance ``L`` towards it. Default ``max_iter`` 100, as for CCD (seed 002's budget).
 """
 
@@ -83,8 +87,12 @@ from geoik.geometry import (
     qmul,
     qnormalize,
     qrot,
+    sq,
 )
-from geoik.solvers.base import Option, Solver, positive
+from geoik.solvers.base import Option, Solver, flag, positive
+from geoik.solvers.dls_general import capacity as capacity_general
+from geoik.solvers.dls_general import dls_general
+from geoik.solvers.escape import ESCAPE_HELP, ESCAPES, bend_2d, bend_3d, reach_out_2d, reach_out_3d
 
 MOVED = 1e-12
 """An update moving the end effector less than this times L, or no joint more (rad), stalls."""
@@ -244,9 +252,10 @@ def next_boost(boost, before2, after2):
 def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     total = lengths.sum()
-    lam0_2 = (opts[0] * total) ** 2
+    lam0_2 = sq(opts[0] * total)
     boost = 1.0
     dmax = opts[1] * total
+    escapes = ESCAPES if opts[2] != 0.0 else 0
     pos = np.empty((n + 1, 2))
     jac = np.empty((2, n))
     de, y = np.empty(2), np.empty(3)
@@ -257,12 +266,26 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     outer = np.empty(2)
     is_beyond = beyond_reach(lengths, base, target, outer)
     aim = outer if is_beyond else target
+    out_of_reach = is_beyond
     tol2 = tol * tol
     nrec = 1
     fk_2d(lengths, base, angles, pos)
     if dist2(pos[n], target) <= tol2:
         return REACHED, 0, nrec
-    for it in range(1, max_iter + 1):
+    first = 1
+    if escapes > 0 and max_iter > 0:
+        case = reach_out_2d(lengths, base, lo, hi, target, angles, False, outer)
+        if case != 0:
+            fk_2d(lengths, base, angles, pos)
+            if nrec < rec.shape[0]:
+                rec[nrec, :] = angles
+                nrec += 1
+            if dist2(pos[n], target) <= tol2:
+                return REACHED, 1, nrec
+            if dist2(pos[n], outer) <= tol2:
+                return CLOSEST, 1, nrec
+            aim, first, out_of_reach = outer, 2, True
+    for it in range(first, max_iter + 1):
         ex, ey = pos[n, 0], pos[n, 1]
         gap = clamped_error(pos[n], aim, dmax, de)
         lam2 = damping_now(lam0_2, boost, gap, dmax)
@@ -279,16 +302,21 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
             turned = max(turned, abs(new - angles[j]))
             angles[j] = new
         fk_2d(lengths, base, angles, pos)
+        moved2 = sq(pos[n, 0] - ex) + sq(pos[n, 1] - ey)
+        still = turned <= MOVED or moved2 <= sq(MOVED * total)
+        if still and escapes > 0 and bend_2d(angles, lo, hi, ESCAPES - escapes) >= 0:
+            escapes -= 1  # the bend is this iteration's step
+            fk_2d(lengths, base, angles, pos)
+            still = False
         if nrec < rec.shape[0]:
             rec[nrec, :] = angles
             nrec += 1
         boost = next_boost(boost, gap * gap, dist2(pos[n], aim))
         if dist2(pos[n], target) <= tol2:
             return REACHED, it, nrec
-        if is_beyond and dist2(pos[n], outer) <= tol2:
+        if out_of_reach and dist2(pos[n], outer) <= tol2:
             return CLOSEST, it, nrec
-        moved2 = (pos[n, 0] - ex) ** 2 + (pos[n, 1] - ey) ** 2
-        if turned <= MOVED or moved2 <= (MOVED * total) ** 2:
+        if still:
             return STALLED, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
@@ -325,7 +353,7 @@ def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):
             biggest = max(biggest, abs(dof[col]))
             col += 1
         else:
-            biggest = max(biggest, math.sqrt(dof[col] ** 2 + dof[col + 1] ** 2 + dof[col + 2] ** 2))
+            biggest = max(biggest, math.sqrt(sq(dof[col]) + sq(dof[col + 1]) + sq(dof[col + 2])))
             col += 3
     scale = MAX_ANGLE / biggest if biggest > MAX_ANGLE else 1.0
     turned = 0.0
@@ -358,9 +386,10 @@ def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):
 def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     total = lengths.sum()
-    lam0_2 = (opts[0] * total) ** 2
+    lam0_2 = sq(opts[0] * total)
     boost = 1.0
     dmax = opts[1] * total
+    escapes = ESCAPES if opts[2] != 0.0 else 0
     m = dof_count_3d(hinge)
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))
@@ -374,12 +403,26 @@ def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     outer = np.empty(3)
     is_beyond = beyond_reach(lengths, base, target, outer)
     aim = outer if is_beyond else target
+    out_of_reach = is_beyond
     tol2 = tol * tol
     nrec = 1
     fk_3d(lengths, base, quats, pos, world)
     if dist2(pos[n], target) <= tol2:
         return REACHED, 0, nrec
-    for it in range(1, max_iter + 1):
+    first = 1
+    if escapes > 0 and max_iter > 0:
+        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, False, outer)
+        if case != 0:
+            fk_3d(lengths, base, quats, pos, world)
+            if nrec < rec.shape[0]:
+                rec[nrec, :, :] = quats
+                nrec += 1
+            if dist2(pos[n], target) <= tol2:
+                return REACHED, 1, nrec
+            if dist2(pos[n], outer) <= tol2:
+                return CLOSEST, 1, nrec
+            aim, first, out_of_reach = outer, 2, True
+    for it in range(first, max_iter + 1):
         end[:] = pos[n]
         gap = clamped_error(end, aim, dmax, de)
         lam2 = damping_now(lam0_2, boost, gap, dmax)
@@ -388,15 +431,20 @@ def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
         damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dof)
         turned = apply_step_3d(dof, world, cone, hinge, lo, hi, quats)
         fk_3d(lengths, base, quats, pos, world)
+        still = turned <= MOVED or dist2(pos[n], end) <= sq(MOVED * total)
+        if still and escapes > 0 and bend_3d(quats, cone, hinge, lo, hi, ESCAPES - escapes) >= 0:
+            escapes -= 1  # the bend is this iteration's step
+            fk_3d(lengths, base, quats, pos, world)
+            still = False
         if nrec < rec.shape[0]:
             rec[nrec, :, :] = quats
             nrec += 1
         boost = next_boost(boost, gap * gap, dist2(pos[n], aim))
         if dist2(pos[n], target) <= tol2:
             return REACHED, it, nrec
-        if is_beyond and dist2(pos[n], outer) <= tol2:
+        if out_of_reach and dist2(pos[n], outer) <= tol2:
             return CLOSEST, it, nrec
-        if turned <= MOVED or dist2(pos[n], end) <= (MOVED * total) ** 2:
+        if still:
             return STALLED, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
@@ -409,6 +457,8 @@ SOLVER = Solver(
     kernel_2d=dls_2d,
     kernel_3d=dls_3d,
     capacity=lambda n, max_iter: 1 + max_iter,
+    kernel_general=dls_general,
+    capacity_general=capacity_general,
     options=(
         Option(
             "damping", 0.1, "damping lambda as a fraction of the chain's length", check=positive
@@ -419,6 +469,7 @@ SOLVER = Solver(
             "largest end-effector step per iteration, a fraction of the chain's length",
             check=positive,
         ),
+        Option("escape", 1.0, f"{ESCAPE_HELP}; 0: off", check=flag),
     ),
     default_max_iter=100,
 )

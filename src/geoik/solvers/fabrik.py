@@ -47,15 +47,22 @@ met by straightening the chain towards it in one pass (each joint points at the 
 as one iteration; an unconstrained chain is then at the closest reachable point and the kernel
 returns CLOSEST. A limited chain does that pass as far as its limits allow and, if not at the
 closest point, goes on with ordinary iterations; ``geoik.solve`` judges the final status.
+With ``escape=1`` (the default) a target inside the minimum reach of a chain without limits
+folds the chain onto its line in one step, the closest reachable pose (CLOSEST; see
+:mod:`geoik.solvers.escape`).
 
 Degenerate geometry. A zero-length direction (two coincident points) keeps the link's previous
 direction: in the tip-to-base pass the link's direction in the pose the iteration started from,
 in the base-to-tip pass the joint's current rotation. A chain lying on one line with the target
 (a straight chain and a target on its line) stays on that line, where the target generally
-cannot be met; such runs end STALLED.
+cannot be met: the iterations stall.
 
 Stalling. An iteration that moves the end effector by less than ``1e-12`` times the chain's
-length ends the run as STALLED (for instance when limits block progress).
+length is a stall (for instance when limits block progress, or on the line above). With
+``escape=1`` (the default) a stall short of the target bends one joint by a fixed angle within
+its limits, as that iteration's step, and the iterations go on (at most
+:data:`geoik.solvers.escape.ESCAPES` times; :mod:`geoik.solvers.escape`); otherwise, or when no
+joint can bend, the run ends STALLED.
 
 Motion. One keyframe per iteration (the pose after the base-to-tip pass), so the capacity is
 ``1 + max_iter`` and the last keyframe is the final state.
@@ -89,10 +96,13 @@ from geoik.geometry import (
     qmul,
     qnormalize,
     qrot,
+    sq,
+    total_length,
     toward,
     wrap,
 )
-from geoik.solvers.base import Solver
+from geoik.solvers.base import Option, Solver, flag
+from geoik.solvers.escape import ESCAPE_HELP, ESCAPES, bend_2d, bend_3d, reach_out_2d, reach_out_3d
 
 MOVED = 1e-12
 """An iteration moving the end effector less than this times the chain's length has stalled."""
@@ -151,6 +161,16 @@ def forward_2d(lengths, lo, hi, qx, qy, angles, px, py):
 
 
 @njit(cache=True)
+def _place_2d(lengths, angles, px, py):
+    """Joint positions ``p[1:]`` from the angles, ``p[0]`` being the base."""
+    a = 0.0
+    for i in range(lengths.shape[0]):
+        a += angles[i]
+        px[i + 1] = px[i] + lengths[i] * math.cos(a)
+        py[i + 1] = py[i] + lengths[i] * math.sin(a)
+
+
+@njit(cache=True)
 def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     n = lengths.shape[0]
     px = np.empty(n + 1)
@@ -161,20 +181,29 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     outer = np.empty(2)
     is_beyond = beyond_reach(lengths, base, target, outer)
     tol2 = tol * tol
-    still2 = (MOVED * np.sum(lengths)) ** 2
+    still2 = sq(MOVED * total_length(lengths))
+    escapes = ESCAPES if opts[0] != 0.0 else 0
     nrec = 1
 
     px[0], py[0] = base[0], base[1]
-    a = 0.0
-    for i in range(n):
-        a += angles[i]
-        px[i + 1] = px[i] + lengths[i] * math.cos(a)
-        py[i + 1] = py[i] + lengths[i] * math.sin(a)
-    if (px[n] - tx) ** 2 + (py[n] - ty) ** 2 <= tol2:
+    _place_2d(lengths, angles, px, py)
+    if sq(px[n] - tx) + sq(py[n] - ty) <= tol2:
         return REACHED, 0, nrec
-    if is_beyond and (px[n] - outer[0]) ** 2 + (py[n] - outer[1]) ** 2 <= tol2:
+    if is_beyond and sq(px[n] - outer[0]) + sq(py[n] - outer[1]) <= tol2:
         return CLOSEST, 0, nrec
-    for it in range(1, max_iter + 1):
+    out_of_reach, first = is_beyond, 1
+    case = 0
+    if escapes > 0 and max_iter > 0:  # a fold inside the minimum reach (FABRIK straightens)
+        case = reach_out_2d(lengths, base, lo, hi, target, angles, False, outer)
+    if case != 0:
+        _place_2d(lengths, angles, px, py)
+        if nrec < rec.shape[0]:
+            rec[nrec, :] = angles
+            nrec += 1
+        if sq(px[n] - outer[0]) + sq(py[n] - outer[1]) <= tol2:
+            return CLOSEST, 1, nrec
+        out_of_reach, first = True, 2
+    for it in range(first, max_iter + 1):
         ex, ey = px[n], py[n]
         if is_beyond and it == 1:
             qx[:] = tx  # straighten: every joint points at the target
@@ -182,14 +211,19 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
         else:
             backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy)
         forward_2d(lengths, lo, hi, qx, qy, angles, px, py)
+        still = sq(px[n] - ex) + sq(py[n] - ey) <= still2
+        if still and escapes > 0 and bend_2d(angles, lo, hi, ESCAPES - escapes) >= 0:
+            escapes -= 1  # the bend is this iteration's step
+            _place_2d(lengths, angles, px, py)
+            still = False
         if nrec < rec.shape[0]:
             rec[nrec, :] = angles
             nrec += 1
-        if (px[n] - tx) ** 2 + (py[n] - ty) ** 2 <= tol2:
+        if sq(px[n] - tx) + sq(py[n] - ty) <= tol2:
             return REACHED, it, nrec
-        if is_beyond and (px[n] - outer[0]) ** 2 + (py[n] - outer[1]) ** 2 <= tol2:
+        if out_of_reach and sq(px[n] - outer[0]) + sq(py[n] - outer[1]) <= tol2:
             return CLOSEST, it, nrec
-        if (px[n] - ex) ** 2 + (py[n] - ey) ** 2 <= still2:
+        if still:
             return STALLED, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
@@ -333,14 +367,27 @@ def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, 
     outer = np.empty(3)
     is_beyond = beyond_reach(lengths, base, target, outer)
     tol2 = tol * tol
-    still2 = (MOVED * np.sum(lengths)) ** 2
+    still2 = sq(MOVED * total_length(lengths))
+    escapes = ESCAPES if opts[0] != 0.0 else 0
     nrec = 1
     fk_3d(lengths, base, quats, pos, world)
     if dist2(pos[n], target) <= tol2:
         return REACHED, 0, nrec
     if is_beyond and dist2(pos[n], outer) <= tol2:
         return CLOSEST, 0, nrec
-    for it in range(1, max_iter + 1):
+    out_of_reach, first = is_beyond, 1
+    case = 0
+    if escapes > 0 and max_iter > 0:  # a fold inside the minimum reach (FABRIK straightens)
+        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, False, outer)
+    if case != 0:
+        fk_3d(lengths, base, quats, pos, world)
+        if nrec < rec.shape[0]:
+            rec[nrec, :, :] = quats
+            nrec += 1
+        if dist2(pos[n], outer) <= tol2:
+            return CLOSEST, 1, nrec
+        out_of_reach, first = True, 2
+    for it in range(first, max_iter + 1):
         end[:] = pos[n]
         if is_beyond and it == 1:
             for i in range(n + 1):
@@ -348,14 +395,19 @@ def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, 
         else:
             backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q)
         forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world)
+        still = dist2(pos[n], end) <= still2
+        if still and escapes > 0 and bend_3d(quats, cone, hinge, lo, hi, ESCAPES - escapes) >= 0:
+            escapes -= 1  # the bend is this iteration's step
+            fk_3d(lengths, base, quats, pos, world)
+            still = False
         if nrec < rec.shape[0]:
             rec[nrec, :, :] = quats
             nrec += 1
         if dist2(pos[n], target) <= tol2:
             return REACHED, it, nrec
-        if is_beyond and dist2(pos[n], outer) <= tol2:
+        if out_of_reach and dist2(pos[n], outer) <= tol2:
             return CLOSEST, it, nrec
-        if dist2(pos[n], end) <= still2:
+        if still:
             return STALLED, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
@@ -421,5 +473,10 @@ SOLVER = Solver(
     kernel_2d=fabrik_2d,
     kernel_3d=fabrik_3d,
     capacity=lambda n, max_iter: 1 + max_iter,
+    general_note=(
+        "a geoik.Chain: it pulls joints along lines, which joints with fixed origins "
+        "turning about their own axes cannot follow"
+    ),
+    options=(Option("escape", 1.0, f"{ESCAPE_HELP}; 0: off", check=flag),),
     default_max_iter=100,
 )

@@ -49,7 +49,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import REACHED, beyond_reach, dist2, fk_2d, fk_3d, fk_3d_from, qrot
+from geoik.geometry import REACHED, beyond_reach, dist2, fk_2d, fk_3d, fk_3d_from, qrot, sq
 from geoik.solvers._triangle import (
     TINY,
     axis_perp,
@@ -139,12 +139,12 @@ def single_pass_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, r
     total = 0.0
     for j in range(n):
         total += lengths[j]
-    straighten = (tx - p[0, 0]) ** 2 + (ty - p[0, 1]) ** 2 >= total * total
+    straighten = sq(tx - p[0, 0]) + sq(ty - p[0, 1]) >= total * total
     while not straighten and n - i >= 3:
         k = split_link(lengths, i)
-        a = math.sqrt((p[k, 0] - p[i, 0]) ** 2 + (p[k, 1] - p[i, 1]) ** 2)
-        b = math.sqrt((p[n, 0] - p[k, 0]) ** 2 + (p[n, 1] - p[k, 1]) ** 2)
-        c = math.sqrt((tx - p[i, 0]) ** 2 + (ty - p[i, 1]) ** 2)
+        a = math.sqrt(sq(p[k, 0] - p[i, 0]) + sq(p[k, 1] - p[i, 1]))
+        b = math.sqrt(sq(p[n, 0] - p[k, 0]) + sq(p[n, 1] - p[k, 1]))
+        c = math.sqrt(sq(tx - p[i, 0]) + sq(ty - p[i, 1]))
         if a * a + b * b - c * c <= 0.0:
             break
         delta = go_round_angle(a, b, c, lengths[i], offset, threshold)
@@ -165,8 +165,8 @@ def single_pass_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, r
     k = split_link(lengths, i)
     vx, vy = p[k, 0] - p[i, 0], p[k, 1] - p[i, 1]
     a = math.sqrt(vx * vx + vy * vy)
-    b = math.sqrt((p[n, 0] - p[k, 0]) ** 2 + (p[n, 1] - p[k, 1]) ** 2)
-    c = math.sqrt((tx - p[i, 0]) ** 2 + (ty - p[i, 1]) ** 2)
+    b = math.sqrt(sq(p[n, 0] - p[k, 0]) + sq(p[n, 1] - p[k, 1]))
+    c = math.sqrt(sq(tx - p[i, 0]) + sq(ty - p[i, 1]))
     delta_b = law_of_cosines(a, b, c)
     side, moved = _aim_2d(i, vx, vy, tx - p[i, 0], ty - p[i, 1], delta_b, side, angles, lo, hi)
     if moved:
@@ -331,6 +331,7 @@ SOLVER = Solver(
     kernel_2d=single_pass_2d,
     kernel_3d=single_pass_3d,
     capacity=lambda n, max_iter: 1 + n,
+    general_note="a geoik.Chain: it closes triangles of links that point along their joints' +x",
     options=(
         Option(
             "offset_deg",

@@ -211,6 +211,7 @@ SOLVER = Solver(
     kernel_2d=triangulation_2d,
     kernel_3d=triangulation_3d,
     capacity=lambda n, max_iter: 1 + n,
+    general_note="a geoik.Chain: it closes triangles of links that point along their joints' +x",
     default_max_iter=1,
     iterative=False,
 )

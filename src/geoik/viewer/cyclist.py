@@ -4,8 +4,10 @@ with their feet on the turning pedals.
 Coordinates in metres, z up, the bicycle along +x at y = 0, the rider's left at +y. The bicycle
 and the upper body are fixed geometry of a road bicycle and an adult rider. Each leg is a planar
 two-link chain (thigh and shin, hip to ankle) in its own plane ``y = +-FOOT_Y``, the plane of its
-pedal, solved by the chosen registered solver from the previous frame's pose; the knee may bend
-only forward (relative limit [-160, 0] degrees), so no solver can bend it backwards.
+pedal, solved by the chosen registered solver from the previous frame's pose. The chain is the
+hip-to-ankle branch of :meth:`geoik.Skeleton.legs` with its anatomical limits
+(:meth:`geoik.Skeleton.chain`): the knee bends only forward and the hip turns within its range,
+so no solver can bend a knee backwards.
 
 The seed names the knee and the ankle as solved. Here the foot is a rigid link from the ankle to
 the ball of the foot, which sits on the pedal spindle; its pitch follows a typical pedalling
@@ -25,6 +27,7 @@ import numpy as np
 
 from geoik.api import solve
 from geoik.chain import Chain
+from geoik.skeleton import Skeleton
 
 __all__ = ["BIKE", "LEG_LENGTHS", "cyclist_frame", "foot_pitch", "pedal"]
 
@@ -38,7 +41,6 @@ HIP = (-0.24, 1.02)
 """The hip joints (x, z), above the saddle."""
 LEG_LENGTHS = (0.45, 0.43)
 """Thigh and shin, in metres."""
-LEG_LIMITS: list[Any] = [None, (-160.0, 0.0)]
 FOOT = 0.15
 """Ankle to the ball of the foot."""
 FOOT_Y = 0.12
@@ -93,7 +95,8 @@ def pedal(crank: float) -> tuple[float, float]:
 
 @cache
 def _leg_chain() -> Chain:
-    return Chain.planar(LEG_LENGTHS, LEG_LIMITS)
+    legs = Skeleton.legs(dim=2, thigh=LEG_LENGTHS[0], shin=LEG_LENGTHS[1])
+    return legs.chain("left_ankle")
 
 
 @cache

@@ -34,6 +34,7 @@ __all__ = [
     "chain_from",
     "error_reply",
     "field_of",
+    "field_scope",
     "number",
     "parse_message",
     "point",
@@ -51,7 +52,18 @@ MAX_ITER = 1000
 iteration: a thousand iterations are already 20 MB of motion)."""
 MAX_COORDINATE = 1e6
 """Largest length or coordinate accepted, so that squares and sums stay far from overflow."""
-TYPES = ("solve", "methods", "reach", "map", "scene")
+TYPES = (
+    "solve",
+    "methods",
+    "reach",
+    "map",
+    "scene",
+    "robot",
+    "robot_solve",
+    "clip",
+    "pose",
+    "save",
+)
 _ID_CHARS = 64
 
 
@@ -95,6 +107,10 @@ def _field(name: str) -> Iterator[None]:
         raise
     except GeoIKError as e:
         raise ProtocolError(name, _after_field(str(e))) from None
+
+
+field_scope = _field
+"""``with field_scope("name"):`` reports a :mod:`geoik.checks` error as the field ``name``'s."""
 
 
 def check_id(value: Any) -> None:

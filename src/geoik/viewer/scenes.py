@@ -17,7 +17,7 @@ animation would.
     (:mod:`geoik.viewer.cyclist`).
 ``hand``
     Five fingers closing on a ball, the hand solved as one tree by
-    :func:`geoik.tree.solve_tree` (:mod:`geoik.viewer.hand`).
+    :func:`geoik.tree.solve_tree` within its anatomical limits (:mod:`geoik.viewer.hand`).
 """
 
 from __future__ import annotations

@@ -25,14 +25,15 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.responses import FileResponse
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from geoik import jit
 from geoik.errors import GeoIKError
-from geoik.viewer import handlers
+from geoik.viewer import handlers, modes
+from geoik.viewer.models import MESH_TYPES, Models
 from geoik.viewer.overlay import MapCache, MapCancelledError
 from geoik.viewer.protocol import ProtocolError, error_reply, parse_message, safe_id
 from geoik.viewer.scenes import SceneState, scene_reply
@@ -45,26 +46,41 @@ _PROGRESS_EVERY = 0.1
 """Seconds between two progress messages of one map."""
 
 
-def create_app(warm: bool = True) -> Starlette:
+def create_app(warm: bool = True, models: Models | None = None) -> Starlette:
     """The viewer app. ``warm`` compiles (or loads from numba's cache) every solver's kernel in
-    a background thread at startup, so the first drag does not wait for it."""
+    a background thread at startup, so the first drag does not wait for it. ``models``: the
+    robot and the clip the page may show (``geoik view --robot``, ``--urdf``, ``--bvh``)."""
     cache = MapCache()
+    loaded = models if models is not None else Models()
 
     async def index(_request: Any) -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html", headers=_HEADERS)
 
+    async def mesh(request: Any) -> Response:
+        """A mesh file the loaded robot's visuals name, by its index; nothing else."""
+        files = loaded.robot.meshes if loaded.robot is not None else []
+        index = request.path_params["index"]
+        if not 0 <= index < len(files):
+            return PlainTextResponse("no such mesh", status_code=404, headers=_HEADERS)
+        path = files[index]
+        kind = MESH_TYPES[path.suffix.lower()]
+        return FileResponse(path, media_type=kind, headers=_HEADERS)
+
     async def socket(ws: WebSocket) -> None:
-        await Session(ws, cache).run()
+        await Session(ws, cache, loaded).run()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         if warm:
-            threading.Thread(target=warm_up, name="geoik-warm-up", daemon=True).start()
+            threading.Thread(
+                target=warm_up, args=(loaded,), name="geoik-warm-up", daemon=True
+            ).start()
         yield
 
     return Starlette(
         routes=[
             Route("/", index),
+            Route("/model/mesh/{index:int}", mesh),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
@@ -72,15 +88,16 @@ def create_app(warm: bool = True) -> Starlette:
     )
 
 
-def warm_up() -> None:
-    """Run every registered solver once on a small planar chain, and each scene once, compiled,
-    so that numba compiles (or loads from its cache) every kernel the page needs; until then
-    the page's requests run them as plain Python (:mod:`geoik.jit`)."""
+def warm_up(models: Models | None = None) -> None:
+    """Run every registered solver once on a small planar chain, each scene once, and the
+    loaded robot and clip's solvers once, compiled, so that numba compiles (or loads from its
+    cache) every kernel the page needs; until then the page's requests run them as plain
+    Python (:mod:`geoik.jit`)."""
     with jit.mode("compiled"):
-        _warm_up()
+        _warm_up(models or Models())
 
 
-def _warm_up() -> None:
+def _warm_up(models: Models) -> None:
     for name, solver in handlers.REGISTRY.items():
         lo, hi = solver.links
         chain = {"lengths": [1.0] * (3 if hi is None else min(max(lo, 3), hi))}
@@ -95,14 +112,30 @@ def _warm_up() -> None:
         for method in ("fabrik", "circles"):
             with contextlib.suppress(GeoIKError):
                 scene_reply(dict(msg, method=method), state)
+    if models.robot is not None:
+        frame = models.robot.describe()["tip_frame"]
+        for method in modes.general_methods():
+            for orientation in (None, frame["quaternion"]):
+                msg = {"target": frame["position"], "orientation": orientation, "method": method}
+                with contextlib.suppress(GeoIKError):
+                    modes.robot_solve_reply(msg, models.robot, {})
+    if models.rig is not None:
+        rig = models.rig
+        joint = rig.effectors[0] if rig.effectors else rig.skeleton.names[-1]
+        where = rig.frames.positions[0, rig.skeleton.index(joint)].tolist()
+        for method in modes.tree_methods():
+            msg = {"frame": 0, "pins": [{"joint": joint, "target": where}], "method": method}
+            with contextlib.suppress(GeoIKError):
+                modes.pose_reply(msg, rig)
 
 
 class Session:
     """One WebSocket connection: its scene state, its map in progress, the order of replies."""
 
-    def __init__(self, ws: WebSocket, cache: MapCache) -> None:
+    def __init__(self, ws: WebSocket, cache: MapCache, models: Models | None = None) -> None:
         self.ws = ws
         self.cache = cache
+        self.models = models if models is not None else Models()
         self.scenes = SceneState()
         self.lock = asyncio.Lock()
         self.map_task: asyncio.Task[None] | None = None
@@ -141,12 +174,20 @@ class Session:
         try:
             if kind == "scene":
                 body = scene_reply(msg, self.scenes)
+            elif kind == "robot":
+                body = modes.robot_reply(msg, self.models.robot)
+            elif kind == "robot_solve":
+                body = modes.robot_solve_reply(msg, self.models.robot, self.scenes.previous)
+            elif kind == "clip":
+                body = modes.clip_reply(msg, self.models.rig)
+            elif kind == "pose":
+                body = modes.pose_reply(msg, self.models.rig)
+            elif kind == "save":
+                body = modes.save_reply(msg, self.models.rig)
+            elif kind == "methods":
+                body = dict(handlers.methods_reply(msg), models=self.models.summary())
             else:
-                body = {
-                    "solve": handlers.solve_reply,
-                    "methods": handlers.methods_reply,
-                    "reach": handlers.reach_reply,
-                }[kind](msg)
+                body = {"solve": handlers.solve_reply, "reach": handlers.reach_reply}[kind](msg)
         except GeoIKError as e:
             return error_reply(safe_id(msg), kind, e)
         except (TypeError, ValueError, OverflowError, MemoryError) as e:

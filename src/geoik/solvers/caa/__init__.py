@@ -73,6 +73,7 @@ from geoik.geometry import (
     q_angle,
     qmul,
     quats_from_positions_3d,
+    sq,
 )
 from geoik.jit import call
 from geoik.solvers.base import Solver
@@ -121,7 +122,7 @@ def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, pre, rec):
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
     fk_2d(lengths, base, angles, pos)
-    if (pos[n, 0] - target[0]) ** 2 + (pos[n, 1] - target[1]) ** 2 <= tol * tol:
+    if sq(pos[n, 0] - target[0]) + sq(pos[n, 1] - target[1]) <= tol * tol:
         return REACHED, 0, 1
     dx, dy = target[0] - base[0], target[1] - base[1]
     d = math.sqrt(dx * dx + dy * dy)
@@ -313,6 +314,9 @@ SOLVER = Solver(
     kernel_2d=caa_2d,
     kernel_3d=caa_3d,
     capacity=lambda n, max_iter: 2 + max_iter,
+    general_note=(
+        "a geoik.Chain: it lays every joint on one circular arc through the base and the target"
+    ),
     default_max_iter=50,
     limit_note="it puts every joint on one circular arc, on either side of the line to the target",
     prepare=prepare,

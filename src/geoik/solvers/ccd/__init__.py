@@ -17,16 +17,49 @@ radius.
 Both kernels solve targets in lanes: :mod:`geoik.solvers.ccd.lanes` (2-D) and
 :mod:`geoik.solvers.ccd.lanes3d` (3-D); :func:`ccd_2d` and :func:`ccd_3d` run them with one lane,
 the batch engine with blocks of targets.
+
+Option ``escape`` (default 0, the seeds' CCD, whose published figures show the void and the slow
+approach to out-of-reach targets): with 1 the kernel leaves singular poses as
+:mod:`geoik.solvers.escape` describes (a stall bends one joint, opposite vectors curl the chain
+rather than fold it, targets out of reach take their closest pose in one step). In 3-D the lanes
+run the seeds' CCD; with ``escape`` :func:`ccd_3d` runs :func:`ccd_3d_escape`, one target at a
+time, and so does the batch engine (``Solver.lanes_for``).
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
-from geoik.solvers.base import Solver
-from geoik.solvers.ccd.lanes import ccd_2d_lanes
+from geoik.geometry import (
+    CLOSEST,
+    MAX_ITERATIONS,
+    PI,
+    REACHED,
+    STALLED,
+    beyond_reach,
+    clamp,
+    constrain_joint_3d,
+    dist2,
+    fk_3d,
+    fk_3d_from,
+    hinge_angle,
+    parent_frame,
+    q_angle,
+    q_axis_angle,
+    q_between,
+    qmul,
+    qnormalize,
+    qrot,
+)
+from geoik.solvers.base import Option, Solver, flag
+from geoik.solvers.ccd.general import capacity as capacity_general
+from geoik.solvers.ccd.general import ccd_general
+from geoik.solvers.ccd.lanes import MOVED, ccd_2d_lanes
 from geoik.solvers.ccd.lanes3d import ccd_3d_lanes
+from geoik.solvers.escape import ESCAPE_BEND, ESCAPE_HELP, ESCAPES, bend_3d, reach_out_3d
 
 
 @njit(cache=True)
@@ -63,11 +96,16 @@ def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
 
 @njit(cache=True)
 def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
-    """The registered 3-D kernel: :func:`ccd_3d_lanes` with one lane (see its module).
+    """The registered 3-D kernel: :func:`ccd_3d_lanes` with one lane (see its module), or
+    :func:`ccd_3d_escape` when option ``escape`` is on.
 
     ``quats`` and ``rec`` go to the lane kernel as one-lane views, so the final rotations and the
     keyframes are written in place.
     """
+    if opts[0] != 0.0:
+        return ccd_3d_escape(
+            lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec
+        )
     targets = np.empty((1, 3))
     targets[0, 0], targets[0, 1], targets[0, 2] = target[0], target[1], target[2]
     out = np.empty((3, 1), np.int64)  # keyframes used, status, sweeps
@@ -94,6 +132,98 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     return out[1, 0], out[2, 0], out[0, 0]
 
 
+@njit(cache=True)
+def ccd_3d_escape(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+    """3-D CCD one target at a time, leaving singular poses (option ``escape``, see
+    :mod:`geoik.solvers.escape`): from each stall it bends one joint, opposite vectors curl the
+    chain, a target beyond reach takes its closest pose in one step."""
+    n = lengths.shape[0]
+    pos = np.empty((n + 1, 3))
+    world = np.empty((n, 4))
+    outer = np.empty(3)
+    is_beyond = beyond_reach(lengths, base, target, outer)
+    tol2 = tol * tol
+    escape = opts[0] != 0.0
+    escapes = ESCAPES if escape else 0
+    nrec = 1
+    fk_3d(lengths, base, quats, pos, world)
+    if dist2(pos[n], target) <= tol2:
+        return REACHED, 0, nrec
+    out_of_reach, first = is_beyond, 1
+    case = 0
+    if escapes > 0 and max_iter > 0:
+        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, True, outer)
+    if case != 0:
+        fk_3d(lengths, base, quats, pos, world)
+        if nrec < rec.shape[0]:
+            rec[nrec, :, :] = quats
+            nrec += 1
+        if dist2(pos[n], target) <= tol2:
+            return REACHED, 1, nrec
+        if dist2(pos[n], outer) <= tol2:
+            return CLOSEST, 1, nrec
+        out_of_reach, first = True, 2
+    for it in range(first, max_iter + 1):
+        biggest = 0.0
+        for j in range(n - 1, -1, -1):
+            ax, ay, az = pos[n, 0] - pos[j, 0], pos[n, 1] - pos[j, 1], pos[n, 2] - pos[j, 2]
+            bx = target[0] - pos[j, 0]
+            by = target[1] - pos[j, 1]
+            bz = target[2] - pos[j, 2]
+            p0, p1, p2, p3 = parent_frame(j, world)
+            o0, o1, o2, o3 = quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3]
+            hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
+            if hx != 0.0 or hy != 0.0 or hz != 0.0:
+                wx, wy, wz = qrot(p0, p1, p2, p3, hx, hy, hz)
+                # signed angle about the hinge between the projections of a and b
+                cx, cy, cz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+                dot = ax * bx + ay * by + az * bz
+                along_a = ax * wx + ay * wy + az * wz
+                along_b = bx * wx + by * wy + bz * wz
+                th = math.atan2(cx * wx + cy * wy + cz * wz, dot - along_a * along_b)
+                if escape and abs(th) >= PI - MOVED:  # opposite: curl rather than fold
+                    th = PI - ESCAPE_BEND
+                phi = clamp(hinge_angle(o0, o1, o2, o3, hx, hy, hz) + th, lo[j], hi[j])
+                q0, q1, q2, q3 = q_axis_angle(hx, hy, hz, phi)
+            else:
+                na = math.sqrt(ax * ax + ay * ay + az * az)
+                nb = math.sqrt(bx * bx + by * by + bz * bz)
+                if na < 1e-300 or nb < 1e-300:
+                    continue
+                r0, r1, r2, r3 = q_between(ax / na, ay / na, az / na, bx / nb, by / nb, bz / nb)
+                if escape and r0 == 0.0:  # a half turn, the vectors opposite: curl, not fold
+                    r0, r1, r2, r3 = q_axis_angle(r1, r2, r3, PI - ESCAPE_BEND)
+                # world rotation r, expressed in the parent frame: p^-1 r p
+                l0, l1, l2, l3 = qmul(p0, -p1, -p2, -p3, r0, r1, r2, r3)
+                l0, l1, l2, l3 = qmul(l0, l1, l2, l3, p0, p1, p2, p3)
+                q0, q1, q2, q3 = qmul(l0, l1, l2, l3, o0, o1, o2, o3)
+                q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi)
+            q0, q1, q2, q3 = qnormalize(q0, q1, q2, q3)
+            d0, d1, d2, d3 = qmul(q0, q1, q2, q3, o0, -o1, -o2, -o3)
+            th = q_angle(d0, d1, d2, d3)
+            if th <= MOVED:
+                continue
+            quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3] = q0, q1, q2, q3
+            fk_3d_from(j, lengths, quats, pos, world)
+            biggest = max(biggest, th)
+            if nrec < rec.shape[0]:
+                rec[nrec, :, :] = quats
+                nrec += 1
+        if dist2(pos[n], target) <= tol2:
+            return REACHED, it, nrec
+        if out_of_reach and dist2(pos[n], outer) <= tol2:
+            return CLOSEST, it, nrec
+        if biggest <= MOVED:
+            if escapes == 0 or bend_3d(quats, cone, hinge, lo, hi, ESCAPES - escapes) < 0:
+                return STALLED, it, nrec
+            escapes -= 1  # bent: the next sweep goes on from there
+            fk_3d(lengths, base, quats, pos, world)
+            if nrec < rec.shape[0]:
+                rec[nrec, :, :] = quats
+                nrec += 1
+    return MAX_ITERATIONS, max_iter, nrec
+
+
 SOLVER = Solver(
     name="ccd",
     summary="Cyclic Coordinate Descent: joints turn one at a time from the end effector back",
@@ -103,6 +233,18 @@ SOLVER = Solver(
     kernel_3d=ccd_3d,
     kernel_2d_lanes=ccd_2d_lanes,
     kernel_3d_lanes=ccd_3d_lanes,
+    lanes_for=lambda opts: opts[0] == 0.0,  # escape runs one target at a time in 3-D
     capacity=lambda n, max_iter: 1 + n * max_iter,
+    kernel_general=ccd_general,
+    capacity_general=capacity_general,
+    options=(
+        Option(
+            "escape",
+            0.0,
+            f"{ESCAPE_HELP}; also straightens towards a target beyond reach in one step and "
+            "turns opposite vectors by 180 - 5.7 degrees; 0: the seeds' CCD",
+            check=flag,
+        ),
+    ),
     default_max_iter=100,
 )

@@ -25,6 +25,12 @@ The algorithm is seed 000 eqs. (1)-(2) / seed 002 Section II, as documented in
   (``rec.shape[1] > 1``; a free joint's angle then accumulates ``atan2(cross, dot)`` so that the
   keyframes are continuous, as :func:`geoik.motion.costs_2d` expects), and once per target at the
   end (``atan2`` of the relative rotation of each free joint that moved, in (-pi, pi]).
+- ``escape=1`` (``opts[0]``, :mod:`geoik.solvers.escape`): lanes whose target is out of reach
+  take their closest pose instead of the first sweep (:func:`_reach_out`); a joint whose vectors
+  are exactly opposite turns by ``pi - ESCAPE_BEND`` (:func:`_turn_free_escape`, a branch-free
+  select); a lane that a sweep left unmoved short of its target bends one joint
+  (:func:`_escape`) and goes on, at most ``ESCAPES`` times. With ``escape=0`` every lane runs
+  exactly the operations it ran before the option existed.
 """
 
 from __future__ import annotations
@@ -34,14 +40,15 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import CLOSEST, MAX_ITERATIONS, REACHED, STALLED, clamp
+from geoik.geometry import CLOSEST, MAX_ITERATIONS, PI, REACHED, STALLED, clamp, fit_angle, sq, wrap
+from geoik.solvers.escape import ESCAPE_BEND, ESCAPES, escape_joint
 
 MOVED = 1e-12
 """A joint update of at most this many radians is skipped."""
 
 # per-lane scalars, rows after the per-joint blocks (offset ``_layout(n)[6]``)
-EX, EY, TX, TY, OX, OY, BEYOND, ACTIVE, MOVED_ANY, GO, CROSS, DOT, CX, CY = range(14)
-_ROWS = 14
+EX, EY, TX, TY, OX, OY, BEYOND, ACTIVE, MOVED_ANY, GO, CROSS, DOT, CX, CY, ESC, HOLD = range(16)
+_ROWS = 16
 _REACHED, _CLOSEST, _STALLED = float(REACHED), float(CLOSEST), float(STALLED)
 
 
@@ -89,25 +96,47 @@ def ccd_2d_lanes(
     """
     n = lengths.shape[0]
     k = targets.shape[0]
-    rc, rs, ang, dirty, _, _, w, rows = _layout(n)
+    rc, rs, ang, dirty, px, py, w, rows = _layout(n)
     work = np.zeros((rows, k))
+    escape = opts.shape[0] > 0 and opts[0] != 0.0
+    # escape: a free joint whose end-effector and target vectors are opposite turns by
+    # pi - ESCAPE_BEND (flip_c, flip_s), not pi, so the chain curls rather than folds onto a line
+    flip = ESCAPE_BEND if escape else 0.0
+    flip_c, flip_s = (-math.cos(flip), math.sin(flip)) if escape else (0.0, 0.0)
     _start(lengths, base, targets, angles, work, nrec)
     _place(lengths, base, work)
     alive = _check(0, tol, n, work, status, iters)
     recording = rec.shape[1] > 1
+    held = 0
+    if escape and alive > 0 and max_iter > 0:
+        work[w + ESC, :] = ESCAPES
+        held = _reach_out(lengths, base, lo, hi, work, rec, nrec)
     it = 1
     while it <= max_iter and alive > 0:
         work[w + MOVED_ANY, :] = 0.0
         for j in range(n - 1, -1, -1):
             free = lo[j] == -np.inf and hi[j] == np.inf
-            if free:
+            if free and escape:
+                _turn_free_escape(j, n, work, final and not recording, recording, flip_c, flip_s)
+            elif free:
                 _turn_free(j, n, work, final and not recording, recording)
             else:
-                _turn_limited(j, n, lo[j], hi[j], work)
+                _turn_limited(j, n, lo[j], hi[j], work, flip)
             if recording:
                 _record(j, n, free, work, rec, nrec)
+        if held > 0:  # the lanes that took their closest pose instead of the first sweep
+            for b in range(k):
+                if work[w + HOLD, b] != 0.0:
+                    work[w + HOLD, b] = 0.0
+                    work[w + ACTIVE, b] = 1.0
+                    work[w + MOVED_ANY, b] = 1.0
+            held = 0
         _place(lengths, base, work)
         alive = _check(it, tol, n, work, status, iters)
+        if escape and alive > 0 and _escape(it, lo, hi, work, rec, nrec, status, iters) > 0:
+            _place(lengths, base, work)
+            for b in range(k):
+                work[w + EX, b], work[w + EY, b] = work[px + n, b], work[py + n, b]
         it += 1
     for b in range(k):
         if work[w + ACTIVE, b] != 0.0:
@@ -141,13 +170,117 @@ def _start(lengths, base, targets, angles, work, nrec):
                 work[rc + j, b], work[rs + j, b] = math.cos(a), math.sin(a)
         tx, ty = targets[b, 0], targets[b, 1]
         work[w + TX, b], work[w + TY, b] = tx, ty
-        dist = math.sqrt((tx - base[0]) ** 2 + (ty - base[1]) ** 2)
+        dist = math.sqrt(sq(tx - base[0]) + sq(ty - base[1]))
         if dist > total:  # geometry.beyond_reach, inlined: the point at full reach towards t
             work[w + BEYOND, b] = 1.0
             work[w + OX, b] = base[0] + (tx - base[0]) * (total / dist)
             work[w + OY, b] = base[1] + (ty - base[1]) * (total / dist)
         work[w + ACTIVE, b] = 1.0
         nrec[b] = 1
+
+
+@njit(cache=True, error_model="numpy")
+def _reach_out(lengths, base, lo, hi, work, rec, nrec):
+    """``escape=1``: every active lane whose target is out of reach takes its closest reachable
+    pose (:func:`geoik.solvers.escape.reach_out_2d`: straightened or folded) as its first
+    iteration, recorded as one keyframe, with the closest point in ``OX, OY``. The lanes are
+    marked ``HOLD`` and inactive, so that the first sweep passes them by; returns how many."""
+    n = lengths.shape[0]
+    rc, rs, ang, dirty, _, _, w, _ = _layout(n)
+    total, longest, kmax = 0.0, 0.0, 0
+    straight, free = True, True
+    for i in range(n):
+        total += lengths[i]
+        if lengths[i] > longest:
+            longest, kmax = lengths[i], i
+        free = free and lo[i] == -np.inf and hi[i] == np.inf
+        straight = straight and (i == 0 or lo[i] <= 0.0 <= hi[i])
+    inner = 2.0 * longest - total if free else 0.0
+    cap = rec.shape[1]
+    held = 0
+    for b in range(work.shape[1]):
+        if work[w + ACTIVE, b] == 0.0:
+            continue
+        dx, dy = work[w + TX, b] - base[0], work[w + TY, b] - base[1]
+        dist = math.sqrt(dx * dx + dy * dy)
+        if dist > total and straight:
+            radius = total
+        elif dist < inner:
+            radius = inner
+        else:
+            continue
+        ux, uy = (dx / dist, dy / dist) if dist > 0.0 else (1.0, 0.0)
+        work[w + OX, b], work[w + OY, b] = base[0] + radius * ux, base[1] + radius * uy
+        work[w + BEYOND, b] = 1.0
+        bearing = math.atan2(uy, ux)
+        prev = 0.0
+        for j in range(n):
+            if radius == total:  # straighten
+                rel = bearing if j == 0 else 0.0
+            else:  # fold: the longest link towards the target, the others back
+                a = bearing if j == kmax else bearing + PI
+                rel, prev = wrap(a - prev), a
+            new = fit_angle(rel, work[ang + j, b], lo[j], hi[j])[0]
+            work[ang + j, b] = new
+            work[rc + j, b], work[rs + j, b] = math.cos(new), math.sin(new)
+            work[dirty + j, b] = 1.0
+        r = nrec[b]
+        if r < cap:
+            for i in range(n):
+                rec[b, r, i] = work[ang + i, b]
+            nrec[b] = r + 1
+        work[w + HOLD, b] = 1.0
+        work[w + ACTIVE, b] = 0.0
+        held += 1
+    return held
+
+
+@njit(cache=True, error_model="numpy")
+def _escape(it, lo, hi, work, rec, nrec, status, iters):
+    """``escape=1``: every active lane that sweep ``it`` left unmoved (short of its target, with
+    escapes left) turns one joint by ``ESCAPE_BEND`` within its limits
+    (:func:`geoik.solvers.escape.bend_2d`), recorded as one keyframe; a lane none of whose
+    joints can turn settles as STALLED. Returns how many lanes turned."""
+    n = lo.shape[0]
+    rc, rs, ang, dirty, _, _, w, _ = _layout(n)
+    cap = rec.shape[1]
+    bent = 0
+    for b in range(work.shape[1]):
+        if work[w + ACTIVE, b] == 0.0 or work[w + MOVED_ANY, b] != 0.0:
+            continue
+        k = ESCAPES - int(work[w + ESC, b])
+        turned = -1
+        for i in range(n):
+            j = escape_joint(n, k, i)
+            old = work[ang + j, b]
+            for step in (ESCAPE_BEND, -ESCAPE_BEND):
+                new = clamp(old + step, lo[j], hi[j])
+                if abs(new - old) >= 0.5 * ESCAPE_BEND:
+                    turned = j
+                    break
+            if turned >= 0:
+                break
+        if turned < 0:
+            work[w + ESC, b] = 0.0
+            work[w + ACTIVE, b] = 0.0
+            status[b], iters[b] = STALLED, it
+            continue
+        j = turned
+        th = new - old
+        work[ang + j, b] = new
+        c, s = math.cos(th), math.sin(th)
+        oc, os = work[rc + j, b], work[rs + j, b]
+        work[rc + j, b], work[rs + j, b] = oc * c - os * s, oc * s + os * c
+        if lo[j] == -np.inf and hi[j] == np.inf:
+            work[dirty + j, b] = 1.0
+        work[w + ESC, b] -= 1.0
+        r = nrec[b]
+        if r < cap:
+            for i in range(n):
+                rec[b, r, i] = work[ang + i, b]
+            nrec[b] = r + 1
+        bent += 1
+    return bent
 
 
 @njit(cache=True, error_model="numpy")
@@ -187,13 +320,13 @@ def _check(it, tol, n, work, status, iters):
     for b in range(k):
         ex, ey = work[px + n, b], work[py + n, b]
         work[w + EX, b], work[w + EY, b] = ex, ey  # a settled lane's pose no longer changes
-        reached = (ex - work[w + TX, b]) ** 2 + (ey - work[w + TY, b]) ** 2 <= tol2
+        reached = sq(ex - work[w + TX, b]) + sq(ey - work[w + TY, b]) <= tol2
         closest = (
             later
             & (work[w + BEYOND, b] != 0.0)
-            & ((ex - work[w + OX, b]) ** 2 + (ey - work[w + OY, b]) ** 2 <= tol2)
+            & (sq(ex - work[w + OX, b]) + sq(ey - work[w + OY, b]) <= tol2)
         )
-        stalled = later & (work[w + MOVED_ANY, b] == 0.0)
+        stalled = later & (work[w + MOVED_ANY, b] == 0.0) & (work[w + ESC, b] == 0.0)
         active = work[w + ACTIVE, b] != 0.0
         done = active & (reached | closest | stalled)
         code = _REACHED if reached else (_CLOSEST if closest else _STALLED)
@@ -247,8 +380,49 @@ def _turn_free(j, n, work, track, recording):
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_limited(j, n, lo, hi, work):
-    """Turn joint ``j`` (with limits) in every active lane: the angle is clamped into [lo, hi]."""
+def _turn_free_escape(j, n, work, track, recording, flip_c, flip_s):
+    """:func:`_turn_free` with ``escape=1``: a lane whose end-effector and target vectors are
+    exactly opposite turns by ``(flip_c, flip_s)`` (``pi - ESCAPE_BEND``) rather than by pi. A
+    function of its own so that :func:`_turn_free`, the batch engine's hot loop, stays as it
+    was."""
+    rc, rs, _, dirty, px, py, w, _ = _layout(n)
+    for b in range(work.shape[1]):
+        pjx, pjy = work[px + j, b], work[py + j, b]
+        ex, ey = work[w + EX, b], work[w + EY, b]
+        ax, ay = ex - pjx, ey - pjy
+        bx, by = work[w + TX, b] - pjx, work[w + TY, b] - pjy
+        cr = ax * by - ay * bx
+        dt = ax * bx + ay * by
+        r2 = cr * cr + dt * dt
+        still = (r2 == 0.0) | ((dt > 0.0) & (abs(cr) <= MOVED * dt))
+        turn = (work[w + ACTIVE, b] != 0.0) & (not still)
+        inv = 1.0 / math.sqrt(r2) if turn else 0.0
+        back = (dt < 0.0) & (abs(cr) <= MOVED * -dt)
+        c = flip_c if back else dt * inv
+        s = flip_s if back else cr * inv
+        nx = pjx + (c * ax - s * ay)
+        ny = pjy + (s * ax + c * ay)
+        oc, os = work[rc + j, b], work[rs + j, b]
+        qc = oc * c - os * s
+        qs = oc * s + os * c
+        work[w + EX, b] = nx if turn else ex
+        work[w + EY, b] = ny if turn else ey
+        work[rc + j, b] = qc if turn else oc
+        work[rs + j, b] = qs if turn else os
+        flag = 1.0 if turn else 0.0
+        work[w + MOVED_ANY, b] = max(work[w + MOVED_ANY, b], flag)
+        if track:
+            work[dirty + j, b] = max(work[dirty + j, b], flag)
+        if recording:
+            work[w + GO, b] = flag
+            work[w + CROSS, b] = s if back else cr
+            work[w + DOT, b] = c if back else dt
+
+
+@njit(cache=True, error_model="numpy")
+def _turn_limited(j, n, lo, hi, work, flip):
+    """Turn joint ``j`` (with limits) in every active lane: the angle is clamped into [lo, hi].
+    ``flip`` nonzero (``escape=1``): opposite vectors turn the joint by ``pi - flip``."""
     rc, rs, ang, _, px, py, w, _ = _layout(n)
     for b in range(work.shape[1]):
         work[w + GO, b] = 0.0
@@ -259,6 +433,8 @@ def _turn_limited(j, n, lo, hi, work):
         bx, by = work[w + TX, b] - pjx, work[w + TY, b] - pjy
         old = work[ang + j, b]
         th = math.atan2(ax * by - ay * bx, ax * bx + ay * by)
+        if flip != 0.0 and abs(th) >= PI - MOVED:
+            th = PI - flip
         new = clamp(old + th, lo, hi)
         th = new - old
         if abs(th) <= MOVED:

@@ -216,6 +216,10 @@ SOLVER = Solver(
     kernel_2d=circles_2d,
     kernel_3d=circles_3d,
     capacity=lambda n, max_iter: 2,
+    general_note=(
+        "a geoik.Chain (or a geoik.Skeleton): it places joints on circles of fixed link "
+        "lengths about free joints"
+    ),
     default_max_iter=1,
     iterative=False,
 )

@@ -11,7 +11,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import PI, clamp, dist2
+from geoik.geometry import PI, clamp, dist2, sq
 
 IN_REACH = 0
 BEYOND = 1
@@ -226,12 +226,12 @@ def place_chain(lengths, cur, goal, out):
     side = bulge_side(cy, TIE * rmax)
     for k in range(n - 1, 0, -1):
         lo, hi = reach_of(lengths, k)
-        d = math.sqrt(ox[k + 1] ** 2 + oy[k + 1] ** 2)
+        d = math.sqrt(sq(ox[k + 1]) + sq(oy[k + 1]))
         lk = lengths[k]
         # the arc's shortening of this sub-chain, as a share of its own safe-zone range
         guide = hi - (hi - arc_distance(hi, rmax, half)) / hi * (hi - lo)
         radius = clamp(guide, max(lo, abs(d - lk)), min(hi, d + lk))
-        child = math.sqrt(cx[k + 1] ** 2 + cy[k + 1] ** 2)
+        child = math.sqrt(sq(cx[k + 1]) + sq(cy[k + 1]))
         off = (cx[k + 1] * cy[k] - cy[k + 1] * cx[k]) / child if child > TINY else 0.0
         ox[k], oy[k] = circle_point(ox[k + 1], oy[k + 1], lk, radius, side, off)
     for i in range(1, n + 1):

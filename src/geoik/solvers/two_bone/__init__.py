@@ -56,7 +56,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import PI, REACHED, dist2, fit_angle
+from geoik.geometry import PI, REACHED, dist2, fit_angle, sq
 from geoik.solvers.base import Option, Solver, sign
 from geoik.solvers.two_bone.core import EXACT, elbow_direction, judge_kernel, unit_or_zero
 from geoik.solvers.two_bone.spatial import two_bone_3d
@@ -68,7 +68,7 @@ from geoik.solvers.two_bone.spatial import two_bone_3d
 def end_error_2d(r1, r2, a0, a1, px, py):
     ex = r1 * math.cos(a0) + r2 * math.cos(a0 + a1)
     ey = r1 * math.sin(a0) + r2 * math.sin(a0 + a1)
-    return math.sqrt((ex - px) ** 2 + (ey - py) ** 2)
+    return math.sqrt(sq(ex - px) + sq(ey - py))
 
 
 @njit(cache=True)
@@ -129,6 +129,9 @@ SOLVER = Solver(
     kernel_2d=two_bone_2d,
     kernel_3d=two_bone_3d,
     capacity=lambda n, max_iter: 2,
+    general_note=(
+        "a geoik.Chain of exactly two links (two joints bending in the plane of the target)"
+    ),
     options=(
         Option(
             "elbow",

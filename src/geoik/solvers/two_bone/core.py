@@ -10,7 +10,7 @@ import math
 
 from numba import njit
 
-from geoik.geometry import CLOSEST, REACHED, STALLED, dist2
+from geoik.geometry import CLOSEST, REACHED, STALLED, dist2, sq
 
 EXACT = 1e-12
 """A branch within this times ``r1 + r2`` of the target counts as exact."""
@@ -62,5 +62,5 @@ def judge_kernel(end, base, target, r1, r2, tol):
         return CLOSEST if math.sqrt(dist2(end, target)) <= radius + tol else STALLED
     s = 0.0
     for k in range(base.shape[0]):
-        s += (end[k] - base[k] - (target[k] - base[k]) * (radius / c)) ** 2
+        s += sq(end[k] - base[k] - (target[k] - base[k]) * (radius / c))
     return CLOSEST if s <= tol * tol else STALLED

@@ -24,6 +24,7 @@ from geoik.geometry import (
     qmul,
     qnormalize,
     qrot,
+    sq,
     wrap,
 )
 from geoik.solvers.two_bone.core import EXACT, elbow_direction, judge_kernel, unit_or_zero
@@ -152,7 +153,7 @@ def branch_3d(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos
         )
     quats[0, :] = first_joint(d, axis, gamma, cone, hinge, lo, hi)
     aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
-    if dist2(pos[2], target) > (EXACT * (r1 + r2)) ** 2:
+    if dist2(pos[2], target) > sq(EXACT * (r1 + r2)):
         aim_first(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
         aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
     return math.sqrt(dist2(pos[2], target))
@@ -221,7 +222,7 @@ def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, 
     if not is_hinge(hinge, 1):
         aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
     fk_3d(lengths, base, quats, pos, world)
-    if dist2(pos[2], target) > (EXACT * (r1 + r2)) ** 2:
+    if dist2(pos[2], target) > sq(EXACT * (r1 + r2)):
         aim_first(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
         aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
     return math.sqrt(dist2(pos[2], target))

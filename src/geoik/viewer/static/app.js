@@ -1,8 +1,14 @@
-// geoik viewer: a 2-D chain panel and seed 003's three scenes, solved by the Python server over
-// one WebSocket. No build step, no external assets. Page state is on window.geoikState.
+// geoik viewer: a 2-D chain panel, seed 003's three scenes (3-D and orthographic views), and the
+// robot and the rig the server was started with, all solved by the Python server over one
+// WebSocket. No build step, no external assets. Page state is on window.geoikState.
 import { $, S, connect, request, showError } from "./common.js";
 import { chainChanged, draw2d, setMethods } from "./panel.js";
+import { rigLoop, showRig } from "./rig.js";
+import { robotLoop, showRobot } from "./robot.js";
 import { fillSceneMethods, sceneLoop, setScene } from "./scenes.js";
+
+const PANELS = { chain: "chain-panel", robot: "robot-panel", rig: "rig-panel" };
+let first = true;
 
 function gotMethods(reply) {
   S.methods = reply.methods;
@@ -10,9 +16,15 @@ function gotMethods(reply) {
   S.mapMetrics = reply.map_metrics;
   S.mapMetricLabels = reply.map_metric_labels;
   S.mapColours = reply.map_colours;
+  S.models = reply.models || { robot: null, clip: null };
   setMethods(reply);
   fillSceneMethods();
   chainChanged();
+  if (first) {
+    first = false; // a robot or a clip the viewer was started with is shown first
+    if (S.models.robot) show("robot");
+    else if (S.models.clip) show("rig");
+  }
 }
 
 function show(scene) {
@@ -22,14 +34,23 @@ function show(scene) {
     b.classList.toggle("active", on);
     b.setAttribute("aria-selected", String(on));
   }
-  $("chain-panel").hidden = scene !== "chain";
-  $("scene-panel").hidden = scene === "chain";
+  const panel = PANELS[scene] || "scene-panel";
+  for (const id of ["chain-panel", "scene-panel", "robot-panel", "rig-panel"]) $(id).hidden = id !== panel;
   if (scene === "chain") draw2d();
+  else if (scene === "robot") showRobot();
+  else if (scene === "rig") showRig();
   else setScene(scene);
 }
 
 for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => show(b.dataset.scene));
 
+function modelLoop(now) {
+  requestAnimationFrame(modelLoop);
+  robotLoop(now);
+  rigLoop(now);
+}
+
 draw2d();
 connect(() => request({ type: "methods" }).then(gotMethods, (e) => showError(e)));
 requestAnimationFrame(sceneLoop);
+requestAnimationFrame(modelLoop);

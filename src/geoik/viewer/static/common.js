@@ -30,6 +30,8 @@ export const S = {
   errors: [],
   worldToClient: null,
   viewToClient: null,
+  view3d: {}, // the 3-D views by panel (scene, robot, rig): for tests
+  models: { robot: null, clip: null }, // what the server was started with
 };
 window.geoikState = S;
 

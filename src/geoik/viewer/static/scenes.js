@@ -1,13 +1,15 @@
 // geoik viewer: seed 003's three scenes (robot arm, cyclist, hand grasping a ball), each frame
-// solved by the server and drawn in three orthographic views.
+// solved by the server and drawn as a 3-D model (scenes3d.js) and in three orthographic views.
 import { $, S, fmt, onDisconnect, request, showError } from "./common.js";
 import { VIEWS, drawViews, project, unproject, viewBoxes } from "./draw3d.js";
+import { SceneView } from "./scenes3d.js";
 
 const SCENES = {
   arm: {
     title: "Robot arm (seed 003 Fig. 5)",
     help:
-      "Drag in the side view (the arm's own plane) to move the end effector; it stays above the " +
+      "Drag the handle in the 3-D view (drag elsewhere to turn the camera, scroll to zoom), or " +
+      "drag in the side view (the arm's own plane) to move the end effector; it stays above the " +
       "floor and within the safe zones. Drag in the top view to turn the base.",
     box: [[-2.5, 2.5], [-2.5, 2.5], [-0.15, 2.75]],
     captions: ["side: the arm's plane (r-z)", "top (x-y)", "front (y-z)"],
@@ -27,8 +29,9 @@ const SCENES = {
   hand: {
     title: "Hand grasping a ball (seed 003 Fig. 7)",
     help:
-      "Drag the ball in any view. Each finger closes in its own plane until it touches the " +
-      "ball; the whole hand is one tree solved by geoik.tree.solve_tree.",
+      "Drag the ball's handle in the 3-D view, or the ball in any other view. Each finger " +
+      "closes in its own plane until it touches the ball; the whole hand is one tree solved " +
+      "by geoik.tree.solve_tree within its anatomical limits (fingers bend towards the palm only).",
     box: [[-0.7, 2.3], [-1.0, 1.0], [-1.45, 0.45]],
     captions: ["side, from the little finger (x-z)", "top, the back of the hand (x-y)", "front, towards the wrist (y-z)"],
     methods: "tree",
@@ -42,6 +45,20 @@ const MAX_INFLIGHT = 3; // pipelined: frames are solved while earlier ones trave
 let drag = null;
 let dirty = false;
 let boxes = viewBoxes(SCENES.arm.box);
+let view3d = null; // made when a scene is first shown (WebGL needs a laid-out canvas)
+
+/** The handle dragged in the 3-D view moves what the scene's drag moves. */
+function handleMoved(h) {
+  $("auto").checked = false;
+  const [x, y, z] = [h.position.x, h.position.y, h.position.z];
+  if (S.scene === "arm") {
+    const ped = S.sceneReply && S.sceneReply.scene === "arm" ? S.sceneReply.pedestal : 0.3;
+    input.arm.target = [Math.hypot(x, y), z - ped];
+    input.arm.yaw = (Math.atan2(y, x) * 180) / Math.PI;
+  } else if (S.scene === "hand") {
+    input.hand.ball = [x, y, z];
+  }
+}
 
 onDisconnect(() => {
   inflight.scene = 0;
@@ -123,7 +140,7 @@ function sceneMessage(t) {
 
 export function sceneLoop(now) {
   requestAnimationFrame(sceneLoop);
-  if (S.scene === "chain") return;
+  if (!SCENES[S.scene]) return;
   const t = (now - clock.t0) / 1000;
   clock.renders.push(now);
   animateInputs(t);
@@ -151,6 +168,7 @@ export function sceneLoop(now) {
     $("scene-err").textContent = "";
     drawScene(S.sceneReply);
   }
+  if (view3d) view3d.view.render();
   updateFps(now);
 }
 
@@ -169,6 +187,7 @@ function updateFps(now) {
 function drawScene(r) {
   const prims = r.scene === "arm" ? armPrims(r) : r.scene === "cyclist" ? cyclistPrims(r) : handPrims(r);
   drawViews(boxes, prims, SCENES[r.scene].ground);
+  view3d.draw(r);
   $("s-ms").textContent = `${r.solve_ms.toFixed(3)} ms`;
   $("s-iter").textContent = r.iterations;
   $("s-solver").textContent = r.solver || `${r.method}, geoik.solve${r.scene === "cyclist" ? " per leg" : ""}`;
@@ -304,6 +323,12 @@ function handPrims(r) {
 /** Show a scene (or the 2-D panel: "chain"). */
 export function setScene(scene) {
   const info = SCENES[scene];
+  if (!view3d) {
+    view3d = new SceneView($("v-3d"));
+    view3d.view.onHandle = handleMoved;
+    S.view3d.scene = view3d.view;
+  }
+  view3d.setScene(scene);
   $("scene-title").textContent = info.title;
   $("scene-help").textContent = info.help;
   ["cap-side", "cap-top", "cap-front"].forEach((id, k) => ($(id).textContent = info.captions[k]));

@@ -1,0 +1,216 @@
+"""``geoik pose``: pin joints of a BVH clip to targets on its frames and write the result."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+HELP = "pin joints of a BVH clip to targets and re-solve its frames"
+DESCRIPTION = """\
+Read a BVH clip, hold the pinned joints at their targets on the frames given, re-solve each of
+those frames with a tree solver starting from the clip's own pose (the joints the pins do not
+need keep their motion; the pelvis stays as the clip has it), and write the clip to -o.
+
+A pin is NAME[=X,Y,Z][@FRAMES]: without coordinates the joint stays where the clip has it on the
+first pinned frame (a foot planted during its stance); FRAMES counts from 0, as N, A-B (both
+included), A- (to the end) or a comma list (10-30,40); without it the pin holds on every frame.
+Coordinates are in the file's units and world axes. --targets reads pins from a TOML or JSON
+file: a list 'pin' of tables with 'joint', optional 'target' [x, y, z] and 'frames' "10-30".
+--limits reads joint limits in degrees (fields 'max_bend_deg' and 'hinge_axes', by joint name,
+as geoik.Skeleton takes them). The summary gives each pin's frames reached and largest error.
+
+A walking clip to try comes with geoik (joints Hips, LeftFoot, LeftHand, ...; its left foot
+rests on frames 12-23, its right on 24-37): the first example copies it here as walk.bvh."""
+EXAMPLES = """\
+examples:
+  python -c "import shutil, geoik.bvh; shutil.copy(geoik.bvh.example_path('walk'), 'walk.bvh')"
+  geoik pose walk.bvh --pin LeftFoot@11-24 --pin RightFoot@24-37 -o planted.bvh
+  geoik pose walk.bvh --pin LeftHand=30,95,40@5-20 --method fabrik -o reach.bvh
+  geoik pose walk.bvh --targets pins.toml --limits knees.toml --tol 1e-4 -o out.bvh --json"""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "pose",
+        help=HELP,
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("input", metavar="IN.bvh", help="the clip to pose")
+    p.add_argument(
+        "--pin",
+        action="append",
+        metavar="NAME[=X,Y,Z][@FRAMES]",
+        help="a joint held at a target (repeatable)",
+    )
+    p.add_argument("--targets", metavar="FILE", help="pins from a TOML or JSON file")
+    p.add_argument("--limits", metavar="FILE", help="joint limits from a TOML or JSON file")
+    p.add_argument(
+        "--method", default="circles", help="tree solver: circles or fabrik (default circles)"
+    )
+    p.add_argument("--tol", type=float, help="distance that counts as reached (file units)")
+    p.add_argument("--max-iter", type=int, metavar="N", help="iteration budget per frame")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.bvh", help="file to write")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=run)
+
+
+def _read_table(path: str, flag: str) -> dict[str, Any]:
+    import tomllib
+    from pathlib import Path
+
+    from geoik.errors import InvalidOptionError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise InvalidOptionError(f"{flag}: cannot read {path!r}: {why}") from None
+    try:
+        data = tomllib.loads(text) if path.lower().endswith(".toml") else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
+        raise InvalidOptionError(f"{flag}: {path!r} is not valid TOML or JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise InvalidOptionError(f"{flag}: {path!r}: expected a table, got {type(data).__name__}")
+    return data
+
+
+def parse_pin(text: str, count: int, flag: str = "--pin") -> Any:
+    """A :class:`geoik.Pin` from ``NAME[=X,Y,Z][@FRAMES]``."""
+    from geoik.clip import Pin, parse_frames
+    from geoik.commands._args import parse_point
+    from geoik.errors import InvalidTargetError
+
+    head, at, frames = text.partition("@")
+    name, eq, coords = head.partition("=")
+    name = name.strip()
+    if not name:
+        raise InvalidTargetError(f"{flag}: expected NAME[=X,Y,Z][@FRAMES], got {text!r}")
+    target = parse_point(coords, f"{flag} {name}", dims=(3,)) if eq else None
+    which = parse_frames(frames, count, f"{flag} {name}@") if at else None
+    return Pin(name, target, which)
+
+
+def _file_pins(path: str, count: int) -> list[Any]:
+    from geoik.clip import Pin, parse_frames
+    from geoik.errors import InvalidTargetError
+
+    data = _read_table(path, "--targets")
+    items = data.get("pin")
+    if not isinstance(items, list) or not items:
+        raise InvalidTargetError(f"--targets: {path!r}: expected a list 'pin' of tables")
+    pins = []
+    for k, item in enumerate(items):
+        where = f"--targets {path}: pin[{k}]"
+        if not isinstance(item, dict) or not isinstance(item.get("joint"), str):
+            raise InvalidTargetError(f"{where}: expected a table with a 'joint' name")
+        unknown = sorted(set(item) - {"joint", "target", "frames"})
+        if unknown:
+            raise InvalidTargetError(f"{where}: unknown field {unknown[0]!r}")
+        frames = item.get("frames")
+        which = parse_frames(str(frames), count, f"{where}.frames") if frames is not None else None
+        pins.append(Pin(item["joint"], item.get("target"), which))
+    return pins
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from geoik.bvh import load_bvh, save_bvh
+    from geoik.clip import pose_clip
+    from geoik.commands._progress import ProgressBar
+    from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError
+    from geoik.tree import METHODS
+
+    if args.method not in METHODS:
+        raise InvalidOptionError(
+            f"--method: expected one of {', '.join(METHODS)}, got {args.method!r}"
+        )
+    if not args.pin and not args.targets:
+        raise InvalidTargetError("--pin: expected at least one pin (or --targets FILE)")
+    skeleton, frames, frame_time = load_bvh(args.input)
+    count = len(frames)
+    pins = [parse_pin(p, count) for p in args.pin or []]
+    if args.targets:
+        pins += _file_pins(args.targets, count)
+    if args.limits:
+        data = _read_table(args.limits, "--limits")
+        unknown = sorted(set(data) - {"max_bend_deg", "hinge_axes"})
+        if unknown:
+            raise InvalidOptionError(
+                f"--limits: {args.limits!r}: unknown field {unknown[0]!r} "
+                "(fields: max_bend_deg, hinge_axes)"
+            )
+        bends = {
+            k: tuple(v) if isinstance(v, list) else v
+            for k, v in (data.get("max_bend_deg") or {}).items()
+        }
+        try:
+            skeleton = skeleton.with_limits(bends or None, data.get("hinge_axes"))
+        except GeoIKError as e:
+            raise type(e)(f"--limits: {args.limits}: {e}") from None
+    bar = None if args.quiet else ProgressBar("geoik pose", "frames")
+    t0 = time.perf_counter()
+    try:
+        posed = pose_clip(
+            skeleton,
+            frames,
+            pins,
+            method=args.method,
+            tol=args.tol,
+            max_iter=args.max_iter,
+            progress=bar,
+        )
+    except GeoIKError as e:
+        message = str(e)
+        for old, new in (("tol:", "--tol:"), ("max_iter:", "--max-iter:")):
+            if message.startswith(old):
+                raise type(e)(new + message[len(old) :]) from None
+        head, sep, rest = message.partition(":")
+        if head.startswith("pins[") and sep:  # pins[k].joint: ... -> --pin NAME: ...
+            k = int(head[5 : head.index("]")])
+            raise type(e)(f"--pin {pins[k].joint}{sep}{rest}") from None
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    out = save_bvh(args.output, skeleton, posed.frames, frame_time)
+    summary: dict[str, Any] = {
+        "input": args.input,
+        "output": str(out),
+        "frames": count,
+        "method": args.method,
+        "tol": posed.tol,
+        "seconds": seconds,
+        "frames_per_second": count / seconds if seconds > 0 else None,
+        "pins": [],
+    }
+    for k, pin in enumerate(pins):
+        err = posed.error[:, k]
+        held = ~np.isnan(err)
+        summary["pins"].append(
+            {
+                "joint": pin.joint,
+                "frames": int(held.sum()),
+                "reached": int(posed.reached[held, k].sum()),
+                "max_error": float(err[held].max()) if held.any() else None,
+            }
+        )
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    rate = count / max(seconds, 1e-9)
+    print(f"{count} frames posed by {args.method} in {seconds:.2f} s ({rate:.0f} frames/s)")
+    for p in summary["pins"]:
+        worst = "-" if p["max_error"] is None else f"{p['max_error']:.3g}"
+        print(
+            f"  {p['joint']}: reached on {p['reached']} of {p['frames']} frames, "
+            f"largest error {worst}"
+        )
+    print(f"wrote {out}")
+    return 0

@@ -1,0 +1,396 @@
+"""Robots: the general joint model, as URDF describes real arms and hands.
+
+A :class:`Robot` is a tree of actuated joints hanging from a fixed base. Each joint is a fixed
+transform from its parent joint's frame (the URDF ``origin``: translation in metres and a
+rotation; fixed joints in between folded in) followed by a motion about or along its unit axis:
+revolute (an angle within limits), continuous (an angle without limits) or prismatic (a
+distance within limits). Tips are frames fixed to a joint's frame (the links one wants to move:
+a tool flange, a fingertip). One tip makes a serial arm that :func:`geoik.solve` moves, several
+make a tree that :func:`geoik.solve_tree` moves; :func:`geoik.load_urdf` builds either from a
+URDF file.
+
+Joint values (``angles`` throughout geoik) are radians for revolute and continuous joints and
+metres for prismatic ones, in the order of :attr:`Robot.joint_names` (each joint after its
+parent, so from the base to the tip for one tip), as a URDF tool takes them. Every position and
+frame is in the base link's frame. See :mod:`geoik.kinematics` for the kernels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from geoik.errors import InvalidChainError, InvalidPoseError, describe
+from geoik.jit import call
+from geoik.kinematics import CONTINUOUS, KIND_NAMES, PRISMATIC, fk_robot
+
+__all__ = ["Robot"]
+
+_LIMIT_SLACK = 1e-9
+_UNIT_TOL = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class Robot:
+    """A general joint model: a tree of actuated joints and the tips fixed to them; frozen.
+
+    Usually made by :func:`geoik.load_urdf`. ``m`` joints, ``k`` tips; lengths in metres (or
+    the URDF's unit), angles in radians.
+
+    Attributes
+    ----------
+    joint_names : (m,) actuated joints, each after its parent.
+    kinds : (m,) joint types: ``"revolute"``, ``"continuous"`` or ``"prismatic"``.
+    parents : (m,) parent joint index of each joint, -1 for a joint hanging from the base;
+        ``parents[j] < j``.
+    origin_xyz : (m, 3) translation of each joint's frame in its parent joint's frame.
+    origin_rot : (m, 3, 3) rotation of each joint's frame in its parent joint's frame.
+    axes : (m, 3) unit axis of each joint in its own frame.
+    lo, hi : (m,) joint limits (radians, or metres for prismatic joints); -inf and inf for a
+        continuous joint.
+    tip_names : (k,) names of the tips (URDF links).
+    tip_parents : (k,) the joint each tip is fixed to.
+    tip_xyz : (k, 3) translation of each tip in its joint's frame.
+    tip_rot : (k, 3, 3) rotation of each tip in its joint's frame.
+    base_name : name of the base (the URDF link the model starts from).
+    name : the robot's name.
+
+    Raises
+    ------
+    InvalidChainError
+        On arrays of the wrong shape, non-finite values, unknown joint types, parents out of
+        order, axes that are not unit vectors, rotations that are not rotation matrices,
+        limits with ``lo > hi``, tips with no joint to move them, duplicate names.
+    """
+
+    joint_names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    parents: np.ndarray
+    origin_xyz: np.ndarray
+    origin_rot: np.ndarray
+    axes: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    tip_names: tuple[str, ...]
+    tip_parents: np.ndarray
+    tip_xyz: np.ndarray
+    tip_rot: np.ndarray
+    base_name: str = "base"
+    name: str = "robot"
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    n: int = field(init=False, repr=False, compare=False)
+    """Number of actuated joints (``m``)."""
+    dim: int = field(init=False, repr=False, compare=False)
+    """Always 3."""
+    kind_codes: np.ndarray = field(init=False, repr=False, compare=False)
+    """(m,) joint types as the kernels' codes (:mod:`geoik.kinematics`)."""
+    on_path: np.ndarray = field(init=False, repr=False, compare=False)
+    """(k, m) whether joint ``j`` lies on the path from the base to tip ``i``."""
+    total_length: float = field(init=False, repr=False, compare=False)
+    """The model's size: the longest path from the base to a tip, as the sum of the distances
+    between consecutive joint origins (plus the prismatic joints' largest travel)."""
+    _prismatic_rows: np.ndarray = field(init=False, repr=False, compare=False)
+    kernel_arrays: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
+    """The model as the general kernels take it: ``(parents, kinds, origin_xyz, origin_rot,
+    axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path)``."""
+
+    def __post_init__(self) -> None:
+        names = _names(self.joint_names, "joint_names", allow_empty=False)
+        m = len(names)
+        kinds = tuple(self.kinds)
+        if len(kinds) != m or any(k not in KIND_NAMES for k in kinds):
+            raise InvalidChainError(
+                f"kinds: expected {m} of {', '.join(KIND_NAMES)}, got {describe(self.kinds)}"
+            )
+        codes = np.array([KIND_NAMES.index(k) for k in kinds], dtype=np.int64)
+        parents = _ints(self.parents, m, "parents")
+        for j, p in enumerate(parents):
+            if not -1 <= p < j:
+                raise InvalidChainError(
+                    f"parents[{j}]: expected -1 (the base) or an earlier joint (0..{j - 1}), "
+                    f"got {p}"
+                )
+        xyz = _floats(self.origin_xyz, (m, 3), "origin_xyz")
+        rot = _rotations(self.origin_rot, m, "origin_rot")
+        axes = _floats(self.axes, (m, 3), "axes")
+        bad = np.flatnonzero(np.abs(np.linalg.norm(axes, axis=1) - 1.0) > _UNIT_TOL)
+        if bad.size:
+            j = int(bad[0])
+            raise InvalidChainError(f"axes[{j}]: expected a unit vector, got {axes[j].tolist()}")
+        lo = _floats(self.lo, (m,), "lo", finite=False)
+        hi = _floats(self.hi, (m,), "hi", finite=False)
+        for j in range(m):
+            if codes[j] == CONTINUOUS:
+                lo[j], hi[j] = -np.inf, np.inf
+            elif not (math.isfinite(lo[j]) and math.isfinite(hi[j]) and lo[j] <= hi[j]):
+                raise InvalidChainError(
+                    f"lo[{j}], hi[{j}]: expected finite limits lo <= hi for the {kinds[j]} joint "
+                    f"{names[j]!r}, got {lo[j]!r}, {hi[j]!r}"
+                )
+        tips = _names(self.tip_names, "tip_names", allow_empty=False)
+        k = len(tips)
+        tip_parents = _ints(self.tip_parents, k, "tip_parents")
+        for i, p in enumerate(tip_parents):
+            if not 0 <= p < m:
+                raise InvalidChainError(
+                    f"tip_parents[{i}]: expected the index of the joint that moves tip "
+                    f"{tips[i]!r} (0..{m - 1}), got {p}"
+                )
+        tip_xyz = _floats(self.tip_xyz, (k, 3), "tip_xyz")
+        tip_rot = _rotations(self.tip_rot, k, "tip_rot")
+        on_path = np.zeros((k, m), dtype=np.bool_)
+        for i, p in enumerate(tip_parents):
+            j = int(p)
+            while j >= 0:
+                on_path[i, j] = True
+                j = int(parents[j])
+        travel = np.where(codes == PRISMATIC, np.maximum(np.abs(lo), np.abs(hi)), 0.0)
+        reach = np.linalg.norm(xyz, axis=1) + travel
+        size = max(float(reach[on_path[i]].sum() + np.linalg.norm(tip_xyz[i])) for i in range(k))
+        fields = {
+            "joint_names": names,
+            "kinds": kinds,
+            "parents": parents,
+            "origin_xyz": xyz,
+            "origin_rot": rot,
+            "axes": axes,
+            "lo": lo,
+            "hi": hi,
+            "tip_names": tips,
+            "tip_parents": tip_parents,
+            "tip_xyz": tip_xyz,
+            "tip_rot": tip_rot,
+            "kind_codes": codes,
+            "_prismatic_rows": (codes == PRISMATIC)[:, None],
+            "on_path": on_path,
+            "n": m,
+            "dim": 3,
+            "total_length": max(size, 1e-300),
+        }
+        for key, value in fields.items():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+            object.__setattr__(self, key, value)
+        object.__setattr__(
+            self,
+            "kernel_arrays",
+            (parents, codes, xyz, rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path),
+        )
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def k(self) -> int:
+        """Number of tips."""
+        return len(self.tip_names)
+
+    @property
+    def is_limited(self) -> bool:
+        """True if any joint has limits (every revolute and prismatic joint has)."""
+        return bool(np.any(self.kind_codes != CONTINUOUS))
+
+    def tip_index(self, tip: str) -> int:
+        """Index of the tip called ``tip``; InvalidTargetError-free lookups use this."""
+        try:
+            return self.tip_names.index(tip)
+        except ValueError:
+            raise InvalidChainError(
+                f"tip: expected one of the robot's tips ({', '.join(self.tip_names)}), "
+                f"got {describe(tip)}"
+            ) from None
+
+    def path(self, tip: str) -> np.ndarray:
+        """Indices of the joints from the base to ``tip``, base first."""
+        return np.flatnonzero(self.on_path[self.tip_index(tip)])
+
+    def describe(self) -> str:
+        """One line for titles and reports, e.g. ``robot panda: 7 joints, tip panda_hand``."""
+        tips = ", ".join(self.tip_names)
+        word = "tip" if self.k == 1 else "tips"
+        return f"robot {self.name}: {self.n} joints, {word} {tips}"
+
+    def with_tips(self, tips: str | Sequence[str]) -> Robot:
+        """The same robot with only the tips ``tips`` (a name or a sequence of names) and the
+        joints on their paths from the base (in the same order)."""
+        wanted = [tips] if isinstance(tips, str) else list(tips)
+        if not wanted:
+            raise InvalidChainError("tips: expected at least one tip name, got none")
+        rows = [self.tip_index(t) for t in wanted]
+        keep = np.flatnonzero(self.on_path[rows].any(axis=0))
+        new = {int(j): i for i, j in enumerate(keep)}
+        parents = np.array([-1 if self.parents[j] < 0 else new[int(self.parents[j])] for j in keep])
+        return Robot(
+            tuple(self.joint_names[j] for j in keep),
+            tuple(self.kinds[j] for j in keep),
+            parents,
+            self.origin_xyz[keep],
+            self.origin_rot[keep],
+            self.axes[keep],
+            self.lo[keep],
+            self.hi[keep],
+            tuple(wanted),
+            np.array([new[int(self.tip_parents[i])] for i in rows]),
+            self.tip_xyz[rows],
+            self.tip_rot[rows],
+            self.base_name,
+            self.name,
+        )
+
+    # ------------------------------------------------------------------ poses
+    def rest_angles(self) -> np.ndarray:
+        """The rest configuration: every joint at 0, or at its nearer limit when its limits
+        exclude 0 (a URDF's zero configuration, held inside the limits)."""
+        cached = self._cache.get("rest")
+        if cached is None:
+            cached = self._cache["rest"] = np.clip(np.zeros(self.n), self.lo, self.hi)
+        return cached.copy()
+
+    def check_angles(self, angles: Any, name: str = "angles", limits: bool = True) -> np.ndarray:
+        """``angles`` as a fresh (m,) float64 array of finite joint values, within the joint
+        limits (to 1e-9) when ``limits``; InvalidPoseError naming ``name`` otherwise."""
+        try:
+            a = np.array(angles, dtype=np.float64)
+        except (TypeError, ValueError):
+            a = np.zeros(0)
+        if a.shape != (self.n,) or not np.all(np.isfinite(a)):
+            raise InvalidPoseError(
+                f"{name}: expected {self.n} finite joint values (radians; metres for prismatic "
+                f"joints) in the order of joint_names, got {describe(angles)}"
+            )
+        if limits:
+            bad = np.flatnonzero((a < self.lo - _LIMIT_SLACK) | (a > self.hi + _LIMIT_SLACK))
+            if bad.size:
+                j = int(bad[0])
+                raise InvalidPoseError(
+                    f"{name}[{j}]: joint {self.joint_names[j]!r} at {a[j]:.9g} is outside its "
+                    f"limits [{self.lo[j]:.9g}, {self.hi[j]:.9g}]"
+                )
+            np.clip(a, self.lo, self.hi, out=a)
+        return a
+
+    def random_angles(self, rng: np.random.Generator, count: int | None = None) -> np.ndarray:
+        """Joint values drawn uniformly within the limits (continuous joints in [-pi, pi]):
+        (m,) or (count, m)."""
+        lo = np.where(np.isfinite(self.lo), self.lo, -math.pi)
+        hi = np.where(np.isfinite(self.hi), self.hi, math.pi)
+        shape = (self.n,) if count is None else (count, self.n)
+        return rng.uniform(lo, hi, size=shape)
+
+    def frames(self, angles: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Forward kinematics of every joint.
+
+        Returns ``(rot, pos)``: (m, 3, 3) and (m, 3), each joint's frame after its motion, in
+        the base frame.
+        """
+        q = self.check_angles(angles, limits=False)
+        rot, pos = self._fk(q)[:2]
+        return rot, pos
+
+    def tip_frames(self, angles: Any) -> np.ndarray:
+        """Forward kinematics of the tips: (k, 4, 4) homogeneous transforms (rotation and
+        translation, metres) of every tip in the base frame, in the order of ``tip_names``."""
+        q = self.check_angles(angles, limits=False)
+        _, _, _, _, trot, tpos = self._fk(q)
+        out = np.zeros((self.k, 4, 4))
+        out[:, :3, :3] = trot
+        out[:, :3, 3] = tpos
+        out[:, 3, 3] = 1.0
+        return out
+
+    def tip_frame(self, angles: Any, tip: str | None = None) -> np.ndarray:
+        """(4, 4) homogeneous transform of one tip (default: the only one) in the base frame."""
+        i = self._one_tip(tip)
+        return self.tip_frames(angles)[i]
+
+    def joint_positions(self, angles: Any) -> np.ndarray:
+        """(m + 2, 3) points to draw the robot by: the base, every joint's origin (before its
+        motion; each prismatic joint's frame after it), and the tip (one-tip robots; else the
+        first tip)."""
+        q = self.check_angles(angles, limits=False)
+        return self.pose_of(q)[0]
+
+    def pose_of(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(:meth:`joint_positions`, the first tip's (4, 4) frame) of checked joint values
+        ``q``, from one forward kinematics (what a solve reports)."""
+        _, pos, origins, _, trot, tpos = self._fk(q)
+        pts = np.empty((self.n + 2, 3))
+        pts[0] = 0.0
+        pts[1:-1] = np.where(self._prismatic_rows, pos, origins)
+        pts[-1] = tpos[0]
+        frame = np.zeros((4, 4))
+        frame[:3, :3] = trot[0]
+        frame[:3, 3] = tpos[0]
+        frame[3, 3] = 1.0
+        return pts, frame
+
+    def _one_tip(self, tip: str | None) -> int:
+        if tip is not None:
+            return self.tip_index(tip)
+        if self.k != 1:
+            raise InvalidChainError(
+                f"tip: expected one of the robot's tips ({', '.join(self.tip_names)}), since it "
+                f"has {self.k}, got None"
+            )
+        return 0
+
+    def _fk(self, q: np.ndarray) -> tuple[np.ndarray, ...]:
+        m, k = self.n, self.k
+        rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
+        origins, world_axes = np.empty((m, 3)), np.empty((m, 3))
+        trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
+        call(fk_robot, self.kernel_arrays, q, rot, pos, origins, world_axes, trot, tpos)
+        return rot, pos, origins, world_axes, trot, tpos
+
+
+# ---------------------------------------------------------------------- field checks
+
+
+def _names(value: Any, name: str, allow_empty: bool) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Sequence | np.ndarray):
+        raise InvalidChainError(f"{name}: expected a sequence of names, got {describe(value)}")
+    out = tuple(value)
+    if not out and not allow_empty:
+        raise InvalidChainError(f"{name}: expected at least one name, got none")
+    seen: set[str] = set()
+    for i, nm in enumerate(out):
+        if not isinstance(nm, str) or not nm:
+            raise InvalidChainError(f"{name}[{i}]: expected a non-empty string, got {describe(nm)}")
+        if nm in seen:
+            raise InvalidChainError(f"{name}[{i}]: expected unique names, got {nm!r} twice")
+        seen.add(nm)
+    return out
+
+
+def _ints(value: Any, size: int, name: str) -> np.ndarray:
+    try:
+        a = np.array(value)
+    except (TypeError, ValueError):
+        a = np.zeros(0)
+    if a.shape != (size,) or (size and not np.issubdtype(a.dtype, np.integer)):
+        raise InvalidChainError(f"{name}: expected {size} integers, got {describe(value)}")
+    return a.astype(np.int64)
+
+
+def _floats(value: Any, shape: tuple[int, ...], name: str, finite: bool = True) -> np.ndarray:
+    try:
+        a = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        a = np.zeros(0)
+    if a.shape != shape or (finite and not np.all(np.isfinite(a))) or np.any(np.isnan(a)):
+        raise InvalidChainError(
+            f"{name}: expected an array of shape {shape} of finite numbers, got {describe(value)}"
+        )
+    return a
+
+
+def _rotations(value: Any, count: int, name: str) -> np.ndarray:
+    r = _floats(value, (count, 3, 3), name)
+    for i in range(count):
+        if not np.allclose(r[i] @ r[i].T, np.eye(3), atol=1e-9) or np.linalg.det(r[i]) <= 0:
+            raise InvalidChainError(
+                f"{name}[{i}]: expected a rotation matrix, got {np.round(r[i], 9).tolist()}"
+            )
+    return r

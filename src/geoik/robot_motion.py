@@ -1,0 +1,172 @@
+"""A robot's recorded motion replayed: the costs of :mod:`geoik.costs` for general models.
+
+Between two keyframes every joint value moves linearly (a robot's joints are driven that way),
+so the tip's path is sampled by forward kinematics and its length extrapolated as for chains
+(:func:`geoik.motion.romberg`). Rotations are the revolute and continuous joints' turns;
+prismatic joints slide and count towards no rotation, only towards the tip's path.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from geoik.geometry import sq
+from geoik.jit import call
+from geoik.kinematics import PRISMATIC, fk_robot
+from geoik.motion import (
+    FIVE_DEG,
+    MAX_SAMPLES,
+    REPLAY_WORK,
+    SETTLED,
+    STILL,
+    Motion,
+    richardson,
+    romberg,
+    samples,
+)
+
+__all__ = ["RobotMotion", "costs_robot", "trace_robot"]
+
+
+@njit(cache=True)
+def _step_size(kinds, a, b, size):
+    """The largest joint move of a step, prismatic travel counted as an angle (over ``size``)."""
+    biggest = 0.0
+    for j in range(a.shape[0]):
+        d = abs(b[j] - a[j])
+        biggest = max(biggest, d / size if kinds[j] == PRISMATIC else d)
+    return biggest
+
+
+@njit(cache=True)
+def _tip_at(model, a, b, t, q, rot, pos, origins, axes, trot, tpos):
+    for j in range(q.shape[0]):
+        q[j] = a[j] + t * (b[j] - a[j])
+    fk_robot(model, q, rot, pos, origins, axes, trot, tpos)
+
+
+@njit(cache=True)
+def costs_robot(model, size, keys, nkeys):
+    """(rotations over 5 degrees, sum of rotations in radians, path length of the first tip) of
+    a robot's motion given by its first ``nkeys`` keyframes (``size``: the robot's size)."""
+    kinds = model[1]
+    m = keys.shape[1]
+    k = model[7].shape[0]
+    q = np.empty(m)
+    rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
+    origins, axes = np.empty((m, 3)), np.empty((m, 3))
+    trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
+    count, total, path = 0, 0.0, 0.0
+    for s in range(1, nkeys):
+        a, b = keys[s - 1], keys[s]
+        for j in range(m):
+            d = abs(b[j] - a[j])
+            if kinds[j] != PRISMATIC and d > STILL:
+                total += d
+                if d > FIVE_DEG:
+                    count += 1
+        biggest = _step_size(kinds, a, b, size)
+        if biggest <= STILL:
+            continue
+        n = samples(biggest)
+        n += n % 4
+        while True:
+            fine, mid, coarse = 0.0, 0.0, 0.0
+            _tip_at(model, a, b, 0.0, q, rot, pos, origins, axes, trot, tpos)
+            px, py, pz = tpos[0, 0], tpos[0, 1], tpos[0, 2]
+            qx, qy, qz, rx, ry, rz = px, py, pz, px, py, pz
+            for i in range(1, n + 1):
+                _tip_at(model, a, b, i / n, q, rot, pos, origins, axes, trot, tpos)
+                x, y, z = tpos[0, 0], tpos[0, 1], tpos[0, 2]
+                fine += math.sqrt(sq(x - px) + sq(y - py) + sq(z - pz))
+                px, py, pz = x, y, z
+                if i % 2 == 0:
+                    mid += math.sqrt(sq(x - qx) + sq(y - qy) + sq(z - qz))
+                    qx, qy, qz = x, y, z
+                if i % 4 == 0:
+                    coarse += math.sqrt(sq(x - rx) + sq(y - ry) + sq(z - rz))
+                    rx, ry, rz = x, y, z
+            r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
+            if abs(r_fine - r_mid) <= SETTLED * max(r_fine, 1e-300) or n >= MAX_SAMPLES:
+                break
+            n *= 2
+        path += romberg(fine, mid, coarse)
+    return count, total, path
+
+
+@njit(cache=True)
+def trace_robot(model, size, keys, step):
+    """(S, 3) path of the first tip while the keyframes are played, each step sampled so that
+    no joint moves more than ``step`` radians (prismatic: ``step * size``) between samples."""
+    kinds = model[1]
+    m = keys.shape[1]
+    k = model[7].shape[0]
+    q = np.empty(m)
+    rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
+    origins, axes = np.empty((m, 3)), np.empty((m, 3))
+    trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
+    counts = np.empty(keys.shape[0], np.int64)
+    total = 1
+    for s in range(1, keys.shape[0]):
+        counts[s] = max(1, int(math.ceil(_step_size(kinds, keys[s - 1], keys[s], size) / step)))
+        total += counts[s]
+    out = np.empty((total, 3))
+    _tip_at(model, keys[0], keys[0], 0.0, q, rot, pos, origins, axes, trot, tpos)
+    out[0] = tpos[0]
+    r = 1
+    for s in range(1, keys.shape[0]):
+        for i in range(1, counts[s] + 1):
+            _tip_at(
+                model, keys[s - 1], keys[s], i / counts[s], q, rot, pos, origins, axes, trot, tpos
+            )
+            out[r] = tpos[0]
+            r += 1
+    return out
+
+
+class RobotMotion(Motion):
+    """A robot's recorded motion: ``keys`` (S + 1, m) joint values (radians; metres for
+    prismatic joints) in the order of ``robot.joint_names``, each moving linearly between
+    keyframes."""
+
+    @property
+    def angles(self) -> np.ndarray:
+        """(S + 1, m) joint values."""
+        return self.keys.copy()
+
+    def rotations(self) -> np.ndarray:
+        """(S, m) magnitude in radians of each joint's rotation in each step (prismatic: 0)."""
+        robot: Any = self.chain
+        turns = np.abs(np.diff(self.keys, axis=0))
+        turns[:, robot.kind_codes == PRISMATIC] = 0.0
+        return turns
+
+    def poses(self) -> np.ndarray:
+        """(S + 1, m + 2, 3) joint positions at every keyframe, as
+        :meth:`geoik.Robot.joint_positions`."""
+        robot: Any = self.chain
+        return np.array([robot.joint_positions(key) for key in self.keys])
+
+    def trace(self, max_step_deg: float = 1.0) -> np.ndarray:
+        """The tip's path as the motion is played: an (m, 3) polyline, no joint moving more than
+        ``max_step_deg`` (prismatic: that angle times the robot's size) between samples."""
+        robot: Any = self.chain
+        step = math.radians(max_step_deg)
+        model, size = robot.kernel_arrays, robot.total_length
+        return call(trace_robot, model, size, self.keys, step, work=self.keys.size * REPLAY_WORK)
+
+    def measure(self) -> tuple[int, float, float]:
+        robot: Any = self.chain
+        model, size = robot.kernel_arrays, robot.total_length
+        return call(
+            costs_robot,
+            model,
+            size,
+            self.keys,
+            self.keys.shape[0],
+            work=self.keys.size * REPLAY_WORK,
+        )

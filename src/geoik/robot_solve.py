@@ -1,0 +1,212 @@
+"""Solving general joint models (:class:`geoik.Robot`): the robot branch of :func:`geoik.solve`
+and :func:`geoik.solve_tree`.
+
+The same path as for chains: the inputs checked once (:mod:`geoik.checks`), the solver's general
+kernel run (:meth:`geoik.solvers.Solver.run_general`), the result judged
+(:func:`geoik.judge.judge_robot`) and wrapped in a :class:`~geoik.Solution` (one tip) or a
+:class:`~geoik.TreeSolution` (several). Targets and orientations are in the robot's base frame;
+positions in metres (the URDF's unit), angles in radians.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from geoik.checks import check_angle_tol, check_max_iter, check_point, check_rotation, check_tol
+from geoik.errors import InvalidChainError, InvalidPoseError, InvalidTargetError, describe
+from geoik.geometry import wrap
+from geoik.jit import call
+from geoik.judge import judge_robot
+from geoik.kinematics import CONTINUOUS, angle_between
+from geoik.robot import Robot
+from geoik.robot_motion import RobotMotion
+from geoik.solution import STATUSES, Solution, TreeSolution
+from geoik.solvers import Solver, general_methods, get
+
+__all__ = ["solve_robot", "solve_robot_tree"]
+
+
+def solve_robot(
+    robot: Robot,
+    target: Any,
+    method: str,
+    tol: float | None,
+    max_iter: int | None,
+    start: Any,
+    orientation: Any,
+    angle_tol: float | None,
+    options: Mapping[str, Any],
+) -> Solution:
+    """:func:`geoik.solve` for a robot with one tip (its parameters)."""
+    solver = get(method)
+    solver.check_model(robot, general_methods())
+    if robot.k != 1:
+        raise InvalidChainError(
+            f"chain: geoik.solve moves one tip, got {robot.describe()}; take one with "
+            f"robot.with_tips(NAME), load with tip=NAME, or use geoik.solve_tree"
+        )
+    t = check_point(target, 3, "target", model="robot")
+    goal_rot = None if orientation is None else check_rotation(orientation, "orientation")
+    tol_ = check_tol(tol, robot.total_length)
+    angle_tol_ = check_angle_tol(angle_tol)
+    iters = check_max_iter(max_iter, solver.default_max_iter)
+    opts = solver.general_opts(robot, options)
+    q = _start(robot, start)
+    goals = _goal_arrays(robot, {0: (t, goal_rot)})
+    code, used, q, rec = _run(solver, robot, goals, q, tol_, angle_tol_, iters, opts)
+    points, frame = robot.pose_of(q)
+    error = math.dist(frame[:3, 3].tolist(), t.tolist())
+    angle_error = None if goal_rot is None else float(call(angle_between, goal_rot, frame[:3, :3]))
+    status = STATUSES[judge_robot(code, error, angle_error, tol_, angle_tol_)]
+    return Solution(
+        robot,  # type: ignore[arg-type]
+        t,
+        solver.name,
+        points,
+        public_values(robot, q),
+        status,
+        int(used),
+        error,
+        RobotMotion.fast(robot, rec),  # type: ignore[arg-type]
+        tol_,
+        goal_rot,
+        angle_error,
+        angle_tol_ if goal_rot is not None else None,
+        frame,
+    )
+
+
+def solve_robot_tree(
+    robot: Robot,
+    targets: Any,
+    method: str,
+    tol: float | None,
+    max_iter: int | None,
+    start: Any,
+    orientations: Any,
+    angle_tol: float | None,
+) -> Any:
+    """:func:`geoik.solve_tree` for a robot (its parameters): every named tip moved at once."""
+    solver = get(method)
+    solver.check_model(robot, general_methods())
+    if not isinstance(targets, Mapping):
+        raise InvalidTargetError(
+            f"targets: expected a mapping of tip names to points, got {describe(targets)}"
+        )
+    if orientations is not None and not isinstance(orientations, Mapping):
+        raise InvalidTargetError(
+            f"orientations: expected a mapping of tip names to orientations, got "
+            f"{describe(orientations)}"
+        )
+    wanted: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+    for name, value in targets.items():
+        i = _tip(robot, name, "targets")
+        wanted[i] = (check_point(value, 3, f"targets[{name!r}]", model="robot"), None)
+    for name, value in (orientations or {}).items():
+        i = _tip(robot, name, "orientations")
+        if i not in wanted:
+            raise InvalidTargetError(
+                f"orientations[{name!r}]: expected an orientation for a tip that has a target"
+            )
+        wanted[i] = (wanted[i][0], check_rotation(value, f"orientations[{name!r}]"))
+    tol_ = check_tol(tol, robot.total_length)
+    angle_tol_ = check_angle_tol(angle_tol)
+    iters = check_max_iter(max_iter, solver.default_max_iter)
+    opts = solver.general_opts(robot, {})
+    q = _start(robot, start)
+    code, used = 0, 0
+    if wanted:
+        goals = _goal_arrays(robot, wanted)
+        code, used, q, _ = _run(solver, robot, goals, q, tol_, angle_tol_, iters, opts)
+    frames = robot.tip_frames(q)
+    status, error, angle_error = {}, {}, {}
+    for i, (t, rot) in wanted.items():
+        name = robot.tip_names[i]
+        error[name] = math.dist(frames[i, :3, 3].tolist(), t.tolist())
+        ang = None if rot is None else float(call(angle_between, rot, frames[i, :3, :3]))
+        angle_error[name] = ang
+        status[name] = STATUSES[judge_robot(code, error[name], ang, tol_, angle_tol_)]
+    points = np.vstack([robot.joint_positions(q)[:-1], frames[:, :3, 3]])
+    points.setflags(write=False)
+    values = public_values(robot, q)
+    values.setflags(write=False)
+    frames.setflags(write=False)
+    return TreeSolution(
+        skeleton=robot,
+        targets=types.MappingProxyType({robot.tip_names[i]: t for i, (t, _) in wanted.items()}),
+        method=solver.name,
+        positions=points,
+        status=types.MappingProxyType(status),
+        error=types.MappingProxyType(error),
+        iterations=int(used),
+        tol=tol_,
+        angles=values,
+        angle_error=types.MappingProxyType(angle_error),
+        frames=frames,
+    )
+
+
+def public_values(robot: Robot, q: np.ndarray) -> np.ndarray:
+    """Joint values as a Solution reports them: continuous joints wrapped into (-pi, pi]."""
+    out = q.copy()
+    for j in np.flatnonzero(robot.kind_codes == CONTINUOUS):
+        out[j] = wrap(out[j])
+    return out
+
+
+def _tip(robot: Robot, name: Any, what: str) -> int:
+    if name not in robot.tip_names:
+        raise InvalidTargetError(
+            f"{what}: expected tip names ({', '.join(robot.tip_names)}), got {describe(name)}"
+        )
+    return robot.tip_names.index(name)
+
+
+def _start(robot: Robot, start: Any) -> np.ndarray:
+    if start is None:
+        return robot.rest_angles()
+    if isinstance(start, Solution | TreeSolution):
+        owner = start.chain if isinstance(start, Solution) else start.skeleton
+        if owner is not robot:
+            raise InvalidPoseError("start: expected a solution of this robot, or joint values")
+        start = start.angles
+    return robot.check_angles(start, "start")
+
+
+def _goal_arrays(
+    robot: Robot, wanted: Mapping[int, tuple[np.ndarray, np.ndarray | None]]
+) -> tuple[np.ndarray, ...]:
+    k = robot.k
+    targets = np.zeros((k, 3))
+    goal_rot = np.tile(np.eye(3), (k, 1, 1))
+    targeted = np.zeros(k, dtype=np.bool_)
+    oriented = np.zeros(k, dtype=np.bool_)
+    for i, (t, rot) in wanted.items():
+        targets[i] = t
+        targeted[i] = True
+        if rot is not None:
+            goal_rot[i] = rot
+            oriented[i] = True
+    return targets, goal_rot, targeted, oriented
+
+
+def _run(
+    solver: Solver,
+    robot: Robot,
+    goals: tuple[np.ndarray, ...],
+    q: np.ndarray,
+    tol: float,
+    angle_tol: float,
+    max_iter: int,
+    opts: np.ndarray,
+) -> tuple[int, int, np.ndarray, np.ndarray]:
+    assert solver.capacity_general is not None
+    rec = np.empty((solver.capacity_general(robot.n, max_iter), robot.n))
+    rec[0] = q
+    code, used, nrec = solver.run_general(robot, goals, q, tol, angle_tol, max_iter, opts, rec)
+    return int(code), int(used), q, rec[:nrec]

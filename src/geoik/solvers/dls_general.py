@@ -1,0 +1,338 @@
+"""Damped least squares on general joint models (:class:`geoik.Robot`): one or several tips,
+position or position and orientation.
+
+The kernel :func:`dls_general` is ``dls``'s kernel for robots. Each iteration linearises the
+tips' errors in the joint values and takes the Levenberg-Marquardt step
+
+.. math::
+
+    \\Delta q = (J^T J + \\lambda^2 I)^{-1} J^T e
+
+``e`` stacks, per targeted tip, the position error (metres) and, when an orientation is asked,
+the rotation vector taking the tip's frame onto the target's (radians) times a length ``w``;
+``J`` stacks the matching rows: a revolute joint's column is ``a x (p - o)`` over ``w a``
+(``a`` its axis in the base frame, ``o`` its origin, ``p`` the tip), a prismatic joint's is
+``a`` over 0. Several tips (:func:`geoik.solve_tree`) simply stack their rows (Buss 2004's
+multiple end effectors), so joints shared by several fingers weigh all of them.
+
+Choices
+-------
+Metres against radians. ``w = 0.3 L`` (:data:`WEIGHT`, ``L`` the model's size,
+:attr:`geoik.Robot.total_length`): an error of ``theta`` radians counts as the ``0.3 L theta``
+metres it moves a point at about a wrist's distance from the tip, so that both errors share one
+scale for the damping and the step limits. With 6 joints and an oriented tip ``J`` is square and
+the undamped step, hence the converged pose, does not depend on ``w``; it shapes the path there.
+The factor was chosen among 0.1, 0.2, 0.3, 1 and 3 by the share of targets that
+``benchmarks/bench_robots.py`` reports solved on its arms.
+Damping. ``lambda^2 = boost * (damping * E + (damping * L)^2 * 1e-6)``, ``E`` the squared error
+norm (Sugihara 2011: damping that fades with the error converges quadratically near the
+solution and keeps steps short far from it); ``boost`` starts at 1, is divided by 4 (down to
+1e-3) after an accepted step and multiplied by 4 after a rejected one (Levenberg-Marquardt's
+rule). A step is accepted only if it lowers ``E``; within one iteration a step that does not is
+first halved up to :data:`HALVINGS` times (a backtracking line search), so the error never
+grows.
+Steps. A step whose largest revolute turn exceeds 90 degrees, or whose largest prismatic travel
+exceeds ``max_step * L``, is scaled down to it. Joint limits: every joint is clamped into its
+limits after each step, and a joint sitting on a limit that the step pushes further is removed
+from ``J`` and the step recomputed.
+Restarts. Damped least squares is a local method: from a far start it can settle in a local
+minimum of ``E`` (a wrist flipped the wrong way, an elbow against a limit). When ``boost``
+exceeds 1e4, or 3 iterations in a row lower ``E`` by less than half (by less than 1 % once the
+error is below ``0.01 L``), short of the target, the kernel restarts from joint values drawn
+uniformly within the limits (continuous joints in [-pi, pi]) by a fixed pseudo-random sequence,
+so a solve is reproducible; the best pose found is returned. Restarts come out of the same
+``max_iter`` budget: iterations count every step, accepted or not, across restarts. The
+recorded motion then jumps where the kernel restarted.
+
+Counting and stopping. One iteration is one step (accepted or rejected); each accepted step is
+one keyframe (capacity ``1 + max_iter``). Convergence is checked before the first step (0
+iterations) and after each: REACHED when every targeted tip is within ``tol`` and, if oriented,
+within ``angle_tol``. Otherwise MAX_ITERATIONS. There is no CLOSEST for robots: their reachable
+sets are not spheres, and no closest point is proven.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from geoik.geometry import MAX_ITERATIONS, REACHED, sq
+from geoik.kinematics import (
+    CONTINUOUS,
+    PRISMATIC,
+    all_within,
+    clamp_joints,
+    fk_joints,
+    fk_tips,
+    rotation_error,
+    tip_errors,
+)
+
+MAX_ANGLE = math.pi / 2.0
+"""Largest revolute turn of one step (Buss's ``MaxAngleDLS``)."""
+WEIGHT = 0.3
+"""``w``, the length (as a share of the model's size) an angle error is weighed by."""
+HALVINGS = 2
+"""A step that does not lower the error is halved up to this many times in its iteration."""
+BOOST_MIN = 1e-3
+BOOST_MAX = 1e4
+"""A boost beyond this (steps shrunk ten-thousand-fold to no avail) means a local minimum."""
+SLOW_STEPS = 3
+FAR_GAIN = 0.5
+NEAR_GAIN = 0.01
+NEAR = 0.01
+"""Every ``SLOW_STEPS`` iterations the squared error must have fallen by ``FAR_GAIN`` (by
+``NEAR_GAIN`` once it is below ``(NEAR * L)^2``), else the kernel restarts."""
+FLOOR = 1e-6
+"""The damping's floor, as a share of ``(damping * L)^2``."""
+AT_LIMIT = 1e-12
+
+
+@njit(cache=True)
+def residual(tips_pos, tips_rot, targets, goal_rot, targeted, oriented, w, e):
+    """Stack the tips' errors into ``e``; returns the squared norm ``E`` and the rows used."""
+    r = 0
+    total = 0.0
+    for i in range(targeted.shape[0]):
+        if not targeted[i]:
+            continue
+        for c in range(3):
+            e[r + c] = targets[i, c] - tips_pos[i, c]
+        r += 3
+        if oriented[i]:
+            x, y, z = rotation_error(goal_rot[i], tips_rot[i])
+            e[r], e[r + 1], e[r + 2] = w * x, w * y, w * z
+            r += 3
+    for s in range(r):
+        total += e[s] * e[s]
+    return total, r
+
+
+@njit(cache=True)
+def jacobian(kinds, origins, world_axes, tips_pos, on_path, targeted, oriented, w, jac):
+    """Stack the tips' Jacobian rows into ``jac`` (rows, m), as :func:`residual` orders them."""
+    m = kinds.shape[0]
+    r = 0
+    for i in range(targeted.shape[0]):
+        if not targeted[i]:
+            continue
+        rows = 6 if oriented[i] else 3
+        for j in range(m):
+            for s in range(rows):
+                jac[r + s, j] = 0.0
+            if not on_path[i, j]:
+                continue
+            ax, ay, az = world_axes[j, 0], world_axes[j, 1], world_axes[j, 2]
+            if kinds[j] == PRISMATIC:
+                jac[r, j], jac[r + 1, j], jac[r + 2, j] = ax, ay, az
+            else:
+                dx = tips_pos[i, 0] - origins[j, 0]
+                dy = tips_pos[i, 1] - origins[j, 1]
+                dz = tips_pos[i, 2] - origins[j, 2]
+                jac[r, j] = ay * dz - az * dy
+                jac[r + 1, j] = az * dx - ax * dz
+                jac[r + 2, j] = ax * dy - ay * dx
+                if rows == 6:
+                    jac[r + 3, j], jac[r + 4, j], jac[r + 5, j] = w * ax, w * ay, w * az
+        r += rows
+
+
+@njit(cache=True)
+def damped_solve(jac, e, rows, lam2, active, a, g, dq):
+    """``dq = (J_a^T J_a + lam2 I)^{-1} J_a^T e`` over the active columns (0 for the others), by
+    Cholesky factorisation of the (m, m) positive definite matrix."""
+    m = jac.shape[1]
+    for p in range(m):
+        s = 0.0
+        if active[p]:
+            for r in range(rows):
+                s += jac[r, p] * e[r]
+        g[p] = s
+        for q in range(p + 1):
+            s = 0.0
+            if active[p] and active[q]:
+                for r in range(rows):
+                    s += jac[r, p] * jac[r, q]
+            a[p, q] = s
+        a[p, p] += lam2 if active[p] else 1.0
+    for p in range(m):  # a = L L^T, L in the lower triangle
+        for q in range(p + 1):
+            s = a[p, q]
+            for t in range(q):
+                s -= a[p, t] * a[q, t]
+            if p == q:
+                a[p, p] = math.sqrt(s) if s > 0.0 else 1e-300
+            else:
+                a[p, q] = s / a[q, q]
+    for p in range(m):  # L y = g
+        s = g[p]
+        for t in range(p):
+            s -= a[p, t] * dq[t]
+        dq[p] = s / a[p, p]
+    for p in range(m - 1, -1, -1):  # L^T dq = y
+        s = dq[p]
+        for t in range(p + 1, m):
+            s -= a[t, p] * dq[t]
+        dq[p] = s / a[p, p]
+
+
+@njit(cache=True)
+def limited_step(jac, e, rows, lam2, kinds, lo, hi, q, active, a, g, dq):
+    """:func:`damped_solve`, dropping joints that sit on a limit the step would push past."""
+    m = q.shape[0]
+    for j in range(m):
+        active[j] = True
+    for _ in range(m + 1):
+        damped_solve(jac, e, rows, lam2, active, a, g, dq)
+        again = False
+        for j in range(m):
+            if not active[j] or kinds[j] == CONTINUOUS:
+                continue
+            if (q[j] <= lo[j] + AT_LIMIT and dq[j] < 0.0) or (
+                q[j] >= hi[j] - AT_LIMIT and dq[j] > 0.0
+            ):
+                active[j] = False
+                again = True
+        if not again:
+            return
+
+
+@njit(cache=True)
+def next_random(seed):
+    """Park-Miller's minimal standard generator: the next seed and a uniform number in (0, 1)."""
+    seed = (seed * 16807) % 2147483647
+    return seed, seed / 2147483647.0
+
+
+@njit(cache=True)
+def dls_general(
+    model, targets, goal_rot, targeted, oriented, q, tol, angle_tol, max_iter, opts, rec
+):
+    """Damped least squares on a general model (see the module docstring).
+
+    Parameters
+    ----------
+    model : :attr:`geoik.Robot.kernel_arrays`.
+    targets : (k, 3) target positions of the tips (rows of untargeted tips unused).
+    goal_rot : (k, 3, 3) target orientations (rows of tips without one unused).
+    targeted, oriented : (k,) which tips have a position target, and an orientation one too.
+    q : (m,) start joint values on entry, the result on return.
+    tol, angle_tol : metres and radians.
+    max_iter : iteration budget.
+    opts : ``[damping, max_step, escape, L]`` (dls's options, then the model's size).
+    rec : (capacity, m) keyframes; ``rec[0]`` is the start, written by the caller.
+
+    Returns
+    -------
+    (status, iterations, nrec)
+    """
+    parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path = (
+        model
+    )
+    m = q.shape[0]
+    k = tip_parents.shape[0]
+    size = opts[opts.shape[0] - 1]  # after dls's options (damping, max_step, escape)
+    w = WEIGHT * size
+    floor = sq(opts[0] * size) * FLOOR
+    near = sq(NEAR * size)
+    max_travel = opts[1] * size
+    rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
+    origins, world_axes = np.empty((m, 3)), np.empty((m, 3))
+    trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
+    pos_err, ang_err = np.empty(k), np.empty(k)
+    jac = np.empty((6 * k, m))
+    e = np.empty(6 * k)
+    a = np.empty((m, m))
+    g, dq, trial, best = np.empty(m), np.empty(m), np.empty(m), q.copy()
+    active = np.empty(m, dtype=np.bool_)
+    nrec = 1
+
+    fk_joints(parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins, world_axes)
+    fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
+    tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
+    if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
+        return REACHED, 0, nrec
+    err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
+    best_err = err
+    boost = 1.0
+    seed = 20240601
+    slow, slow_from = 0, err
+    for it in range(1, max_iter + 1):
+        jacobian(kinds, origins, world_axes, tpos, on_path, targeted, oriented, w, jac)
+        limited_step(
+            jac, e, rows, boost * (opts[0] * err + floor), kinds, lo, hi, q, active, a, g, dq
+        )
+        scale = 1.0
+        for j in range(m):
+            cap = max_travel if kinds[j] == PRISMATIC else MAX_ANGLE
+            if abs(dq[j]) * scale > cap:
+                scale = cap / abs(dq[j])
+        for _ in range(HALVINGS + 1):
+            for j in range(m):
+                trial[j] = q[j] + scale * dq[j]
+            clamp_joints(kinds, lo, hi, trial)
+            fk_joints(
+                parents, kinds, origin_xyz, origin_rot, axes, trial, rot, pos, origins, world_axes
+            )
+            fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
+            new_err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
+            if new_err < err:
+                break
+            scale *= 0.5
+        restart = False
+        accepted = new_err < err
+        if accepted:
+            q[:] = trial
+            if nrec < rec.shape[0]:
+                rec[nrec, :] = q
+                nrec += 1
+            tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
+            if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
+                return REACHED, it, nrec
+            err = new_err
+            if err < best_err:
+                best_err = err
+                best[:] = q
+            boost = max(boost * 0.25, BOOST_MIN)
+        else:
+            boost *= 4.0
+            restart = boost > BOOST_MAX
+        slow += 1
+        if slow >= SLOW_STEPS and not restart:
+            gain = FAR_GAIN if err > near else NEAR_GAIN
+            restart = err > (1.0 - gain) * slow_from
+            slow, slow_from = 0, err
+        if restart:
+            for j in range(m):
+                seed, u = next_random(seed)
+                if kinds[j] == CONTINUOUS:
+                    q[j] = -math.pi + 2.0 * math.pi * u
+                else:
+                    q[j] = lo[j] + (hi[j] - lo[j]) * u
+            if nrec < rec.shape[0]:
+                rec[nrec, :] = q
+                nrec += 1
+            boost = 1.0
+            slow = 0
+        if restart or not accepted:
+            # the frames and the residual of the pose kept, or restarted from
+            fk_joints(
+                parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins, world_axes
+            )
+            fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
+            err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
+            if restart:
+                slow_from = err
+    if best_err < err:
+        q[:] = best
+        rec[min(nrec, rec.shape[0] - 1), :] = q
+        nrec = min(nrec + 1, rec.shape[0])
+    return MAX_ITERATIONS, max_iter, nrec
+
+
+def capacity(m: int, max_iter: int) -> int:
+    """Keyframes of :func:`dls_general`: the start, one per accepted step or restart (both in
+    one iteration at most), and the best pose at the end."""
+    return 2 + 2 * max_iter

@@ -1,0 +1,512 @@
+"""Joint limits on skeletons: the one definition that the limit check and the tree solvers share.
+
+A :class:`~geoik.Skeleton`'s joints may carry the limits a :class:`~geoik.Chain`'s joints have:
+a bend cone (a ball joint), or a hinge axis with a signed range. This module parses them (by
+joint name, in degrees) into per-link arrays and holds the compiled geometry that measures and
+enforces them.
+
+Which link a limit holds. The limit named by joint ``J`` is the bend *at* ``J``, as an animator
+picks it: it holds every link leaving ``J`` (the links from ``J`` to its children). A joint with
+several children (a palm with five fingers) may give each child link its own limit by naming
+it: ``{"palm": {"thumb_1": 70, "index_1": 30}}``. Internally row ``j`` of every array describes
+the link from joint ``j``'s parent to ``j`` (the root's row is unused).
+
+Frames. Every link has a frame whose +x runs along the link. The root's frame is the root's
+orientation: the identity unless a pose says otherwise (a BVH frame's root rotation). At rest
+each link's frame is its parent link's frame turned by the minimal rotation that takes the
+parent link's direction onto the link's own (``rest``, the link's *rest turn*; the root's
+children start from the root frame's +x). In a pose, a link's frame is its parent's frame
+turned by the link's rest turn and then by its *swing*: for a hinge, the turn about the hinge
+axis by the link's hinge angle; for a ball joint, the minimal rotation from the link's rest
+direction to its direction (no twist: positions carry none). So frames follow from the joint
+positions alone, and a knee's hinge axis is carried along by the thigh.
+
+The limits, all measured in the parent link's frame from the link's *rest direction* (the
+direction its rest turn gives it; for a chain, straight at rest, this is the parent link's
+direction, as :class:`~geoik.Chain` measures):
+
+- a ball joint keeps its link within ``cone`` radians of the rest direction;
+- a hinge keeps its link in the plane through the rest direction perpendicular to its axis
+  ``hinge`` (a unit vector in the parent link's frame, perpendicular to the rest direction),
+  at a signed angle about the axis within ``[lo, hi]``;
+- in 2-D every joint is a hinge about +z, free (``lo = -inf``, ``hi = +inf``) or limited.
+
+A link's *breach* is the angle in radians between its direction and the nearest direction its
+limit allows (0 within the limit). :func:`pose_breaches` measures a pose; the tree solvers place
+every link by :func:`place_link`, which puts it at the allowed direction nearest to the one
+wanted, so a solved pose breaks no limit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit
+
+from geoik.errors import InvalidChainError, describe
+from geoik.geometry import (
+    TINY,
+    clamp,
+    q_axis_angle,
+    q_between,
+    qmul,
+    qnormalize,
+    qrot,
+    wrap,
+)
+from geoik.jit import call
+
+if TYPE_CHECKING:
+    from geoik.skeleton import Skeleton
+
+__all__ = [
+    "TreeLimits",
+    "allowed_direction",
+    "breaches",
+    "carry",
+    "carry_pose",
+    "link_frame",
+    "local_direction",
+    "parse_limits",
+    "place_link",
+    "pose_breaches",
+    "project_pose",
+    "rest_turns",
+    "set_link",
+]
+
+ROUNDING = 1e-12
+"""Breaches up to this (radians) are rounding, reported as 0."""
+_PERP_TOL = 1e-6
+"""A hinge axis may lean this far (cosine) towards its link's rest direction; it is then made
+exactly perpendicular."""
+
+
+@dataclass(frozen=True, eq=False)
+class TreeLimits:
+    """A skeleton's limits as the compiled code takes them; row ``j`` holds the link from joint
+    ``j``'s parent to ``j``.
+
+    Attributes
+    ----------
+    rest : (m, 4) rest turn of each link (unit quaternion, parent link frame to link frame).
+    cone : (m,) half-angle in radians of a ball joint's cone; pi when free.
+    hinge : (m, 3) unit hinge axis in the parent link's frame; zero rows for ball joints.
+    lo, hi : (m,) signed hinge range in radians from the rest direction; -inf/+inf when free.
+    limited : whether any link has a limit (a hinge, a cone or a range).
+    """
+
+    rest: np.ndarray
+    cone: np.ndarray
+    hinge: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    limited: bool
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """``(rest, cone, hinge, lo, hi)``, in the order the kernels take them."""
+        return (self.rest, self.cone, self.hinge, self.lo, self.hi)
+
+
+# ---------------------------------------------------------------------------- compiled geometry
+
+
+@njit(cache=True)
+def _rest_dir(rest, j):
+    return qrot(rest[j, 0], rest[j, 1], rest[j, 2], rest[j, 3], 1.0, 0.0, 0.0)
+
+
+@njit(cache=True)
+def _is_hinge(hinge, j):
+    return hinge[j, 0] != 0.0 or hinge[j, 1] != 0.0 or hinge[j, 2] != 0.0
+
+
+@njit(cache=True)
+def _hinge_angle(j, ux, uy, uz, rest, hinge):
+    """Signed angle about the hinge axis from the rest direction to u's projection on the
+    hinge plane (0 when u is along the axis)."""
+    rx, ry, rz = _rest_dir(rest, j)
+    hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
+    s = (ry * uz - rz * uy) * hx + (rz * ux - rx * uz) * hy + (rx * uy - ry * ux) * hz
+    c = rx * ux + ry * uy + rz * uz
+    if s == 0.0 and c == 0.0:
+        return 0.0
+    return math.atan2(s, c)
+
+
+@njit(cache=True)
+def _clamp_angle(a, lo, hi):
+    """``a`` (in (-pi, pi]) moved into ``[lo, hi]``: itself if inside, else the nearer bound in
+    angle (free when the bounds are infinite)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return a
+    if lo <= a <= hi:
+        return a
+    if abs(wrap(a - hi)) <= abs(wrap(a - lo)):
+        return hi
+    return lo
+
+
+@njit(cache=True)
+def allowed_direction(j, ux, uy, uz, rest, cone, hinge, lo, hi):
+    """The direction, in the parent link's frame, that link ``j``'s limit allows nearest to the
+    unit direction ``u``, and the breach (the angle between them, radians)."""
+    rx, ry, rz = _rest_dir(rest, j)
+    if _is_hinge(hinge, j):
+        hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
+        a = _clamp_angle(_hinge_angle(j, ux, uy, uz, rest, hinge), lo[j], hi[j])
+        # h x r, the in-plane direction a quarter turn from r
+        px, py, pz = hy * rz - hz * ry, hz * rx - hx * rz, hx * ry - hy * rx
+        c, s = math.cos(a), math.sin(a)
+        ax, ay, az = c * rx + s * px, c * ry + s * py, c * rz + s * pz
+    else:
+        dot = clamp(rx * ux + ry * uy + rz * uz, -1.0, 1.0)
+        cx, cy, cz = ry * uz - rz * uy, rz * ux - rx * uz, rx * uy - ry * ux
+        bend = math.atan2(math.sqrt(cx * cx + cy * cy + cz * cz), dot)
+        if bend <= cone[j]:
+            return ux, uy, uz, 0.0
+        # turn r towards u by the cone's angle (about r x u; a half turn: the q_between axis)
+        wx, wy, wz = ux - dot * rx, uy - dot * ry, uz - dot * rz
+        n = math.sqrt(wx * wx + wy * wy + wz * wz)
+        if n < 1e-12:
+            # u opposite r: turn about the axis k (perpendicular to r) that q_between takes
+            _, kx, ky, kz = q_between(rx, ry, rz, -rx, -ry, -rz)
+            wx, wy, wz = ky * rz - kz * ry, kz * rx - kx * rz, kx * ry - ky * rx
+            n = math.sqrt(wx * wx + wy * wy + wz * wz)
+        c, s = math.cos(cone[j]), math.sin(cone[j])
+        ax, ay, az = c * rx + s * wx / n, c * ry + s * wy / n, c * rz + s * wz / n
+    d = clamp(ax * ux + ay * uy + az * uz, -1.0, 1.0)
+    ex, ey, ez = ay * uz - az * uy, az * ux - ax * uz, ax * uy - ay * ux
+    breach = math.atan2(math.sqrt(ex * ex + ey * ey + ez * ez), d)
+    return ax, ay, az, breach if breach > ROUNDING else 0.0
+
+
+@njit(cache=True)
+def link_frame(f0, f1, f2, f3, j, ux, uy, uz, rest, hinge):
+    """World frame of link ``j`` pointing along the unit direction ``u`` (in the frame ``f`` of
+    its parent link): ``f`` turned by the link's swing, then by its rest turn."""
+    rx, ry, rz = _rest_dir(rest, j)
+    if _is_hinge(hinge, j):
+        s0, s1, s2, s3 = q_axis_angle(
+            hinge[j, 0], hinge[j, 1], hinge[j, 2], _hinge_angle(j, ux, uy, uz, rest, hinge)
+        )
+    else:
+        s0, s1, s2, s3 = q_between(rx, ry, rz, ux, uy, uz)
+    g0, g1, g2, g3 = qmul(f0, f1, f2, f3, s0, s1, s2, s3)
+    return qnormalize(*qmul(g0, g1, g2, g3, rest[j, 0], rest[j, 1], rest[j, 2], rest[j, 3]))
+
+
+@njit(cache=True)
+def local_direction(f0, f1, f2, f3, dx, dy, dz):
+    """Unit direction of the world vector d in the frame f; (0, 0, 0) when d is zero."""
+    lx, ly, lz = qrot(f0, -f1, -f2, -f3, dx, dy, dz)
+    n = math.sqrt(lx * lx + ly * ly + lz * lz)
+    if n < TINY:
+        return 0.0, 0.0, 0.0
+    return lx / n, ly / n, lz / n
+
+
+@njit(cache=True)
+def _world_offset(pos, j, p):
+    dx = pos[j, 0] - pos[p, 0]
+    dy = pos[j, 1] - pos[p, 1]
+    dz = pos[j, 2] - pos[p, 2] if pos.shape[1] == 3 else 0.0
+    return dx, dy, dz
+
+
+@njit(cache=True)
+def place_link(j, p, dx, dy, dz, lengths, rest, cone, hinge, lo, hi, frames, pos):
+    """Put joint ``j`` at its link's length from its (placed) parent ``p``, along the allowed
+    direction nearest the world direction d, and set its link's frame. A zero d keeps the
+    link's current direction; returns the breach of the direction wanted."""
+    f0, f1, f2, f3 = frames[p, 0], frames[p, 1], frames[p, 2], frames[p, 3]
+    ux, uy, uz = local_direction(f0, f1, f2, f3, dx, dy, dz)
+    if ux == 0.0 and uy == 0.0 and uz == 0.0:
+        ux, uy, uz = _rest_dir(rest, j)
+    ax, ay, az, breach = allowed_direction(j, ux, uy, uz, rest, cone, hinge, lo, hi)
+    set_link(j, p, ax, ay, az, lengths, rest, hinge, frames, pos)
+    return breach
+
+
+@njit(cache=True)
+def set_link(j, p, ax, ay, az, lengths, rest, hinge, frames, pos):
+    """Put link ``j`` along the unit direction a (in its parent link's frame, assumed allowed)
+    and set its frame: forward kinematics of one link."""
+    f0, f1, f2, f3 = frames[p, 0], frames[p, 1], frames[p, 2], frames[p, 3]
+    g0, g1, g2, g3 = link_frame(f0, f1, f2, f3, j, ax, ay, az, rest, hinge)
+    frames[j, 0], frames[j, 1], frames[j, 2], frames[j, 3] = g0, g1, g2, g3
+    wx, wy, wz = qrot(f0, f1, f2, f3, ax, ay, az)
+    pos[j, 0] = pos[p, 0] + lengths[j] * wx
+    pos[j, 1] = pos[p, 1] + lengths[j] * wy
+    if pos.shape[1] == 3:
+        pos[j, 2] = pos[p, 2] + lengths[j] * wz
+
+
+@njit(cache=True)
+def pose_breaches(parents, order, rest, cone, hinge, lo, hi, root_q, pos, frames, local, out):
+    """Measure a pose: every link's frame ``frames (m, 4)``, its direction in its parent link's
+    frame ``local (m, 3)`` and its breach ``out (m,)`` (radians; the root's row 0)."""
+    m = pos.shape[0]
+    r = order[0]
+    frames[r, :] = root_q
+    out[r] = 0.0
+    local[r, :] = 0.0
+    for idx in range(1, m):
+        j = order[idx]
+        p = parents[j]
+        dx, dy, dz = _world_offset(pos, j, p)
+        f0, f1, f2, f3 = frames[p, 0], frames[p, 1], frames[p, 2], frames[p, 3]
+        ux, uy, uz = local_direction(f0, f1, f2, f3, dx, dy, dz)
+        if ux == 0.0 and uy == 0.0 and uz == 0.0:
+            ux, uy, uz = _rest_dir(rest, j)
+        local[j, 0], local[j, 1], local[j, 2] = ux, uy, uz
+        out[j] = allowed_direction(j, ux, uy, uz, rest, cone, hinge, lo, hi)[3]
+        g0, g1, g2, g3 = link_frame(f0, f1, f2, f3, j, ux, uy, uz, rest, hinge)
+        frames[j, 0], frames[j, 1], frames[j, 2], frames[j, 3] = g0, g1, g2, g3
+
+
+@njit(cache=True)
+def project_pose(parents, order, lengths, rest, cone, hinge, lo, hi, root_q, pos, frames, local):
+    """Bring a pose within the limits, from the root outwards: every link keeps its direction in
+    its parent link's frame where the limit allows it, else takes the nearest allowed one, and
+    the joints after it follow. ``local (m, 3)`` receives each link's (allowed) direction in its
+    parent link's frame; returns the largest breach found."""
+    m = pos.shape[0]
+    breach = np.empty(m)
+    pose_breaches(parents, order, rest, cone, hinge, lo, hi, root_q, pos, frames, local, breach)
+    worst = 0.0
+    for idx in range(1, m):
+        j = order[idx]
+        worst = max(worst, breach[j])
+    if worst == 0.0:
+        return 0.0
+    for idx in range(1, m):
+        j = order[idx]
+        p = parents[j]
+        ax, ay, az, _ = allowed_direction(
+            j, local[j, 0], local[j, 1], local[j, 2], rest, cone, hinge, lo, hi
+        )
+        local[j, 0], local[j, 1], local[j, 2] = ax, ay, az
+        set_link(j, p, ax, ay, az, lengths, rest, hinge, frames, pos)
+    return worst
+
+
+@njit(cache=True)
+def rest_turns(parents, order, directions, out):
+    """Each link's rest turn ``out (m, 4)`` from the rest directions ``(m, 3)`` (world, unit;
+    the rest frames chained from the root's identity)."""
+    m = parents.shape[0]
+    frames = np.empty((m, 4))
+    r = order[0]
+    frames[r, :] = (1.0, 0.0, 0.0, 0.0)
+    out[r, :] = (1.0, 0.0, 0.0, 0.0)
+    for idx in range(1, m):
+        j = order[idx]
+        p = parents[j]
+        f0, f1, f2, f3 = frames[p, 0], frames[p, 1], frames[p, 2], frames[p, 3]
+        lx, ly, lz = local_direction(
+            f0, f1, f2, f3, directions[j, 0], directions[j, 1], directions[j, 2]
+        )
+        q0, q1, q2, q3 = q_between(1.0, 0.0, 0.0, lx, ly, lz)
+        out[j, 0], out[j, 1], out[j, 2], out[j, 3] = q0, q1, q2, q3
+        frames[j, 0], frames[j, 1], frames[j, 2], frames[j, 3] = qnormalize(
+            *qmul(f0, f1, f2, f3, q0, q1, q2, q3)
+        )
+    return frames
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+def _entries(value: Any, names: Sequence[str], parents: np.ndarray, field: str) -> dict[int, Any]:
+    """A per-joint mapping (or one value for every joint) as ``{link: (entry, where)}``, the
+    link named by its child's index; InvalidChainError naming the entry otherwise."""
+    out: dict[int, Any] = {}
+    if value is None:
+        return out
+    links = [j for j, p in enumerate(parents) if p >= 0]
+    if field == "max_bend_deg" and not isinstance(value, Mapping):
+        for j in links:  # one limit for every joint, as Chain takes it
+            out[j] = (value, field)
+        return out
+    if not isinstance(value, Mapping):
+        raise InvalidChainError(
+            f"{field}: expected a mapping of joint names to entries, got {describe(value)}"
+        )
+    index = {nm: i for i, nm in enumerate(names)}
+    kids: dict[int, list[int]] = {}
+    for j in links:
+        kids.setdefault(int(parents[j]), []).append(j)
+    special: dict[int, Any] = {}
+    for name, entry in value.items():
+        where = f"{field}[{name!r}]"
+        j = index.get(name, -1) if isinstance(name, str) else -1
+        if j < 0:
+            raise InvalidChainError(
+                f"{where}: expected the name of a joint ({', '.join(names)}), got {name!r}"
+            )
+        children = kids.get(j, [])
+        if not children:
+            raise InvalidChainError(
+                f"{where}: joint {name!r} has no link leaving it (a limit holds the links from "
+                "a joint to its children)"
+            )
+        if isinstance(entry, Mapping):
+            for child, sub in entry.items():
+                c = index.get(child, -1) if isinstance(child, str) else -1
+                if c not in children:
+                    raise InvalidChainError(
+                        f"{where}[{child!r}]: expected a child of {name!r} "
+                        f"({', '.join(names[k] for k in children)}), got {child!r}"
+                    )
+                special[c] = (sub, f"{where}[{child!r}]")
+        else:
+            for c in children:
+                out[c] = (entry, where)
+    out.update(special)
+    return out
+
+
+def _bend(entry: Any, where: str, signed_ok: bool) -> tuple[float, float] | None:
+    from geoik.chain import _bend_entry
+
+    try:
+        return _bend_entry(entry, 0, signed_ok)
+    except InvalidChainError as e:
+        raise InvalidChainError(str(e).replace("max_bend_deg[0]", where, 1)) from None
+
+
+def parse_limits(
+    names: Sequence[str],
+    parents: np.ndarray,
+    order: np.ndarray,
+    directions: np.ndarray,
+    dim: int,
+    max_bend_deg: Any,
+    hinge_axes: Any,
+) -> TreeLimits:
+    """The limits of a skeleton, given per joint by name in degrees (see :class:`Skeleton`)."""
+    m = len(names)
+    dirs = np.zeros((m, 3))
+    dirs[:, :dim] = directions
+    rest = np.zeros((m, 4))
+    frames = call(rest_turns, parents, order, dirs, rest, work=m)
+    cone = np.full(m, math.pi)
+    hinge = np.zeros((m, 3))
+    lo = np.full(m, -np.inf)
+    hi = np.full(m, np.inf)
+    if dim == 2:
+        hinge[:, 2] = 1.0
+        if hinge_axes is not None:
+            raise InvalidChainError(
+                "hinge_axes: a planar skeleton's joints all turn about z, got "
+                f"{describe(hinge_axes)}"
+            )
+    for j, (axis, where) in _entries(hinge_axes, names, parents, "hinge_axes").items():
+        if axis is None:
+            continue
+        try:
+            h = np.array(axis, dtype=np.float64)
+        except (TypeError, ValueError):
+            h = np.zeros(0)
+        norm = float(np.linalg.norm(h)) if h.shape == (3,) else 0.0
+        if h.shape != (3,) or not np.all(np.isfinite(h)) or norm == 0.0:
+            raise InvalidChainError(
+                f"{where}: expected None or a non-zero 3-vector, got {describe(axis)}"
+            )
+        p = int(parents[j])
+        f = frames[p]
+        local = np.array(call(local_direction, *f, *(h / norm)))
+        r = np.array(call(_rest_dir, rest, j))
+        if abs(float(local @ r)) > _PERP_TOL:
+            raise InvalidChainError(
+                f"{where}: expected an axis perpendicular to the rest direction of the link to "
+                f"{names[j]!r} ({np.round(dirs[j], 6).tolist()}), got {describe(axis)}"
+            )
+        local -= float(local @ r) * r
+        hinge[j] = local / np.linalg.norm(local)
+    for j, (entry, where) in _entries(max_bend_deg, names, parents, "max_bend_deg").items():
+        is_h = bool(np.any(hinge[j]))
+        pair = _bend(entry, where, signed_ok=is_h)
+        if pair is None:
+            continue
+        if is_h:
+            lo[j], hi[j] = math.radians(pair[0]), math.radians(pair[1])
+        else:
+            cone[j] = math.radians(pair[1])
+    limited = bool(
+        np.any(np.isfinite(lo)) or np.any(cone < math.pi) or (dim == 3 and np.any(hinge))
+    )
+    for a in (rest, cone, hinge, lo, hi):
+        a.setflags(write=False)
+    return TreeLimits(rest, cone, hinge, lo, hi, limited)
+
+
+def breaches(sk: Skeleton, positions: np.ndarray, root_q: np.ndarray) -> np.ndarray:
+    """(m,) breach of every link of a pose (radians)."""
+    m = sk.n
+    pos = np.ascontiguousarray(positions, dtype=np.float64)
+    out = np.empty(m)
+    frames = np.empty((m, 4))
+    local = np.empty((m, 3))
+    lim = sk.limits
+    call(pose_breaches, sk.parents, sk.order, *lim.arrays, root_q, pos, frames, local, out, work=m)
+    return out
+
+
+@njit(cache=True)
+def carry(parents, order, lengths, rest, hinge, root_q, fixed, local, pos):
+    """Forward kinematics from the root: joints with ``fixed`` set keep their positions (their
+    frames follow from them), the others take their link along ``local (m, 3)`` (a direction
+    in the parent link's frame) from the placed parent."""
+    m = pos.shape[0]
+    frames = np.empty((m, 4))
+    frames[order[0], :] = root_q
+    for idx in range(1, m):
+        j = order[idx]
+        p = parents[j]
+        if fixed[j]:
+            dx, dy, dz = _world_offset(pos, j, p)
+            f0, f1, f2, f3 = frames[p, 0], frames[p, 1], frames[p, 2], frames[p, 3]
+            ux, uy, uz = local_direction(f0, f1, f2, f3, dx, dy, dz)
+            if ux == 0.0 and uy == 0.0 and uz == 0.0:
+                ux, uy, uz = _rest_dir(rest, j)
+            g0, g1, g2, g3 = link_frame(f0, f1, f2, f3, j, ux, uy, uz, rest, hinge)
+            frames[j, 0], frames[j, 1], frames[j, 2], frames[j, 3] = g0, g1, g2, g3
+        else:
+            set_link(j, p, local[j, 0], local[j, 1], local[j, 2], lengths, rest, hinge, frames, pos)
+
+
+def carry_pose(
+    sk: Skeleton, start: np.ndarray, moved: np.ndarray, fixed: np.ndarray, root_q: np.ndarray
+) -> np.ndarray:
+    """(m, dim) positions: the ``fixed`` joints where ``moved`` has them, every other joint
+    carried along, its link keeping the direction in its parent link's frame that it has in
+    ``start``."""
+    m = sk.n
+    src = np.ascontiguousarray(start, dtype=np.float64)
+    frames = np.empty((m, 4))
+    local = np.empty((m, 3))
+    out = np.empty(m)
+    lim = sk.limits
+    call(pose_breaches, sk.parents, sk.order, *lim.arrays, root_q, src, frames, local, out, work=m)
+    pos = np.array(moved, dtype=np.float64)
+    call(
+        carry,
+        sk.parents,
+        sk.order,
+        sk.lengths,
+        lim.rest,
+        lim.hinge,
+        root_q,
+        fixed,
+        local,
+        pos,
+        work=m,
+    )
+    return pos

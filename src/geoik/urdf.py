@@ -1,0 +1,323 @@
+"""``geoik.load_urdf``: a :class:`geoik.Robot` from a URDF file.
+
+The file is read by yourdfpy (the ``robots`` extra: ``pip install 'geoik[robots]'``), without
+meshes; geoik only turns its joints into the general joint model:
+
+- the model starts at ``base`` (default: the URDF's root link) and ends at the tips, links named
+  by ``tip`` or ``tips``; by default every leaf link that at least one movable joint moves;
+- revolute (with its limits), continuous and prismatic (with its limits) joints on the paths
+  from the base to the tips become the model's joints, in the order of the paths (base to tip,
+  each joint after its parent); fixed joints are folded into the next joint's transform (or the
+  tip's);
+- axes are normalised (URDF asks for unit axes; a zero axis is an error);
+- mimic, floating and planar joints on those paths raise
+  :class:`~geoik.errors.UnsupportedJointError`; off them they are ignored (they move no tip):
+  the Panda's mimicking finger joint does not stop a model of the arm to its hand.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from geoik.errors import (
+    RobotsMissingError,
+    UnsupportedJointError,
+    URDFError,
+    describe,
+)
+from geoik.robot import Robot
+
+__all__ = ["load_urdf"]
+
+_MOVABLE = ("revolute", "continuous", "prismatic")
+
+
+def load_urdf(
+    path: str | os.PathLike[str],
+    tip: str | None = None,
+    tips: Sequence[str] | None = None,
+    base: str | None = None,
+) -> Robot:
+    """Load a robot from a URDF file.
+
+    Parameters
+    ----------
+    path : the URDF file.
+    tip : the one link to solve for (an arm's flange or tool frame), for :func:`geoik.solve`.
+    tips : several links, for :func:`geoik.solve_tree` (the fingertips of a hand). Give ``tip``
+        or ``tips``, not both; with neither, every leaf link that a movable joint moves.
+    base : the link the model starts from, whose frame every position and orientation is
+        expressed in; default the URDF's root link. Joints above it are left out (a mobile
+        base's floating joint, say).
+
+    Returns
+    -------
+    Robot
+        Its ``joint_names`` are the movable joints from the base to the tips, the order
+        :attr:`geoik.Solution.angles` uses.
+
+    Raises
+    ------
+    URDFError
+        A missing or unreadable file, malformed XML, a ``tip``, ``tips`` or ``base`` that is not
+        a link of the file (or a tip that does not hang from the base, or that no movable joint
+        moves), a revolute or prismatic joint with a zero axis or inverted limits.
+    UnsupportedJointError
+        A mimic, floating or planar joint between the base and a tip.
+    RobotsMissingError
+        yourdfpy is not installed.
+    """
+    file = _check_path(path)
+    try:
+        import yourdfpy
+        from lxml import etree
+    except ImportError:
+        raise RobotsMissingError(
+            "load_urdf: reading URDF files needs yourdfpy: pip install 'geoik[robots]'"
+        ) from None
+    try:
+        etree.parse(str(file), etree.XMLParser(remove_blank_text=True))
+    except etree.XMLSyntaxError as e:
+        raise URDFError(f"path: {str(file)!r} is not well-formed XML: {e}") from None
+    except OSError as e:
+        raise URDFError(f"path: cannot read {str(file)!r}: {e}") from None
+    try:
+        urdf = yourdfpy.URDF.load(
+            str(file),
+            build_scene_graph=False,
+            build_collision_scene_graph=False,
+            load_meshes=False,
+            load_collision_meshes=False,
+        )
+    except Exception as e:  # yourdfpy raises what its parser meets
+        raise URDFError(f"path: {str(file)!r} is not a URDF robot yourdfpy can read: {e}") from None
+    return robot_from_urdf(urdf.robot, tip=tip, tips=tips, base=base)
+
+
+def _check_path(path: Any) -> Path:
+    if not isinstance(path, str | os.PathLike):
+        raise URDFError(f"path: expected a file name, got {describe(path)}")
+    file = Path(path)
+    if not file.exists():
+        raise URDFError(f"path: no such file {str(file)!r}")
+    if not file.is_file():
+        raise URDFError(f"path: expected a file, got the directory {str(file)!r}")
+    return file
+
+
+def robot_from_urdf(
+    urdf_robot: Any,
+    tip: str | None = None,
+    tips: Sequence[str] | None = None,
+    base: str | None = None,
+) -> Robot:
+    """The :class:`Robot` of a parsed URDF (a ``yourdfpy.Robot``: its ``links`` and ``joints``);
+    the arguments and errors are :func:`load_urdf`'s."""
+    links = [link.name for link in urdf_robot.links]
+    by_child = {j.child: j for j in urdf_robot.joints}
+    children: dict[str, list[Any]] = {}
+    for j in urdf_robot.joints:
+        children.setdefault(j.parent, []).append(j)
+        for end in (j.parent, j.child):
+            if end not in links:
+                raise URDFError(f"joint {j.name!r}: names the link {end!r}, which is not defined")
+    roots = [name for name in links if name not in by_child]
+    if base is None:
+        if len(roots) != 1:
+            raise URDFError(
+                f"base: the file has {len(roots)} root links ({', '.join(roots)}); name one"
+            )
+        base = roots[0]
+    _check_link(base, links, "base")
+    if tip is not None and tips is not None:
+        raise URDFError("tip, tips: expected one of them (tip for one link, tips for several)")
+    if tip is not None:
+        wanted = [_check_link(tip, links, "tip")]
+    elif tips is not None:
+        if isinstance(tips, str) or not isinstance(tips, Sequence) or not tips:
+            raise URDFError(f"tips: expected a sequence of link names, got {describe(tips)}")
+        wanted = [_check_link(t, links, f"tips[{i}]") for i, t in enumerate(tips)]
+        if len(set(wanted)) != len(wanted):
+            raise URDFError(f"tips: expected distinct links, got {list(wanted)}")
+    else:
+        wanted = _default_tips(base, children)
+        if not wanted:
+            raise URDFError(f"tip: no movable joint hangs below the base {base!r}")
+    paths = [_path(base, t, by_child, "tip" if tip is not None else "tips") for t in wanted]
+
+    index: dict[str, int] = {}  # movable joint name -> model index
+    names: list[str] = []
+    kinds: list[str] = []
+    parents: list[int] = []
+    xyz: list[np.ndarray] = []
+    rot: list[np.ndarray] = []
+    axes: list[np.ndarray] = []
+    lo: list[float] = []
+    hi: list[float] = []
+    tip_parents: list[int] = []
+    tip_xyz: list[np.ndarray] = []
+    tip_rot: list[np.ndarray] = []
+    for t, path in zip(wanted, paths, strict=True):
+        above, offset = -1, np.eye(4)
+        for j in path:
+            offset = offset @ _origin(j)
+            if j.type == "fixed":
+                continue
+            if j.name not in index:
+                index[j.name] = len(names)
+                names.append(j.name)
+                kinds.append(j.type)
+                parents.append(above)
+                xyz.append(offset[:3, 3].copy())
+                rot.append(offset[:3, :3].copy())
+                axes.append(_axis(j))
+                low, high = _limits(j)
+                lo.append(low)
+                hi.append(high)
+            above, offset = index[j.name], np.eye(4)
+        if above < 0:
+            raise URDFError(
+                f"tip {t!r}: no movable joint lies between the base {base!r} and it, so it "
+                "cannot move"
+            )
+        tip_parents.append(above)
+        tip_xyz.append(offset[:3, 3].copy())
+        tip_rot.append(offset[:3, :3].copy())
+    return Robot(
+        tuple(names),
+        tuple(kinds),
+        np.array(parents, dtype=np.int64),
+        np.array(xyz),
+        np.array(rot),
+        np.array(axes),
+        np.array(lo),
+        np.array(hi),
+        tuple(wanted),
+        np.array(tip_parents, dtype=np.int64),
+        np.array(tip_xyz),
+        np.array(tip_rot),
+        base,
+        str(urdf_robot.name or "robot"),
+    )
+
+
+def _check_link(name: Any, links: list[str], what: str) -> str:
+    if not isinstance(name, str) or name not in links:
+        shown = ", ".join(links[:12]) + (", ..." if len(links) > 12 else "")
+        raise URDFError(f"{what}: expected a link of the URDF ({shown}), got {describe(name)}")
+    return name
+
+
+def _default_tips(base: str, children: dict[str, list[Any]]) -> list[str]:
+    """Leaf links below ``base`` that a movable joint moves, depth first in file order."""
+    out: list[str] = []
+
+    def walk(link: str, moved: bool) -> None:
+        below = children.get(link, [])
+        if not below and moved:
+            out.append(link)
+        for j in below:
+            walk(j.child, moved or j.type in _MOVABLE)
+
+    walk(base, False)
+    return out
+
+
+def _path(base: str, tip: str, by_child: dict[str, Any], what: str) -> list[Any]:
+    """The joints from ``base`` down to ``tip``, each checked (no mimic, floating or planar)."""
+    path: list[Any] = []
+    link = tip
+    while link != base:
+        j = by_child.get(link)
+        if j is None:
+            raise URDFError(f"{what}: the link {tip!r} does not hang from the base {base!r}")
+        path.append(j)
+        link = j.parent
+    path.reverse()
+    for j in path:
+        if j.mimic is not None:
+            raise UnsupportedJointError(
+                f"{what}: the joint {j.name!r} on the way to {tip!r} mimics {j.mimic.joint!r}; "
+                "geoik does not solve mimic joints (choose a tip above it)"
+            )
+        if j.type not in _MOVABLE and j.type != "fixed":
+            raise UnsupportedJointError(
+                f"{what}: the joint {j.name!r} on the way to {tip!r} is {j.type}; geoik solves "
+                "revolute, continuous, prismatic and fixed joints (a floating base: load with "
+                "base= the link below it)"
+            )
+    return path
+
+
+def _origin(joint: Any) -> np.ndarray:
+    return np.eye(4) if joint.origin is None else np.asarray(joint.origin, dtype=np.float64)
+
+
+def _axis(joint: Any) -> np.ndarray:
+    axis = np.array([1.0, 0.0, 0.0] if joint.axis is None else joint.axis, dtype=np.float64)
+    norm = float(np.linalg.norm(axis))
+    if axis.shape != (3,) or not np.all(np.isfinite(axis)) or norm == 0.0:
+        raise URDFError(
+            f"joint {joint.name!r}: expected a non-zero axis, got {describe(joint.axis)}"
+        )
+    return axis / norm
+
+
+def _limits(joint: Any) -> tuple[float, float]:
+    if joint.type == "continuous":
+        return -np.inf, np.inf
+    limit = joint.limit
+    low = 0.0 if limit is None or limit.lower is None else float(limit.lower)
+    high = 0.0 if limit is None or limit.upper is None else float(limit.upper)
+    if not (np.isfinite(low) and np.isfinite(high) and low <= high):
+        raise URDFError(
+            f"joint {joint.name!r}: expected limits lower <= upper, got {low!r}, {high!r}"
+        )
+    return low, high
+
+
+EXAMPLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "panda": ("panda_description/urdf/panda.urdf", ("panda_hand_tcp",)),
+    "ur5": ("ur_description/urdf/ur5_robot.urdf", ("tool0",)),
+    "ur10": ("ur_description/urdf/ur10_robot.urdf", ("tool0",)),
+    "kinova": ("kinova_description/robots/kinova.urdf", ("j2s6s200_end_effector",)),
+    "z1": ("z1_description/urdf/z1.urdf", ("link06",)),
+    "allegro": (
+        "allegro_hand_description/urdf/allegro_right_hand.urdf",
+        ("link_3.0_tip", "link_7.0_tip", "link_11.0_tip", "link_15.0_tip"),
+    ),
+}
+"""Real robots of the ``example-robot-data`` package (PyPI): name -> (URDF path in its
+``robots`` folder, the tips geoik's tests and benchmarks solve for): the Franka Panda to its
+tool centre point, the UR5 and UR10 to their tool flange, the Kinova Jaco (j2s6s200) to its end
+effector, the Unitree Z1 to its last link, and the Allegro right hand to its four fingertips."""
+
+
+def example_path(name: str) -> Path:
+    """Path of the URDF of the example robot ``name`` (a key of :data:`EXAMPLES`), from the
+    installed ``example-robot-data`` package (``pip install example-robot-data``; in geoik's
+    ``test`` extra)."""
+    from importlib import metadata
+
+    if name not in EXAMPLES:
+        raise URDFError(f"name: expected one of {', '.join(EXAMPLES)}, got {describe(name)}")
+    try:
+        dist = metadata.distribution("example-robot-data")
+    except metadata.PackageNotFoundError:
+        raise RobotsMissingError(
+            "example robots need the example-robot-data package: pip install example-robot-data"
+        ) from None
+    root = Path(str(dist.locate_file("cmeel.prefix/share/example-robot-data/robots")))
+    return root / EXAMPLES[name][0]
+
+
+def load_example(name: str) -> Robot:
+    """:func:`load_urdf` of the example robot ``name`` with its tips (see :data:`EXAMPLES`)."""
+    path = example_path(name)
+    tips = EXAMPLES[name][1]
+    return load_urdf(path, tip=tips[0]) if len(tips) == 1 else load_urdf(path, tips=tips)

@@ -1,0 +1,323 @@
+"""Robots: URDF loading, forward kinematics against yourdfpy's, solving with position and
+orientation targets, and the typed errors, on the real robots of example-robot-data."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik.kinematics import angle_between
+from geoik.solvers import REGISTRY
+from geoik.urdf import EXAMPLES, example_path, load_example
+
+yourdfpy = pytest.importorskip("yourdfpy")
+
+ARMS = ("panda", "ur5", "ur10", "kinova", "z1")
+GENERAL = sorted(name for name, s in REGISTRY.items() if s.kernel_general is not None)
+
+SYNTHETIC = """<?xml version="1.0"?>
+<robot name="synthetic">
+  <link name="base"/><link name="a"/><link name="b"/><link name="c"/><link name="d"/>
+  <link name="e"/><link name="tool"/><link name="side"/>
+  <joint name="j1" type="revolute">
+    <parent link="base"/><child link="a"/>
+    <origin xyz="0.1 -0.2 0.3" rpy="0.3 -0.2 1.1"/><axis xyz="0 0.6 0.8"/>
+    <limit lower="-2.0" upper="1.5" effort="1" velocity="1"/>
+  </joint>
+  <joint name="fixed1" type="fixed">
+    <parent link="a"/><child link="b"/><origin xyz="0.25 0 0.05" rpy="0 1.2 0"/>
+  </joint>
+  <joint name="slide" type="prismatic">
+    <parent link="b"/><child link="c"/>
+    <origin xyz="0 0.1 0" rpy="-0.4 0 0.2"/><axis xyz="1 1 0"/>
+    <limit lower="-0.1" upper="0.3" effort="1" velocity="1"/>
+  </joint>
+  <joint name="spin" type="continuous">
+    <parent link="c"/><child link="d"/><origin xyz="0 0 0.2" rpy="0 0 0"/>
+    <axis xyz="1 0 0"/>
+  </joint>
+  <joint name="j4" type="revolute">
+    <parent link="d"/><child link="e"/><origin xyz="0.3 0 0" rpy="0.1 0.2 0.3"/>
+    <axis xyz="0 0 -1"/><limit lower="-1.0" upper="2.5" effort="1" velocity="1"/>
+  </joint>
+  <joint name="tool_joint" type="fixed">
+    <parent link="e"/><child link="tool"/><origin xyz="0.05 0.02 0.1" rpy="0.5 0 0"/>
+  </joint>
+  <joint name="side_joint" type="revolute">
+    <parent link="a"/><child link="side"/><origin xyz="0 0.2 0"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+  </joint>
+</robot>
+"""
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("urdf") / "synthetic.urdf"
+    path.write_text(SYNTHETIC)
+    return path
+
+
+def _yourdfpy_tips(path: Path, robot: ik.Robot, configs: np.ndarray) -> np.ndarray:
+    """yourdfpy's own forward kinematics: (count, k, 4, 4) tip transforms in the base frame."""
+    urdf = yourdfpy.URDF.load(str(path), load_meshes=False)
+    out = np.empty((len(configs), robot.k, 4, 4))
+    for c, q in enumerate(configs):
+        urdf.update_cfg(dict(zip(robot.joint_names, q, strict=True)))
+        for i, tip in enumerate(robot.tip_names):
+            out[c, i] = urdf.get_transform(tip, robot.base_name)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_forward_kinematics_equals_yourdfpy(name):
+    """1000 random in-limit configurations: every tip's frame equals yourdfpy's to 1e-9."""
+    robot = load_example(name)
+    configs = robot.random_angles(np.random.default_rng([7, len(name)]), 1000)
+    ours = np.array([robot.tip_frames(q) for q in configs])
+    theirs = _yourdfpy_tips(example_path(name), robot, configs)
+    assert np.abs(ours - theirs).max() <= 1e-9
+
+
+def test_forward_kinematics_of_every_joint_kind(synthetic):
+    """Offsets with rpy, a non-unit axis, fixed joints folded, prismatic and continuous joints,
+    two tips on two branches: equal to yourdfpy's forward kinematics."""
+    robot = ik.load_urdf(synthetic, tips=["tool", "side"])
+    assert robot.joint_names == ("j1", "slide", "spin", "j4", "side_joint")
+    assert robot.kinds == ("revolute", "prismatic", "continuous", "revolute", "revolute")
+    assert robot.lo[2] == -np.inf and robot.hi[2] == np.inf
+    configs = robot.random_angles(np.random.default_rng(3), 200)
+    configs[:, 2] *= 3.0  # continuous: any angle
+    theirs = _yourdfpy_tips(synthetic, robot, configs)
+    # yourdfpy slides a prismatic joint by q times its axis as written; geoik normalises it
+    # (URDF asks for unit axes), so compare at the joint value scaled accordingly
+    ours = np.array([robot.tip_frames(q * [1, math.sqrt(2), 1, 1, 1]) for q in configs])
+    assert np.abs(ours - theirs).max() <= 1e-9
+
+
+def test_default_tips_base_and_paths(synthetic):
+    robot = ik.load_urdf(synthetic)
+    assert robot.tip_names == ("tool", "side")
+    assert robot.base_name == "base"
+    np.testing.assert_array_equal(robot.path("side"), [0, 4])
+    arm = ik.load_urdf(synthetic, tip="tool", base="b")
+    assert arm.joint_names == ("slide", "spin", "j4") and arm.base_name == "b"
+    one = robot.with_tips("tool")
+    assert one.joint_names == ("j1", "slide", "spin", "j4")
+    q = one.random_angles(np.random.default_rng(0))
+    full = np.append(q, 0.3)
+    np.testing.assert_allclose(one.tip_frame(q), robot.tip_frames(full)[0], atol=1e-12)
+
+
+def test_load_errors(synthetic, tmp_path):
+    with pytest.raises(ik.URDFError, match="no such file"):
+        ik.load_urdf(tmp_path / "missing.urdf")
+    bad = tmp_path / "bad.urdf"
+    bad.write_text(SYNTHETIC.replace("</robot>", ""))
+    with pytest.raises(ik.URDFError, match="not well-formed XML"):
+        ik.load_urdf(bad)
+    with pytest.raises(ik.URDFError, match=r"tip: expected a link of the URDF .*'nowhere'"):
+        ik.load_urdf(synthetic, tip="nowhere")
+    with pytest.raises(ik.URDFError, match="base"):
+        ik.load_urdf(synthetic, base="nowhere")
+    with pytest.raises(ik.URDFError, match="does not hang from the base"):
+        ik.load_urdf(synthetic, tip="side", base="b")
+    with pytest.raises(ik.URDFError, match="tip, tips"):
+        ik.load_urdf(synthetic, tip="tool", tips=["side"])
+    with pytest.raises(ik.URDFError, match="cannot move"):
+        ik.load_urdf(synthetic, tip="a", base="a")
+    floating = tmp_path / "floating.urdf"
+    floating.write_text(SYNTHETIC.replace('name="j4" type="revolute"', 'name="j4" type="floating"'))
+    with pytest.raises(ik.UnsupportedJointError, match="'j4'.*floating"):
+        ik.load_urdf(floating, tip="tool")
+    ik.load_urdf(floating, tip="side")  # off the path: ignored
+
+
+def test_mimic_joint_on_the_path_is_refused():
+    path = example_path("panda")
+    with pytest.raises(ik.UnsupportedJointError, match="panda_finger_joint2.*mimics"):
+        ik.load_urdf(path, tip="panda_rightfinger")
+    arm = ik.load_urdf(path, tip="panda_hand")  # the mimic joint is off this path
+    assert arm.n == 7
+
+
+def _reachable(robot: ik.Robot, seed: int, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Targets made by forward kinematics of random in-limit configurations: (position, R)."""
+    frames = [robot.tip_frame(q) for q in robot.random_angles(np.random.default_rng(seed), count)]
+    return [(f[:3, 3], f[:3, :3]) for f in frames]
+
+
+def check_robot_solution(sol: ik.Solution, robot: ik.Robot, target, orientation=None) -> None:
+    """The invariants of a robot's solution."""
+    q = sol.angles
+    assert q.shape == (robot.n,) and np.all(np.isfinite(q))
+    assert np.all(q >= robot.lo - 1e-12) and np.all(q <= robot.hi + 1e-12)
+    frame = robot.tip_frame(q)
+    np.testing.assert_allclose(sol.frame, frame, atol=1e-12)
+    np.testing.assert_allclose(sol.positions, robot.joint_positions(q), atol=1e-12)
+    assert sol.error == pytest.approx(float(np.linalg.norm(frame[:3, 3] - target)), abs=1e-12)
+    if orientation is None:
+        assert sol.angle_error is None
+        reached = sol.error <= sol.tol
+    else:
+        assert sol.angle_error == pytest.approx(angle_between(orientation, frame[:3, :3]), abs=1e-9)
+        reached = sol.error <= sol.tol and sol.angle_error <= sol.angle_tol
+    assert (sol.status is ik.Status.REACHED) == reached
+    assert sol.status is not ik.Status.CLOSEST
+    keys = sol.motion.keys
+    np.testing.assert_array_equal(keys[0], keys[0])
+    np.testing.assert_allclose(robot.tip_frame(keys[-1]), frame, atol=1e-9)
+    for key in keys:
+        assert np.all(key >= robot.lo - 1e-12) and np.all(key <= robot.hi + 1e-12)
+    c = ik.costs(sol)
+    assert c.rotations_over_5deg >= 0 and math.isfinite(c.rotation_sum_deg)
+    moved = float(np.linalg.norm(sol.motion.trace()[-1] - sol.motion.trace()[0]))
+    assert math.isfinite(c.path_length) and c.path_length >= moved * (1 - 1e-9) - 1e-12
+    assert c.iterations == sol.iterations
+
+
+@pytest.mark.parametrize("method", GENERAL)
+@pytest.mark.parametrize("name", ARMS)
+def test_solutions_keep_their_invariants(method, name):
+    robot = load_example(name)
+    for k, (p, r) in enumerate(_reachable(robot, 11, 4)):
+        orientation = r if k % 2 else None
+        sol = ik.solve(robot, p, method=method, orientation=orientation, tol=1e-4, angle_tol=1e-3)
+        check_robot_solution(sol, robot, p, orientation)
+    far = ik.solve(robot, [5.0, 0.0, 0.0], method=method, max_iter=20)
+    check_robot_solution(far, robot, np.array([5.0, 0.0, 0.0]))
+    assert far.status in (ik.Status.MAX_ITERATIONS, ik.Status.STALLED)
+
+
+@pytest.mark.parametrize("name", ("panda", "ur5", "kinova", "z1"))
+def test_dls_reaches_reachable_poses(name):
+    """Seeded reachable targets with orientation, from the rest pose, 100 iterations: dls
+    reaches at least 97 % within 1e-4 m and 1e-3 rad (the benchmark measures more)."""
+    robot = load_example(name)
+    targets = _reachable(robot, 5, 100)
+    reached = 0
+    for p, r in targets:
+        sol = ik.solve(robot, p, method="dls", orientation=r, tol=1e-4, angle_tol=1e-3)
+        reached += sol.status is ik.Status.REACHED
+        assert np.all(sol.angles >= robot.lo) and np.all(sol.angles <= robot.hi)
+    assert reached >= 97
+
+
+def test_ccd_reaches_positions_and_improves_orientation():
+    robot = load_example("ur5")
+    reached = 0
+    for p, r in _reachable(robot, 2, 20):
+        pos = ik.solve(robot, p, method="ccd", tol=1e-3)
+        reached += pos.status is ik.Status.REACHED
+        full = ik.solve(robot, p, method="ccd", orientation=r, tol=1e-3, angle_tol=1e-2)
+        start = angle_between(r, robot.tip_frame(robot.rest_angles())[:3, :3])
+        assert full.angle_error < start
+    assert reached >= 18
+
+
+def test_orientation_forms_agree():
+    robot = load_example("kinova")
+    ((p, r),) = _reachable(robot, 4, 1)
+    w = math.sqrt(max(0.0, 1.0 + np.trace(r))) / 2.0
+    quat = [
+        w,
+        (r[2, 1] - r[1, 2]) / (4 * w),
+        (r[0, 2] - r[2, 0]) / (4 * w),
+        (r[1, 0] - r[0, 1]) / (4 * w),
+    ]
+    a = ik.solve(robot, p, orientation=r)
+    b = ik.solve(robot, p, orientation=quat)
+    np.testing.assert_allclose(a.orientation, b.orientation, atol=1e-9)
+    np.testing.assert_allclose(a.angles, b.angles, atol=1e-6)
+    assert a.status is ik.Status.REACHED
+
+
+@pytest.mark.parametrize(
+    "orientation",
+    [np.eye(3) * 2.0, [1.0, 0.0, 0.0], [0.5, 0.5, 0.5, 0.6], "x", np.diag([1.0, 1.0, -1.0])],
+)
+def test_bad_orientations_raise_typed_errors(orientation):
+    robot = load_example("z1")
+    with pytest.raises(ik.InvalidTargetError, match="orientation"):
+        ik.solve(robot, [0.3, 0.0, 0.3], orientation=orientation)
+
+
+def test_bad_inputs_raise_typed_errors():
+    robot = load_example("z1")
+    with pytest.raises(ik.InvalidOptionError, match="angle_tol"):
+        ik.solve(robot, [0.3, 0.0, 0.3], orientation=np.eye(3), angle_tol=0.0)
+    with pytest.raises(ik.InvalidPoseError, match="start"):
+        ik.solve(robot, [0.3, 0.0, 0.3], start=[0.0] * 5)
+    with pytest.raises(ik.InvalidPoseError, match="outside its limits"):
+        ik.solve(robot, [0.3, 0.0, 0.3], start=[0.0, -1.0, 0.0, 0.0, 0.0, 0.0])
+    with pytest.raises(ik.InvalidTargetError, match="target"):
+        ik.solve(robot, [0.3, 0.0])
+    with pytest.raises(ik.UnsupportedChainError, match="orientation"):
+        ik.solve(ik.Chain.spatial([1.0, 1.0]), [1.0, 0.5, 0.0], orientation=np.eye(3))
+    hand = load_example("allegro")
+    with pytest.raises(ik.InvalidChainError, match="solve_tree"):
+        ik.solve(hand, [0.1, 0.0, 0.1])
+
+
+@pytest.mark.parametrize("method", sorted(set(REGISTRY) - set(GENERAL)))
+def test_other_solvers_say_what_they_need(method):
+    robot = load_example("ur5")
+    with pytest.raises(ik.UnsupportedChainError, match=rf"'{method}' needs a geoik\.Chain"):
+        ik.solve(robot, [0.3, 0.2, 0.4], method=method)
+    with pytest.raises(ik.UnsupportedChainError, match="ccd, dls"):
+        ik.solve_tree(load_example("allegro"), {"link_3.0_tip": [0.05, 0.0, 0.1]}, method=method)
+
+
+def test_start_continues_from_a_previous_solution():
+    robot = load_example("panda")
+    (p, r), (p2, _) = _reachable(robot, 8, 2)
+    first = ik.solve(robot, p, orientation=r)
+    near = p + [0.01, 0.0, -0.01]
+    second = ik.solve(robot, near, orientation=r, start=first)
+    np.testing.assert_allclose(second.motion.keys[0], first.angles)
+    assert second.status is ik.Status.REACHED and second.iterations <= 10
+
+
+def test_allegro_hand_reaches_four_fingertips():
+    """Four fingertip targets from random finger configurations, reached by solve_tree."""
+    hand = load_example("allegro")
+    assert hand.k == 4 and hand.n == 16
+    reached = 0
+    for q in hand.random_angles(np.random.default_rng(9), 40):
+        frames = hand.tip_frames(q)
+        targets = {t: frames[i, :3, 3] for i, t in enumerate(hand.tip_names)}
+        sol = ik.solve_tree(hand, targets, tol=1e-4)
+        reached += sol.reached
+        assert np.all(sol.angles >= hand.lo) and np.all(sol.angles <= hand.hi)
+        np.testing.assert_allclose(sol.frames, hand.tip_frames(sol.angles), atol=1e-12)
+        for i, t in enumerate(hand.tip_names):
+            np.testing.assert_allclose(sol.position(t), sol.frames[i, :3, 3])
+            assert (sol.status[t] is ik.Status.REACHED) == (sol.error[t] <= 1e-4)
+    assert reached >= 38
+
+
+def test_command_line_solves_a_urdf(capsys):
+    from geoik.cli import main
+
+    path = str(example_path("ur5"))
+    args = ["solve", "--urdf", path, "--tip", "tool0", "--target", "0.4,0.2,0.5"]
+    assert main([*args, "--orientation", "0,1,0,0", "--json"]) == 0
+    import json
+
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "REACHED" and record["joint_names"][0] == "shoulder_pan_joint"
+    robot = ik.load_urdf(path, tip="tool0")
+    frame = robot.tip_frame(record["joint_values"])
+    np.testing.assert_allclose(frame[:3, 3], [0.4, 0.2, 0.5], atol=2e-4)
+    assert angle_between(np.diag([1.0, -1.0, -1.0]), frame[:3, :3]) <= 1e-3
+    assert main(["solve", "--urdf", path, "--tip", "nowhere", "--target", "0.4,0.2,0.5"]) == 2
+    assert "--tip: expected a link" in capsys.readouterr().err
+    assert main([*args, "--orientation", "0,1,0"]) == 2
+    assert "--orientation" in capsys.readouterr().err
+    assert main(["methods"]) == 0
+    assert "geoik solve --urdf): ccd, dls" in capsys.readouterr().out
