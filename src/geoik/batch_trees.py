@@ -6,6 +6,10 @@ holds one target per targeted end effector, and each row is solved from the rest
 ``circles_tree``), the same closest points of out-of-reach targets, the joints off the targeted
 paths carried along, and :func:`geoik.judge.judge` of every end effector with the annulus its
 path from the root reaches. Tree solves record no motion, so there are no costs.
+``method="auto"`` runs circles on every row, then fabrik on the rows with an end effector
+neither REACHED nor CLOSEST, keeping per row the result ``solve_tree`` keeps. A skeleton with
+limits is solved row by row by ``solve_tree`` itself, in this thread (its limited kernels are
+not in the parallel engine).
 """
 
 from __future__ import annotations
@@ -17,15 +21,23 @@ from typing import Any
 import numpy as np
 from numba import get_num_threads, njit, prange
 
+from geoik.auto import AUTO
 from geoik.checks import check_flag, check_max_iter, check_points, check_tol
 from geoik.errors import InvalidOptionError, InvalidTargetError, UnknownMethodError, describe
-from geoik.geometry import REACHED, distance
+from geoik.geometry import CLOSEST, REACHED, distance
 from geoik.judge import annulus_params, judge
 from geoik.parallel import take
 from geoik.skeleton import Skeleton
 from geoik.solvers.circles.tree import circles_tree
 from geoik.solvers.fabrik import fabrik_tree
-from geoik.tree import DEFAULT_MAX_ITER, METHODS, _segments, _target_arrays, tree_scale
+from geoik.tree import (
+    DEFAULT_MAX_ITER,
+    METHODS,
+    _segments,
+    _target_arrays,
+    solve_tree,
+    tree_scale,
+)
 
 __all__ = ["TreeBatchResult", "evaluate_tree"]
 
@@ -47,6 +59,9 @@ class TreeBatchResult:
     positions : (m, joints, d) final joint positions, or None unless requested.
     tol : the tolerance used.
     max_iter : the budget used.
+    solvers : the tree solvers that ran, in order (``circles`` then ``fabrik`` for ``"auto"``).
+    solved_by : with ``"auto"``, (m,) int8: index into ``solvers`` of the solver whose result
+        each row holds (:attr:`geoik.TreeSolution.method` of its solve); else None.
     """
 
     effectors: tuple[str, ...]
@@ -56,6 +71,8 @@ class TreeBatchResult:
     positions: np.ndarray | None
     tol: float
     max_iter: int
+    solvers: tuple[str, ...] = ()
+    solved_by: np.ndarray | None = None
 
     @property
     def reached(self) -> np.ndarray:
@@ -78,9 +95,9 @@ def evaluate_tree(
     options: Mapping[str, Any],
 ) -> TreeBatchResult:
     """See :func:`geoik.batch.evaluate` (a skeleton and its rows of targets)."""
-    if method not in METHODS:
+    if method != AUTO and method not in METHODS:
         raise UnknownMethodError(
-            f"method: expected one of {', '.join(METHODS)} for trees, got {method!r}"
+            f"method: expected {AUTO} or one of {', '.join(METHODS)} for trees, got {method!r}"
         )
     if options:
         key = next(iter(options))
@@ -90,6 +107,59 @@ def evaluate_tree(
     scale = tree_scale(skeleton)
     tol_ = check_tol(tol, scale)
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
+    if skeleton.is_limited:
+        return _rows_one_by_one(skeleton, names, t, method, tol_, iters, want_positions)
+    attempts = METHODS if method == AUTO else (method,)
+    res = _solve_rows(skeleton, names, t, attempts[0], tol_, iters, want_positions)
+    status, error, used, final = res
+    solved_by = np.zeros(t.shape[0], np.int8) if method == AUTO else None
+    for a, name in enumerate(attempts[1:], start=1):  # auto: as solve_tree keeps the better
+        short = _short(status)
+        rows = np.flatnonzero(short > 0)
+        if rows.size == 0:
+            break
+        st, err, it, pos = _solve_rows(
+            skeleton, names, np.ascontiguousarray(t[rows]), name, tol_, iters, want_positions
+        )
+        new_short = _short(st)
+        better = (new_short < short[rows]) | (
+            (new_short == short[rows]) & (err.sum(axis=1) < error[rows].sum(axis=1))
+        )
+        idx = rows[better]
+        status[idx], error[idx], used[idx] = st[better], err[better], it[better]
+        if want_positions:
+            final[idx] = pos[better]
+        assert solved_by is not None
+        solved_by[idx] = a
+    return TreeBatchResult(
+        effectors=names,
+        status=status,
+        error=error,
+        iterations=used,
+        positions=final if want_positions else None,
+        tol=tol_,
+        max_iter=iters,
+        solvers=attempts,
+        solved_by=solved_by,
+    )
+
+
+def _short(status: np.ndarray) -> np.ndarray:
+    """Per row, the end effectors that ended neither REACHED nor CLOSEST."""
+    return np.sum((status != REACHED) & (status != CLOSEST), axis=1)
+
+
+def _solve_rows(
+    skeleton: Skeleton,
+    names: tuple[str, ...],
+    t: np.ndarray,
+    method: str,
+    tol: float,
+    iters: int,
+    want_positions: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Status, error, iterations and final positions of every row of ``t`` by ``method``, on
+    every core."""
     m, k, d = t.shape
     goals = {name: skeleton.root for name in names}  # which joints are targeted and active
     active, targeted = _target_arrays(skeleton, goals)[:2]
@@ -101,7 +171,6 @@ def evaluate_tree(
     error = np.empty((m, k))
     used = np.empty(m, np.int64)
     final = np.empty((m if want_positions else 0, skeleton.n, d))
-    first = skeleton.rest_positions()
     _engine(
         method == "fabrik",
         skeleton.parents,
@@ -112,27 +181,60 @@ def evaluate_tree(
         targeted,
         eff,
         t,
-        first,
+        skeleton.rest_positions(),
         reach,
         skeleton.root,
         params,
-        tol_,
+        tol,
         iters,
-        scale,
+        tree_scale(skeleton),
         get_num_threads(),
         status,
         error,
         used,
         final,
     )
+    return status, error, used, final
+
+
+def _rows_one_by_one(
+    skeleton: Skeleton,
+    names: tuple[str, ...],
+    t: np.ndarray,
+    method: str,
+    tol: float,
+    iters: int,
+    want_positions: bool,
+) -> TreeBatchResult:
+    """A skeleton with limits: each row by :func:`geoik.solve_tree` itself (its limited kernels
+    place each joint within its limits), one after another in this thread."""
+    m, k, d = t.shape
+    status = np.empty((m, k), np.int8)
+    error = np.empty((m, k))
+    used = np.empty(m, np.int64)
+    final = np.empty((m if want_positions else 0, skeleton.n, d))
+    attempts = METHODS if method == AUTO else (method,)
+    solved_by = np.zeros(m, np.int8) if method == AUTO else None
+    for i in range(m):
+        goals = {name: t[i, e] for e, name in enumerate(names)}
+        sol = solve_tree(skeleton, goals, method, tol=tol, max_iter=iters)
+        for e, name in enumerate(names):
+            status[i, e], error[i, e] = int(sol.status[name]), sol.error[name]
+        used[i] = sol.iterations
+        if want_positions:
+            final[i] = sol.positions
+        if solved_by is not None:
+            solved_by[i] = attempts.index(sol.method)
     return TreeBatchResult(
         effectors=names,
         status=status,
         error=error,
         iterations=used,
         positions=final if want_positions else None,
-        tol=tol_,
+        tol=tol,
         max_iter=iters,
+        solvers=attempts,
+        solved_by=solved_by,
     )
 
 
