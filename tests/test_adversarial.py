@@ -147,5 +147,8 @@ def test_ctrl_c_at_any_moment_of_a_map_ends_in_one_line(delay, tmp_path):
     out, err = proc.communicate(timeout=120)
     if proc.returncode == 0:  # it finished before the signal came
         return
-    assert (proc.returncode, err) == (130, "geoik: interrupted\n")
+    assert err == "geoik: interrupted\n"
+    # 130, or the process ends by the signal itself: Python does so on exit when the Ctrl-C came
+    # while C code ran Python code (an extension module importing), as shells expect
+    assert proc.returncode in (130, -signal.SIGINT)
     assert not (tmp_path / "m.png").exists()
