@@ -60,6 +60,8 @@ def _compare(chain, targets, method, **kw) -> tuple[int, int]:
             assert res.rotation_sum_deg[i] == c.rotation_sum_deg
             assert res.path_length[i] == c.path_length
             assert np.array_equal(res.angles[i], sol.angles)
+            if res.solved_by is not None:  # auto: the solver each target's solve kept
+                assert res.solvers[res.solved_by[i]] == sol.method, (i, t)
             compared += 1
     return compared, refused
 
@@ -75,6 +77,20 @@ def test_batch_equals_solve_3d(method):
         compared, refused = compared + a, refused + b
     assert compared + refused == 300
     assert compared >= 150
+
+
+@pytest.mark.parametrize(("method", "options"), [("ccd", {"escape": 1}), ("auto", {})])
+def test_batch_equals_solve_3d_with_escape_and_auto(method, options):
+    """CCD with escape runs one target at a time (the lanes run the seeds' CCD); auto runs its
+    attempts on the targets still short: both as solve does, target by target."""
+    rng = np.random.default_rng(5)
+    compared = 0
+    for chain in _chains(REGISTRY["ccd"]):
+        kw = {"tol": 1e-3 * chain.total_length, "max_iter": 25, **options}
+        a, b = _compare(chain, _targets(chain, 120, rng), method, **kw)
+        assert b == 0  # neither refuses a target
+        compared += a
+    assert compared == 240
 
 
 def test_ccd_3d_blocks_and_padding():
@@ -112,11 +128,17 @@ def _rows(sk, names, m, rng):
     return out
 
 
-@pytest.mark.parametrize("method", ["circles", "fabrik"])
-@pytest.mark.parametrize("which", ["hand", "legs"])
+@pytest.mark.parametrize("method", ["circles", "fabrik", "auto"])
+@pytest.mark.parametrize("which", ["hand", "hand-free", "legs", "legs-free"])
 def test_batch_equals_solve_tree(method, which):
-    sk = ik.Skeleton.hand() if which == "hand" else ik.Skeleton.legs()
-    names = sk.effector_names[:3] if which == "hand" else sk.effector_names
+    """Skeletons with limits (solved row by row) and without (on every core)."""
+    limits = not which.endswith("-free")
+    if which.startswith("hand"):
+        sk = ik.Skeleton.hand(limits=limits)
+    else:
+        sk = ik.Skeleton.legs(limits=limits)
+    assert sk.is_limited == limits
+    names = sk.effector_names[:3] if which.startswith("hand") else sk.effector_names
     rows = _rows(sk, names, 60, np.random.default_rng(4))
     kw = {"tol": 1e-3, "max_iter": 40}
     with jit.mode("compiled"):
@@ -129,6 +151,10 @@ def test_batch_equals_solve_tree(method, which):
                 assert res.status[i, e] == sol.status[name].value, (i, name)
                 assert res.error[i, e] == sol.error[name], (i, name)
             assert np.array_equal(res.positions[i], sol.positions), i
+            if method == "auto":
+                assert res.solvers[res.solved_by[i]] == sol.method, i
+            else:
+                assert res.solved_by is None and res.solvers == (method,)
     assert res.tol == sol.tol
     assert np.array_equal(res.all_reached, res.reached.all(axis=1))
 

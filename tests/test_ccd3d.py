@@ -128,7 +128,7 @@ def _one_by_one(chain, targets, cap):
         q = rest_state(chain)
         rec = np.zeros((cap, n, 4))
         rec[0] = q
-        code, used, nrec = ccd_3d(*chain.kernel_arrays, t, q, TOL, MAX_ITER, np.zeros(0), rec)
+        code, used, nrec = ccd_3d(*chain.kernel_arrays, t, q, TOL, MAX_ITER, np.zeros(1), rec)
         out.append((code, used, nrec, q, rec[:nrec].copy()))
     return out
 
@@ -150,7 +150,7 @@ def _lanes(chain, targets, cap, k):
             q,
             TOL,
             MAX_ITER,
-            np.zeros(0),
+            np.zeros(1),
             rec,
             nrec,
             status,
@@ -192,7 +192,7 @@ def test_the_kernel_is_the_plain_ccd(which):
         code, used = reference_ccd_3d(*chain.kernel_arrays, t, q, TOL, MAX_ITER)
         got = rest_state(chain)
         rec = np.zeros((1, n, 4))
-        status, sweeps, _ = ccd_3d(*chain.kernel_arrays, t, got, TOL, MAX_ITER, np.zeros(0), rec)
+        status, sweeps, _ = ccd_3d(*chain.kernel_arrays, t, got, TOL, MAX_ITER, np.zeros(1), rec)
         if (status, sweeps) != (code, used):
             continue
         same += 1
@@ -218,7 +218,7 @@ def test_final_rotations_give_the_kernel_end_effector_bit_for_bit():
         q,
         TOL,
         MAX_ITER,
-        np.zeros(0),
+        np.zeros(1),
         np.zeros((k, 1, n, 4)),
         *out,
         end,
