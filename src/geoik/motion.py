@@ -66,6 +66,7 @@ TAYLOR = 1e-11
 QUADRATURE = 1e-10
 MAX_ORDER = 24
 MAX_SPLITS = 60
+RESYNC = 256  # steps between fresh directions in costs_2d
 _INVERSE = 1.0 / np.arange(1.0, MAX_ORDER + 20.0)  # 1 / (k + 1) for k = 0, 1, ...
 _GK_NODES = np.array(
     [
@@ -272,19 +273,20 @@ def costs_2d(lengths, base, keys, nkeys):
     """Costs of a 2-D motion given by its first ``nkeys`` keyframes.
 
     Returns (number of joint rotations above 5 degrees, sum of rotation magnitudes in radians,
-    end-effector path length). A one-joint step is the exact arc about its joint, its radius from
-    the joint positions of :func:`geoik.geometry.fk_2d` of the keyframe before it; a step in which
-    several joints turn is integrated by :func:`_step_path_2d`, which also turns the links'
-    directions to the keyframe after it, so that a run of such steps needs no forward
-    kinematics after its first keyframe.
+    end-effector path length). The links' directions are taken from the angles of a keyframe
+    (cos and sin of each link's absolute angle) and then carried from step to step: a one-joint
+    step is the exact arc about its joint (its radius the length of the links beyond the joint,
+    summed along their directions), after which the directions beyond the joint are turned by
+    the step's angle (one cos and sin); a step in which several joints turn is integrated by
+    :func:`_step_path_2d`, which turns every direction to the keyframe after it. The directions
+    are taken afresh from the angles every ``RESYNC`` steps, so rounding cannot build up.
     """
     n = lengths.shape[0]
-    pos = np.empty((n + 1, 2))
     turns = np.empty((n, 2))  # per link: its direction (cos, sin)
     scratch = np.empty((n, 3))  # a multi-joint step's link turns and directions
     coef = np.empty((MAX_ORDER, 2))
     stack = np.empty((MAX_SPLITS + 2, 2))
-    turned = False  # turns and pos hold the directions a multi-joint step turned to
+    carried = 0  # steps the directions in turns were carried through (0: taken afresh)
     count = 0
     total = 0.0
     path = 0.0
@@ -304,26 +306,34 @@ def costs_2d(lengths, base, keys, nkeys):
                     biggest = d
         if moved == 0:
             continue
+        if carried == 0:
+            _directions(keys[k - 1], turns)
+        carried = carried + 1 if carried + 1 < RESYNC else 0
         if moved == 1:
-            if not turned:
-                fk_2d(lengths, base, keys[k - 1], pos)
-            ex = pos[n, 0] - pos[j_moved, 0]
-            ey = pos[n, 1] - pos[j_moved, 1]
+            ex, ey = 0.0, 0.0
+            for i in range(j_moved, n):
+                ex += lengths[i] * turns[i, 0]
+                ey += lengths[i] * turns[i, 1]
             path += biggest * math.sqrt(ex * ex + ey * ey)
-            turned = False
+            step = keys[k, j_moved] - keys[k - 1, j_moved]
+            c, s = math.cos(step), math.sin(step)
+            for i in range(j_moved, n):
+                x, y = turns[i, 0], turns[i, 1]
+                turns[i, 0] = x * c - y * s
+                turns[i, 1] = x * s + y * c
             continue
-        if not turned:
-            fk_2d(lengths, base, keys[k - 1], pos)
-            for i in range(n):
-                turns[i, 0] = (pos[i + 1, 0] - pos[i, 0]) / lengths[i]
-                turns[i, 1] = (pos[i + 1, 1] - pos[i, 1]) / lengths[i]
         path += _step_path_2d(lengths, keys[k - 1], keys[k], turns, scratch, coef, stack)
-        pos[0, 0], pos[0, 1] = base[0], base[1]
-        for i in range(n):
-            pos[i + 1, 0] = pos[i, 0] + lengths[i] * turns[i, 0]
-            pos[i + 1, 1] = pos[i, 1] + lengths[i] * turns[i, 1]
-        turned = True
     return count, total, path
+
+
+@njit(cache=True)
+def _directions(angles, turns):
+    """Each link's direction (cos, sin of its absolute angle) from the relative ``angles``, as
+    :func:`geoik.geometry.fk_2d` sums them."""
+    a = 0.0
+    for i in range(angles.shape[0]):
+        a += angles[i]
+        turns[i, 0], turns[i, 1] = math.cos(a), math.sin(a)
 
 
 @njit(cache=True, inline="always")
