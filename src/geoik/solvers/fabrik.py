@@ -147,12 +147,24 @@ def backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy):
 def forward_2d(lengths, lo, hi, qx, qy, angles, px, py):
     """Base-to-tip pass: each joint turns towards ``q[i + 1]`` as far as its limits allow.
 
-    ``px[0], py[0]`` is the base; positions ``p[1:]`` are recomputed from the new angles.
+    ``px[0], py[0]`` is the base; positions ``p[1:]`` are recomputed from the new angles. A free
+    joint's link is laid along the unit vector towards ``q[i + 1]`` (no cos/sin), a limited
+    one's at its fitted angle.
     """
-    a = 0.0
+    a = 0.0  # the absolute angle of the link placed last
     for i in range(lengths.shape[0]):
         dx, dy = qx[i + 1] - px[i], qy[i + 1] - py[i]
-        if dx * dx + dy * dy > 0.0:
+        r2 = dx * dx + dy * dy
+        free = lo[i] == -np.inf and hi[i] == np.inf
+        if r2 > 0.0 and free:
+            direction = math.atan2(dy, dx)
+            angles[i] = fit_angle(direction - a, angles[i], lo[i], hi[i])[0]
+            a = direction
+            r = math.sqrt(r2)
+            px[i + 1] = px[i] + lengths[i] * (dx / r)
+            py[i + 1] = py[i] + lengths[i] * (dy / r)
+            continue
+        if r2 > 0.0:
             rel = wrap(math.atan2(dy, dx) - a)
             angles[i] = fit_angle(rel, angles[i], lo[i], hi[i])[0]
         a += angles[i]
@@ -173,12 +185,9 @@ def _place_2d(lengths, angles, px, py):
 @njit(cache=True)
 def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     n = lengths.shape[0]
-    px = np.empty(n + 1)
-    py = np.empty(n + 1)
-    qx = np.empty(n + 1)
-    qy = np.empty(n + 1)
+    scratch = np.empty((5, n + 1))  # one allocation: px, py, qx, qy, and the point outer
+    px, py, qx, qy, outer = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4, :2]
     tx, ty = target[0], target[1]
-    outer = np.empty(2)
     is_beyond = beyond_reach(lengths, base, target, outer)
     tol2 = tol * tol
     still2 = sq(MOVED * total_length(lengths))
