@@ -157,39 +157,44 @@ def jacobian_3d(pos, world, hinge, out):
 def solve_damped(jac, active, lam2, de, y):
     """``y = (J_a J_a^T + lam2 I)^{-1} de`` for the active columns of ``jac`` (d = 2 or 3)."""
     d = jac.shape[0]
-    a = np.zeros((3, 3))
+    # the 3x3 matrix in scalars (no allocation per call), summed column by column as ever
+    a00 = a01 = a02 = a10 = a11 = a12 = a20 = a21 = a22 = 0.0
     for c in range(jac.shape[1]):
         if active[c]:
-            for r in range(d):
-                for s in range(d):
-                    a[r, s] += jac[r, c] * jac[s, c]
-    for r in range(3):
-        a[r, r] += lam2 if r < d else 1.0
+            j0, j1 = jac[0, c], jac[1, c]
+            a00 += j0 * j0
+            a01 += j0 * j1
+            a10 += j1 * j0
+            a11 += j1 * j1
+            if d == 3:
+                j2 = jac[2, c]
+                a02 += j0 * j2
+                a12 += j1 * j2
+                a20 += j2 * j0
+                a21 += j2 * j1
+                a22 += j2 * j2
+    a00 += lam2
+    a11 += lam2
+    a22 += lam2 if d == 3 else 1.0
     b0, b1 = de[0], de[1]
     b2 = de[2] if d == 3 else 0.0
     det = (
-        a[0, 0] * (a[1, 1] * a[2, 2] - a[1, 2] * a[2, 1])
-        - a[0, 1] * (a[1, 0] * a[2, 2] - a[1, 2] * a[2, 0])
-        + a[0, 2] * (a[1, 0] * a[2, 1] - a[1, 1] * a[2, 0])
+        a00 * (a11 * a22 - a12 * a21)
+        - a01 * (a10 * a22 - a12 * a20)
+        + a02 * (a10 * a21 - a11 * a20)
     )
     if not det > 0.0:  # positive definite in exact arithmetic; guard underflow
         y[:] = 0.0
         return
     y[0] = (
-        b0 * (a[1, 1] * a[2, 2] - a[1, 2] * a[2, 1])
-        - a[0, 1] * (b1 * a[2, 2] - a[1, 2] * b2)
-        + a[0, 2] * (b1 * a[2, 1] - a[1, 1] * b2)
+        b0 * (a11 * a22 - a12 * a21) - a01 * (b1 * a22 - a12 * b2) + a02 * (b1 * a21 - a11 * b2)
     ) / det
     y[1] = (
-        a[0, 0] * (b1 * a[2, 2] - a[1, 2] * b2)
-        - b0 * (a[1, 0] * a[2, 2] - a[1, 2] * a[2, 0])
-        + a[0, 2] * (a[1, 0] * b2 - b1 * a[2, 0])
+        a00 * (b1 * a22 - a12 * b2) - b0 * (a10 * a22 - a12 * a20) + a02 * (a10 * b2 - b1 * a20)
     ) / det
     if d == 3:
         y[2] = (
-            a[0, 0] * (a[1, 1] * b2 - b1 * a[2, 1])
-            - a[0, 1] * (a[1, 0] * b2 - b1 * a[2, 0])
-            + b0 * (a[1, 0] * a[2, 1] - a[1, 1] * a[2, 0])
+            a00 * (a11 * b2 - b1 * a21) - a01 * (a10 * b2 - b1 * a20) + b0 * (a10 * a21 - a11 * a20)
         ) / det
 
 
@@ -256,14 +261,13 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     boost = 1.0
     dmax = opts[1] * total
     escapes = ESCAPES if opts[2] != 0.0 else 0
-    pos = np.empty((n + 1, 2))
-    jac = np.empty((2, n))
-    de, y = np.empty(2), np.empty(3)
-    active = np.empty(n, dtype=np.bool_)
-    blocked_lo = np.empty(n, dtype=np.bool_)
-    blocked_hi = np.empty(n, dtype=np.bool_)
-    dth = np.empty(n)
-    outer = np.empty(2)
+    buf = np.empty(5 * n + 9)  # the kernel's scratch in two allocations, not nine
+    pos = buf[: 2 * n + 2].reshape((n + 1, 2))
+    jac = buf[2 * n + 2 : 4 * n + 2].reshape((2, n))
+    dth = buf[4 * n + 2 : 5 * n + 2]
+    de, y, outer = buf[5 * n + 2 : 5 * n + 4], buf[5 * n + 4 : 5 * n + 7], buf[5 * n + 7 :]
+    flags = np.empty((3, n), dtype=np.bool_)
+    active, blocked_lo, blocked_hi = flags[0], flags[1], flags[2]
     is_beyond = beyond_reach(lengths, base, target, outer)
     aim = outer if is_beyond else target
     out_of_reach = is_beyond
@@ -294,7 +298,9 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
             blocked_lo[j] = angles[j] <= lo[j]
             blocked_hi[j] = angles[j] >= hi[j]
         damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dth)
-        biggest = np.abs(dth).max()
+        biggest = 0.0
+        for j in range(n):
+            biggest = max(biggest, abs(dth[j]))
         scale = MAX_ANGLE / biggest if biggest > MAX_ANGLE else 1.0
         turned = 0.0
         for j in range(n):
