@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         f"and {ANGLE_TOL:g} rad (position only: {TOL:g} m), every joint inside its limits",
         flush=True,
     )
-    ik.warm_up(["dls", "ccd"], dims=(3,))
+    ik.warm_up(["dls", "ccd"], dims=(3,), robots=True)
     rows = []
     for name in ROBOTS:
         robot = load_example(name)

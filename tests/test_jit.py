@@ -72,9 +72,10 @@ def test_trees_interpreted_equal_compiled():
         np.testing.assert_allclose(sols[0].positions, sols[1].positions, rtol=0, atol=1e-12)
 
 
-def _run(code: str, cache_dir: str) -> dict:
-    """Run ``code`` in a fresh interpreter whose numba cache is ``cache_dir``; ``code`` leaves
-    its findings in ``out`` (a dict), printed as JSON. ``compiled`` counts numba compilations."""
+def _run(code: str, cache_dir: str | None) -> dict:
+    """Run ``code`` in a fresh interpreter whose numba cache is ``cache_dir`` (None: numba's
+    own); ``code`` leaves its findings in ``out`` (a dict), printed as JSON. ``compiled`` counts
+    numba compilations."""
     script = (
         "import json\n"
         "from numba.core import event\n"
@@ -84,7 +85,7 @@ def _run(code: str, cache_dir: str) -> dict:
         "    def on_end(self, e): pass\n"
         "event.register('numba:compile', Count())\n" + code + "\nprint(json.dumps(out))\n"
     )
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env = dict(os.environ) if cache_dir is None else dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     proc = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600
     )
@@ -153,3 +154,19 @@ def test_large_solves_and_warm_caches_run_compiled(tmp_path):
 def test_mode_names_are_checked():
     with pytest.raises(ValueError, match="mode"), jit.mode("fast"):
         pass
+
+
+def test_warm_up_compiles_what_a_robot_solve_runs():
+    """``warm_up(..., robots=True)``: a robot's forward kinematics, the orientation error and the
+    general kernel run compiled from the first solve on."""
+    code = (
+        "import geoik as ik\n"
+        "from geoik.kinematics import angle_between, fk_robot\n"
+        "from geoik.solvers import REGISTRY\n"
+        "kernels = (fk_robot, angle_between, REGISTRY['dls'].kernel_general)\n"
+        "out['before'] = [bool(k.signatures) for k in kernels]\n"
+        "ik.warm_up(['dls'], dims=(3,), robots=True)\n"
+        "out['after'] = [bool(k.signatures) for k in kernels]\n"
+    )
+    out = _run(code, None)  # numba's own cache, warm or not
+    assert out["before"] == [False] * 3 and out["after"] == [True] * 3

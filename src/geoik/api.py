@@ -223,11 +223,15 @@ def _solve_auto(
 _DONE = (Status.REACHED, Status.CLOSEST)
 
 
-def warm_up(methods: Sequence[str] | None = None, dims: Sequence[int] = (2, 3)) -> None:
+def warm_up(
+    methods: Sequence[str] | None = None, dims: Sequence[int] = (2, 3), robots: bool = False
+) -> None:
     """Compile (or load from numba's disk cache) what :func:`solve` and :func:`geoik.costs` run
     for ``methods`` (default: every registered solver; ``"auto"``: the solvers it may run) in
     ``dims``, so that the next solves run compiled from the first (see :mod:`geoik.jit`: until
-    then they may run as plain Python).
+    then they may run as plain Python). ``robots``: also what solving a :class:`geoik.Robot`
+    runs (its forward kinematics, the orientation error, the general kernels of those methods
+    that have one), with and without an orientation.
 
     For servers and benchmarks; a solver that takes fewer dimensions is skipped for the others.
     """
@@ -246,3 +250,27 @@ def warm_up(methods: Sequence[str] | None = None, dims: Sequence[int] = (2, 3)) 
                 chain = Chain.planar([1.0] * n) if dim == 2 else Chain.spatial([1.0] * n)
                 costs(solve(chain, np.full(dim, 0.5), method=name))
                 chain.pose_from_angles(chain.rest_pose().angles())
+            if robots and solver.kernel_general is not None:
+                arm = _small_robot()
+                for orientation in (None, np.eye(3)):
+                    sol = solve(arm, (0.2, 0.1, 0.6), method=name, orientation=orientation)
+                    costs(sol)
+
+
+def _small_robot() -> Robot:
+    """Three joints, one of each kind: the argument types of every robot's kernels."""
+    inf = np.inf
+    return Robot(
+        joint_names=("a", "b", "c"),
+        kinds=("revolute", "continuous", "prismatic"),
+        parents=np.array([-1, 0, 1]),
+        origin_xyz=np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 0.5], [0.0, 0.0, 0.5]]),
+        origin_rot=np.tile(np.eye(3), (3, 1, 1)),
+        axes=np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+        lo=np.array([-2.0, -inf, 0.0]),
+        hi=np.array([2.0, inf, 0.2]),
+        tip_names=("tip",),
+        tip_parents=np.array([2]),
+        tip_xyz=np.array([[0.0, 0.0, 0.3]]),
+        tip_rot=np.eye(3)[None],
+    )

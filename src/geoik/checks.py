@@ -280,7 +280,7 @@ def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
     :class:`~geoik.InvalidTargetError` naming ``name`` otherwise.
     """
     r = _real_array(value)
-    if r is None or r.shape not in ((3, 3), (4,)) or not np.all(np.isfinite(r)):
+    if r is None or r.shape not in ((3, 3), (4,)) or not math.isfinite(float(r.sum())):
         raise InvalidTargetError(
             f"{name}: expected a 3x3 rotation matrix or a unit quaternion (w, x, y, z), got "
             f"{describe(value)}"
@@ -299,8 +299,17 @@ def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
                 [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
             ]
         )
-    off = float(np.abs(r.T @ r - np.eye(3)).max())
-    if off > _ROTATION_TOL or np.linalg.det(r) < 0:
+    (a, b, c), (d, e, f), (g, h, i) = r.tolist()
+    # how far the columns are from orthonormal (R^T R - I), and the determinant, in scalars
+    off = max(
+        abs(a * a + d * d + g * g - 1.0),
+        abs(b * b + e * e + h * h - 1.0),
+        abs(c * c + f * f + i * i - 1.0),
+        abs(a * b + d * e + g * h),
+        abs(a * c + d * f + g * i),
+        abs(b * c + e * f + h * i),
+    )
+    if off > _ROTATION_TOL or a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g) < 0:
         raise InvalidTargetError(
             f"{name}: expected a rotation matrix (orthonormal, determinant +1), got "
             f"{describe(np.round(r, 6).tolist())}"

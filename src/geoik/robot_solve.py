@@ -154,7 +154,12 @@ def solve_robot_tree(
 def public_values(robot: Robot, q: np.ndarray) -> np.ndarray:
     """Joint values as a Solution reports them: continuous joints wrapped into (-pi, pi]."""
     out = q.copy()
-    for j in np.flatnonzero(robot.kind_codes == CONTINUOUS):
+    wrapped = robot._cache.get("continuous")
+    if wrapped is None:
+        wrapped = robot._cache["continuous"] = np.flatnonzero(
+            robot.kind_codes == CONTINUOUS
+        ).tolist()
+    for j in wrapped:
         out[j] = wrap(out[j])
     return out
 
@@ -183,7 +188,8 @@ def _goal_arrays(
 ) -> tuple[np.ndarray, ...]:
     k = robot.k
     targets = np.zeros((k, 3))
-    goal_rot = np.tile(np.eye(3), (k, 1, 1))
+    goal_rot = np.zeros((k, 3, 3))
+    goal_rot[:, 0, 0] = goal_rot[:, 1, 1] = goal_rot[:, 2, 2] = 1.0
     targeted = np.zeros(k, dtype=np.bool_)
     oriented = np.zeros(k, dtype=np.bool_)
     for i, (t, rot) in wanted.items():
