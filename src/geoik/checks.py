@@ -111,6 +111,13 @@ def check_point(
         and all(map(_moderate, value))
     ):
         return np.array(value, dtype=np.float64)
+    if (  # a float64 array of the right shape: one pass over its coordinates
+        type(value) is np.ndarray
+        and value.dtype == np.float64
+        and value.shape == (dim,)
+        and all(map(_moderate, value.tolist()))
+    ):
+        return value.copy()
     p = _real_array(value)
     if p is None or p.shape != (dim,) or not all(map(math.isfinite, p.tolist())):
         raise error(
