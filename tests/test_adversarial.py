@@ -152,3 +152,28 @@ def test_ctrl_c_at_any_moment_of_a_map_ends_in_one_line(delay, tmp_path):
     # while C code ran Python code (an extension module importing), as shells expect
     assert proc.returncode in (130, -signal.SIGINT)
     assert not (tmp_path / "m.png").exists()
+
+
+def test_ctrl_c_inside_a_native_callback_is_raised_once_it_returns():
+    """While numba compiles, llvmlite calls Python back from C; a KeyboardInterrupt raised there
+    would be printed as ignored. The CLI raises it as soon as the callback has returned."""
+    from geoik import cli
+
+    source = (
+        "import os, signal, time\n"
+        "def callback():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    start = time.monotonic()\n"
+        "    while time.monotonic() - start < 0.1:\n"
+        "        pass\n"
+        "    return 'returned'\n"
+    )
+    fake = os.path.join(os.sep, "site", "llvmlite", "binding", "callback.py")
+    ns: dict = {}
+    exec(compile(source, fake, "exec"), ns)
+    results = []
+    with cli._interrupts() as seen, pytest.raises(KeyboardInterrupt):
+        results.append(ns["callback"]())  # not interrupted inside
+        time.sleep(2.0)  # interrupted here, out of the callback
+    assert results == ["returned"] and seen
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no alarm left behind

@@ -205,13 +205,34 @@ def _interrupts() -> Iterator[list[bool]]:
 
     def handler(signum: int, frame: Any) -> None:
         seen.append(True)
+        if _in_native_callback(frame):
+            # raised here, inside a callback from C (llvmlite's, while numba compiles), Python
+            # would print it as ignored and go on: raise it once the callback has returned
+            signal.setitimer(signal.ITIMER_REAL, 0.02)
+            return
         raise KeyboardInterrupt
 
+    def again(signum: int, frame: Any) -> None:
+        if seen:
+            handler(signum, frame)
+
     previous = signal.signal(signal.SIGINT, handler)
+    previous_alarm = signal.signal(signal.SIGALRM, again)
     try:
         yield seen
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_alarm)
         signal.signal(signal.SIGINT, previous)
+
+
+def _in_native_callback(frame: Any) -> bool:
+    """Whether Python code called back from llvmlite's C code is running (numba compiling)."""
+    while frame is not None:
+        if f"{os.sep}llvmlite{os.sep}" in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _main(argv: list[str] | None) -> int:
