@@ -38,7 +38,8 @@ from ``J`` and the step recomputed.
 Restarts. Damped least squares is a local method: from a far start it can settle in a local
 minimum of ``E`` (a wrist flipped the wrong way, an elbow against a limit). When ``boost``
 exceeds 1e4, or 3 iterations in a row lower ``E`` by less than half (by less than 1 % once the
-error is below ``0.01 L``), short of the target, the kernel restarts from joint values drawn
+error is below ``0.01 L``), short of the target, the kernel restarts from the best (the
+smallest ``E``, by forward kinematics alone) of :data:`CANDIDATES` sets of joint values drawn
 uniformly within the limits (continuous joints in [-pi, pi]) by a fixed pseudo-random sequence,
 so a solve is reproducible; the best pose found is returned. Restarts come out of the same
 ``max_iter`` budget: iterations count every step, accepted or not, across restarts. The
@@ -85,6 +86,8 @@ NEAR_GAIN = 0.01
 NEAR = 0.01
 """Every ``SLOW_STEPS`` iterations the squared error must have fallen by ``FAR_GAIN`` (by
 ``NEAR_GAIN`` once it is below ``(NEAR * L)^2``), else the kernel restarts."""
+CANDIDATES = 16
+"""Random poses drawn at a restart, the one nearest the goal kept."""
 FLOOR = 1e-6
 """The damping's floor, as a share of ``(damping * L)^2``."""
 AT_LIMIT = 1e-12
@@ -305,12 +308,33 @@ def dls_general(
             restart = err > (1.0 - gain) * slow_from
             slow, slow_from = 0, err
         if restart:
-            for j in range(m):
-                seed, u = next_random(seed)
-                if kinds[j] == CONTINUOUS:
-                    q[j] = -math.pi + 2.0 * math.pi * u
-                else:
-                    q[j] = lo[j] + (hi[j] - lo[j]) * u
+            # the best of CANDIDATES random in-limit poses by their error (forward kinematics
+            # only, no step, so no iteration): the next descent starts nearer the target
+            fewest = np.inf
+            for _ in range(CANDIDATES):
+                for j in range(m):
+                    seed, u = next_random(seed)
+                    if kinds[j] == CONTINUOUS:
+                        trial[j] = -math.pi + 2.0 * math.pi * u
+                    else:
+                        trial[j] = lo[j] + (hi[j] - lo[j]) * u
+                fk_joints(
+                    parents,
+                    kinds,
+                    origin_xyz,
+                    origin_rot,
+                    axes,
+                    trial,
+                    rot,
+                    pos,
+                    origins,
+                    world_axes,
+                )
+                fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
+                cand_err = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)[0]
+                if cand_err < fewest:
+                    fewest = cand_err
+                    q[:] = trial
             if nrec < rec.shape[0]:
                 rec[nrec, :] = q
                 nrec += 1
