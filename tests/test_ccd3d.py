@@ -1,98 +1,26 @@
 """The 3-D CCD lane kernel: lanes are independent, it is the kernel solve() runs, and it is the
-CCD of a plain one-joint-at-a-time implementation (kept here as the reference)."""
+CCD of the plain one-joint-at-a-time kernel (``ccd_3d_escape`` with the escape off: forward
+kinematics redone after every update, every rotation built with trigonometry)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
-from numba import njit
 
 import geoik as ik
 from geoik.geometry import (
     CLOSEST,
-    MAX_ITERATIONS,
     REACHED,
-    STALLED,
-    beyond_reach,
-    clamp,
     constrain_joint_3d,
-    dist2,
     fk_3d,
-    fk_3d_from,
-    hinge_angle,
-    parent_frame,
     q_angle,
-    q_axis_angle,
-    q_between,
     qmul,
-    qnormalize,
-    qrot,
 )
-from geoik.solvers.ccd import ccd_3d
-from geoik.solvers.ccd.lanes import MOVED
+from geoik.solvers.ccd import ccd_3d, ccd_3d_escape
 from geoik.solvers.ccd.lanes3d import ccd_3d_lanes
 from geoik.state import rest_state
 
 TOL, MAX_ITER = 1e-3, 30
-
-
-@njit(cache=True)
-def reference_ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter):
-    """CCD in 3-D one joint at a time, the forward kinematics redone after every update and
-    every rotation built with trigonometry: the kernel's algorithm, computed the plain way."""
-    n = lengths.shape[0]
-    pos = np.empty((n + 1, 3))
-    world = np.empty((n, 4))
-    outer = np.empty(3)
-    is_beyond = beyond_reach(lengths, base, target, outer)
-    tol2 = tol * tol
-    fk_3d(lengths, base, quats, pos, world)
-    if dist2(pos[n], target) <= tol2:
-        return REACHED, 0
-    for it in range(1, max_iter + 1):
-        biggest = 0.0
-        for j in range(n - 1, -1, -1):
-            ax, ay, az = pos[n, 0] - pos[j, 0], pos[n, 1] - pos[j, 1], pos[n, 2] - pos[j, 2]
-            bx, by, bz = target[0] - pos[j, 0], target[1] - pos[j, 1], target[2] - pos[j, 2]
-            p0, p1, p2, p3 = parent_frame(j, world)
-            o0, o1, o2, o3 = quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3]
-            hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
-            if hx != 0.0 or hy != 0.0 or hz != 0.0:
-                wx, wy, wz = qrot(p0, p1, p2, p3, hx, hy, hz)
-                cx, cy, cz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
-                dot = ax * bx + ay * by + az * bz
-                along_a = ax * wx + ay * wy + az * wz
-                along_b = bx * wx + by * wy + bz * wz
-                th = math.atan2(cx * wx + cy * wy + cz * wz, dot - along_a * along_b)
-                phi = clamp(hinge_angle(o0, o1, o2, o3, hx, hy, hz) + th, lo[j], hi[j])
-                q0, q1, q2, q3 = q_axis_angle(hx, hy, hz, phi)
-            else:
-                na = math.sqrt(ax * ax + ay * ay + az * az)
-                nb = math.sqrt(bx * bx + by * by + bz * bz)
-                if na < 1e-300 or nb < 1e-300:
-                    continue
-                r0, r1, r2, r3 = q_between(ax / na, ay / na, az / na, bx / nb, by / nb, bz / nb)
-                l0, l1, l2, l3 = qmul(p0, -p1, -p2, -p3, r0, r1, r2, r3)
-                l0, l1, l2, l3 = qmul(l0, l1, l2, l3, p0, p1, p2, p3)
-                q0, q1, q2, q3 = qmul(l0, l1, l2, l3, o0, o1, o2, o3)
-                q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi)
-            q0, q1, q2, q3 = qnormalize(q0, q1, q2, q3)
-            d0, d1, d2, d3 = qmul(q0, q1, q2, q3, o0, -o1, -o2, -o3)
-            th = q_angle(d0, d1, d2, d3)
-            if th <= MOVED:
-                continue
-            quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3] = q0, q1, q2, q3
-            fk_3d_from(j, lengths, quats, pos, world)
-            biggest = max(biggest, th)
-        if dist2(pos[n], target) <= tol2:
-            return REACHED, it
-        if is_beyond and dist2(pos[n], outer) <= tol2:
-            return CLOSEST, it
-        if biggest <= MOVED:
-            return STALLED, it
-    return MAX_ITERATIONS, max_iter
 
 
 def _chains():
@@ -189,7 +117,8 @@ def test_the_kernel_is_the_plain_ccd(which):
     pos, world = np.empty((n + 1, 3)), np.empty((n, 4))
     for t in targets:
         q = rest_state(chain)
-        code, used = reference_ccd_3d(*chain.kernel_arrays, t, q, TOL, MAX_ITER)
+        one = np.zeros((1, n, 4))
+        code, used, _ = ccd_3d_escape(*chain.kernel_arrays, t, q, TOL, MAX_ITER, np.zeros(1), one)
         got = rest_state(chain)
         rec = np.zeros((1, n, 4))
         status, sweeps, _ = ccd_3d(*chain.kernel_arrays, t, got, TOL, MAX_ITER, np.zeros(1), rec)

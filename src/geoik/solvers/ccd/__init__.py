@@ -134,9 +134,10 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
 
 @njit(cache=True)
 def ccd_3d_escape(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
-    """3-D CCD one target at a time, leaving singular poses (option ``escape``, see
-    :mod:`geoik.solvers.escape`): from each stall it bends one joint, opposite vectors curl the
-    chain, a target beyond reach takes its closest pose in one step."""
+    """3-D CCD one target at a time, forward kinematics redone after every update. With option
+    ``escape`` it leaves singular poses (see :mod:`geoik.solvers.escape`): from each stall it
+    bends one joint, opposite vectors curl the chain, a target beyond reach takes its closest
+    pose in one step. Without, it is the seeds' CCD, which the tests hold the lanes to."""
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))
