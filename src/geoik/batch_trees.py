@@ -107,30 +107,12 @@ def evaluate_tree(
     scale = tree_scale(skeleton)
     tol_ = check_tol(tol, scale)
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
-    if skeleton.is_limited:
-        return _rows_one_by_one(skeleton, names, t, method, tol_, iters, want_positions)
     attempts = METHODS if method == AUTO else (method,)
-    res = _solve_rows(skeleton, names, t, attempts[0], tol_, iters, want_positions)
-    status, error, used, final = res
-    solved_by = np.zeros(t.shape[0], np.int8) if method == AUTO else None
-    for a, name in enumerate(attempts[1:], start=1):  # auto: as solve_tree keeps the better
-        short = _short(status)
-        rows = np.flatnonzero(short > 0)
-        if rows.size == 0:
-            break
-        st, err, it, pos = _solve_rows(
-            skeleton, names, np.ascontiguousarray(t[rows]), name, tol_, iters, want_positions
-        )
-        new_short = _short(st)
-        better = (new_short < short[rows]) | (
-            (new_short == short[rows]) & (err.sum(axis=1) < error[rows].sum(axis=1))
-        )
-        idx = rows[better]
-        status[idx], error[idx], used[idx] = st[better], err[better], it[better]
-        if want_positions:
-            final[idx] = pos[better]
-        assert solved_by is not None
-        solved_by[idx] = a
+    if skeleton.is_limited:
+        out = _rows_one_by_one(skeleton, names, t, method, tol_, iters, want_positions)
+    else:
+        out = _rows_in_parallel(skeleton, names, t, attempts, tol_, iters, want_positions)
+    status, error, used, final, solved_by = out
     return TreeBatchResult(
         effectors=names,
         status=status,
@@ -140,8 +122,56 @@ def evaluate_tree(
         tol=tol_,
         max_iter=iters,
         solvers=attempts,
-        solved_by=solved_by,
+        solved_by=solved_by if method == AUTO else None,
     )
+
+
+_Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""Per row: status and error (m, k), iterations, final positions ((m, joints, d), or none
+unless asked for), and the index of the attempt kept."""
+
+
+def _empty_rows(sk: Skeleton, m: int, k: int, want_positions: bool) -> _Rows:
+    return (
+        np.empty((m, k), np.int8),
+        np.empty((m, k)),
+        np.empty(m, np.int64),
+        np.empty((m if want_positions else 0, sk.n, sk.dim)),
+        np.zeros(m, np.int8),
+    )
+
+
+def _rows_in_parallel(
+    skeleton: Skeleton,
+    names: tuple[str, ...],
+    t: np.ndarray,
+    attempts: tuple[str, ...],
+    tol: float,
+    iters: int,
+    want_positions: bool,
+) -> _Rows:
+    """Every row by the first attempt on every core, then (auto) the rows still short by the
+    next, keeping per row what :func:`geoik.solve_tree` keeps."""
+    out = _solve_rows(skeleton, names, t, attempts[0], tol, iters, want_positions)
+    status, error, used, final, solved_by = out
+    for a, name in enumerate(attempts[1:], start=1):
+        short = _short(status)
+        rows = np.flatnonzero(short > 0)
+        if rows.size == 0:
+            break
+        st, err, it, pos, _ = _solve_rows(
+            skeleton, names, np.ascontiguousarray(t[rows]), name, tol, iters, want_positions
+        )
+        new_short = _short(st)
+        better = (new_short < short[rows]) | (
+            (new_short == short[rows]) & (err.sum(axis=1) < error[rows].sum(axis=1))
+        )
+        idx = rows[better]
+        status[idx], error[idx], used[idx] = st[better], err[better], it[better]
+        if want_positions:
+            final[idx] = pos[better]
+        solved_by[idx] = a
+    return out
 
 
 def _short(status: np.ndarray) -> np.ndarray:
@@ -157,20 +187,17 @@ def _solve_rows(
     tol: float,
     iters: int,
     want_positions: bool,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Status, error, iterations and final positions of every row of ``t`` by ``method``, on
-    every core."""
-    m, k, d = t.shape
+) -> _Rows:
+    """Every row of ``t`` by ``method``, on every core."""
+    m, k = t.shape[:2]
     goals = {name: skeleton.root for name in names}  # which joints are targeted and active
     active, targeted = _target_arrays(skeleton, goals)[:2]
     segments = _segments(skeleton, active, targeted)
     eff = np.array([skeleton.index(name) for name in names], dtype=np.int64)
     reach = np.array([skeleton.reach(name) for name in names], dtype=np.float64).reshape(k, 2)
     params = np.array([annulus_params(*skeleton.reach(name)) for name in names]).reshape(k, 4)
-    status = np.empty((m, k), np.int8)
-    error = np.empty((m, k))
-    used = np.empty(m, np.int64)
-    final = np.empty((m if want_positions else 0, skeleton.n, d))
+    out = _empty_rows(skeleton, m, k, want_positions)
+    status, error, used, final, _ = out
     _engine(
         method == "fabrik",
         skeleton.parents,
@@ -194,7 +221,7 @@ def _solve_rows(
         used,
         final,
     )
-    return status, error, used, final
+    return out
 
 
 def _rows_one_by_one(
@@ -205,37 +232,23 @@ def _rows_one_by_one(
     tol: float,
     iters: int,
     want_positions: bool,
-) -> TreeBatchResult:
+) -> _Rows:
     """A skeleton with limits: each row by :func:`geoik.solve_tree` itself (its limited kernels
     place each joint within its limits), one after another in this thread."""
-    m, k, d = t.shape
-    status = np.empty((m, k), np.int8)
-    error = np.empty((m, k))
-    used = np.empty(m, np.int64)
-    final = np.empty((m if want_positions else 0, skeleton.n, d))
+    m = t.shape[0]
+    out = _empty_rows(skeleton, m, len(names), want_positions)
+    status, error, used, final, solved_by = out
     attempts = METHODS if method == AUTO else (method,)
-    solved_by = np.zeros(m, np.int8) if method == AUTO else None
     for i in range(m):
-        goals = {name: t[i, e] for e, name in enumerate(names)}
+        goals = dict(zip(names, t[i], strict=True))
         sol = solve_tree(skeleton, goals, method, tol=tol, max_iter=iters)
         for e, name in enumerate(names):
             status[i, e], error[i, e] = int(sol.status[name]), sol.error[name]
         used[i] = sol.iterations
         if want_positions:
             final[i] = sol.positions
-        if solved_by is not None:
-            solved_by[i] = attempts.index(sol.method)
-    return TreeBatchResult(
-        effectors=names,
-        status=status,
-        error=error,
-        iterations=used,
-        positions=final if want_positions else None,
-        tol=tol,
-        max_iter=iters,
-        solvers=attempts,
-        solved_by=solved_by,
-    )
+        solved_by[i] = attempts.index(sol.method)
+    return out
 
 
 def _check_rows(sk: Skeleton, targets: Any) -> tuple[tuple[str, ...], np.ndarray]:
