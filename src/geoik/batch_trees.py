@@ -24,7 +24,7 @@ from numba import get_num_threads, njit, prange
 from geoik.auto import AUTO
 from geoik.checks import check_flag, check_max_iter, check_points, check_tol
 from geoik.errors import InvalidOptionError, InvalidTargetError, UnknownMethodError, describe
-from geoik.geometry import CLOSEST, REACHED, distance
+from geoik.geometry import CLOSEST, REACHED, annulus_closest
 from geoik.judge import annulus_params, judge
 from geoik.parallel import take
 from geoik.skeleton import Skeleton
@@ -335,14 +335,8 @@ def _engine(
                     j = eff[e]
                     t = targets[i, e]
                     tgt[j, :] = t
-                    # tree._closest_point: the nearest point of the effector's annulus
-                    dist = distance(t, root)
-                    has_closest[j] = False
-                    if dist > reach[e, 1] or 0.0 < dist < reach[e, 0]:
-                        r = reach[e, 1] if dist > reach[e, 1] else reach[e, 0]
-                        has_closest[j] = True
-                        for q in range(d):
-                            closest[j, q] = root[q] + (t[q] - root[q]) * (r / dist)
+                    # as tree._closest_point: the nearest point of the effector's annulus
+                    has_closest[j] = annulus_closest(t, root, reach[e, 0], reach[e, 1], closest[j])
                 if fabrik:
                     code, n_used = fabrik_tree(
                         parents,

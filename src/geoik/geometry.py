@@ -419,6 +419,23 @@ def distance(p, q):
 
 
 @njit(cache=True)
+def annulus_closest(t, centre, rmin, rmax, out):
+    """When ``t`` lies outside the shell ``rmin <= |p - centre| <= rmax``, write its nearest
+    point of the shell into ``out`` and return True; else (within it, or at the centre, where a
+    whole sphere is nearest) return False."""
+    dist = distance(t, centre)
+    if dist > rmax:
+        r = rmax
+    elif 0.0 < dist < rmin:
+        r = rmin
+    else:
+        return False
+    for q in range(t.shape[0]):
+        out[q] = centre[q] + (t[q] - centre[q]) * (r / dist)
+    return True
+
+
+@njit(cache=True)
 def dist2(p, q):
     s = 0.0
     for k in range(p.shape[0]):

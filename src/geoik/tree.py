@@ -80,7 +80,7 @@ from geoik.errors import (
     UnsupportedChainError,
     describe,
 )
-from geoik.geometry import distance
+from geoik.geometry import annulus_closest
 from geoik.jit import call
 from geoik.judge import annulus_params, judge
 from geoik.robot import Robot
@@ -309,13 +309,8 @@ def _closest_point(sk: Skeleton, name: str, t: np.ndarray) -> np.ndarray | None:
     """Nearest point to ``t`` that end effector ``name`` can reach, when ``t`` is out of reach
     (None when within reach, or at the root where a whole sphere is nearest)."""
     rmin, rmax = sk.reach(name)
-    offset = t - sk.root
-    dist = float(call(distance, t, sk.root))  # as the batch engine measures it
-    if dist > rmax:
-        return sk.root + offset * (rmax / dist)
-    if 0.0 < dist < rmin:
-        return sk.root + offset * (rmin / dist)
-    return None
+    out = np.empty(sk.dim)
+    return out if call(annulus_closest, t, sk.root, rmin, rmax, out) else None
 
 
 def _judge(sk: Skeleton, goals: dict[str, np.ndarray], pos: np.ndarray, tol: float, code: int):
