@@ -106,6 +106,24 @@ def test_lanes_equal_single_kernel(k, recording, which):
         assert np.array_equal(a[4], b[4]), i
 
 
+@pytest.mark.parametrize("recording", [True, False], ids=["recording", "not-recording"])
+@pytest.mark.parametrize("which", range(4), ids=IDS)
+def test_compacted_lanes_equal_single_kernel(recording, which):
+    """300 lanes in one call: once at most half are active they are moved into the first half
+    (300 -> 150 -> 75 lanes); every target's result stays that of the single kernel."""
+    chain = _chains()[which]
+    targets = chain.base + 0.5 * (_targets(chain, m=300, seed=4) - chain.base)  # most reached
+    cap = 1 + chain.n * MAX_ITER if recording else 1
+    ref = _one_by_one(chain, targets, cap)
+    sweeps = np.sort([r[1] for r in ref])
+    assert sweeps[len(sweeps) // 2] < sweeps[-1]  # half settle early: the lanes are compacted
+    got = _lanes(chain, targets, cap, len(targets))
+    for i, (a, b) in enumerate(zip(ref, got, strict=True)):
+        assert a[:3] == tuple(b[:3]), i
+        assert np.array_equal(a[3], b[3]), i
+        assert np.array_equal(a[4], b[4]), i
+
+
 @pytest.mark.parametrize("which", range(4), ids=IDS)
 def test_the_kernel_is_the_plain_ccd(which):
     """Status and sweeps as the plain implementation's on nearly every target (the two round

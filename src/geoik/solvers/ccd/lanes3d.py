@@ -18,9 +18,13 @@ clamped into its limits. How it is computed:
   rigidly about ``p_j``, while the joints not yet visited (``j - 1`` down to 0) and their frames
   keep their places. Each update is therefore O(1): the end effector is turned by the joint's
   change, expressed in the world. At the end of the sweep one forward pass rebuilds every frame
-  and joint from the joints' rotations, by the operations of :func:`geoik.geometry.fk_3d`, so the
-  end effector a lane reports (and judges convergence on) is bit for bit the forward kinematics of
-  its final rotations.
+  and joint from the joints' rotations; it takes each frame as the product of unit rotations
+  without normalising it anew (a square root and a division per link spared; the frames differ
+  from :func:`geoik.geometry.fk_3d`'s by rounding). The end effector a lane reports is placed by
+  fk_3d's own operations, so it is bit for bit the forward kinematics of its final rotations.
+- Once at most half of a call's lanes (128 or more) are active, they are moved into the first
+  half (:func:`_compact`), so that the sweeps left run over half as many lanes; a lane's whole
+  column moves, and each lane knows the target it holds.
 - A ball joint needs no trigonometry: the rotation between two vectors is
   ``(|a||b| + a.b, a x b)`` normalised (in the parent link's frame); the cone test is
   ``bend > cone`` as ``cos(cone) |u_yz| > sin(cone) u_x`` for the link direction ``u``, and the
@@ -53,6 +57,10 @@ TAN_HALF_MOVED = math.tan(0.5 * MOVED)
 EX, EY, EZ, TX, TY, TZ, OX, OY, OZ, BEYOND, ACTIVE, MOVED_ANY, GO = range(13)
 AX, AY, AZ, BX, BY, BZ, N0, N1, N2, N3, TURN = range(13, 24)
 _ROWS = 24
+COMPACT = 128
+"""Lanes at which a call starts compacting: once at most half of its lanes are active, they are
+moved into the first half, and so on down to ``COMPACT // 2`` lanes (below that the lane loops
+would no longer run vectorised)."""
 _REACHED, _CLOSEST, _STALLED = float(REACHED), float(CLOSEST), float(STALLED)
 
 
@@ -107,9 +115,10 @@ def ccd_3d_lanes(
     k = targets.shape[0]
     rows = _layout(n)[7]
     work = np.zeros((rows, k))
+    lane = np.arange(k)  # the target each lane holds (lanes are swapped by _compact)
     _start(lengths, base, hinge, targets, quats, work, nrec)
-    _forward(lengths, base, work, k)
-    alive = _check(0, tol, n, k, work, status, iters)
+    _forward(lengths, base, work, k, True)
+    alive = _check(0, tol, n, k, work, status, iters, lane)
     recording = rec.shape[1] > 1
     it = 1
     while it <= max_iter and alive > 0:
@@ -132,19 +141,51 @@ def ccd_3d_lanes(
                     math.sin(0.5 * c),
                 )
             if recording:
-                _record(n, k, work, rec, nrec)
-        _forward(lengths, base, work, k)
-        alive = _check(it, tol, n, k, work, status, iters)
+                _record(n, k, work, rec, nrec, lane)
+        _forward(lengths, base, work, k, False)
+        alive = _check(it, tol, n, k, work, status, iters, lane)
+        if k >= COMPACT and alive <= k // 2:
+            k = _compact(n, k, work, lane)
         it += 1
-    s = _layout(n)[6]
+    _, _, px, py, pz, _, s, _ = _layout(n)
+    k = targets.shape[0]  # every lane, those compacted away included
+    if it > 1:  # the end effectors of the final rotations, as fk_3d places them
+        _forward(lengths, base, work, k, True)
+        for b in range(k):
+            work[s + EX, b], work[s + EY, b], work[s + EZ, b] = (
+                work[px + n, b],
+                work[py + n, b],
+                work[pz + n, b],
+            )
     for b in range(k):
+        i = lane[b]
         if work[s + ACTIVE, b] != 0.0:
-            status[b], iters[b] = MAX_ITERATIONS, max_iter
-        end[b, 0], end[b, 1], end[b, 2] = work[s + EX, b], work[s + EY, b], work[s + EZ, b]
+            status[i], iters[i] = MAX_ITERATIONS, max_iter
+        end[i, 0], end[i, 1], end[i, 2] = work[s + EX, b], work[s + EY, b], work[s + EZ, b]
         if final:
             for j in range(n):
                 for c in range(4):
-                    quats[b, j, c] = work[4 * j + c, b]
+                    quats[i, j, c] = work[4 * j + c, b]
+
+
+@njit(cache=True, error_model="numpy")
+def _compact(n, k, work, lane):
+    """Move the active lanes of ``k`` (at most half of them) into the first ``k // 2``, swapping
+    each with a settled one there (its whole column, and the targets they hold), so that the
+    sweeps that remain run over half the lanes. Returns ``k // 2``."""
+    s = _layout(n)[6]
+    half = k // 2
+    dst = 0
+    for src in range(half, k):
+        if work[s + ACTIVE, src] == 0.0:
+            continue
+        while work[s + ACTIVE, dst] != 0.0:
+            dst += 1
+        for r in range(work.shape[0]):
+            work[r, dst], work[r, src] = work[r, src], work[r, dst]
+        lane[dst], lane[src] = lane[src], lane[dst]
+        dst += 1
+    return half
 
 
 @njit(cache=True, error_model="numpy")
@@ -181,10 +222,13 @@ def _start(lengths, base, hinge, targets, quats, work, nrec):
 
 
 @njit(cache=True, error_model="numpy")
-def _forward(lengths, base, work, k):
-    """World frames and joint positions of every lane from the local rotations: the operations
-    of :func:`geoik.geometry.fk_3d`, link by link over the lanes (a loop for the frames and one
-    for the positions, each writing few rows, so that LLVM vectorises both)."""
+def _forward(lengths, base, work, k, exact):
+    """World frames and joint positions of every lane from the local rotations, link by link
+    over the lanes (a loop for the frames and one for the positions, each writing few rows, so
+    that LLVM vectorises both). ``exact``: the operations of :func:`geoik.geometry.fk_3d`, each
+    frame normalised; else the frames are the products of the unit local rotations as they
+    come, which differ from those by rounding and spare a square root and a division per link
+    (what the sweeps use; the reported end effector is placed exactly)."""
     n = lengths.shape[0]
     _, f, px, py, pz, _, _, _ = _layout(n)
     for b in range(k):
@@ -200,8 +244,13 @@ def _forward(lengths, base, work, k):
                 work[4 * i + 3, b],
             )
             f0, f1, f2, f3 = qmul(f0, f1, f2, f3, q0, q1, q2, q3)
-            f0, f1, f2, f3 = qnormalize(f0, f1, f2, f3)
             work[r, b], work[r + 1, b], work[r + 2, b], work[r + 3, b] = f0, f1, f2, f3
+        if exact:
+            for b in range(k):
+                f0, f1, f2, f3 = qnormalize(
+                    work[r, b], work[r + 1, b], work[r + 2, b], work[r + 3, b]
+                )
+                work[r, b], work[r + 1, b], work[r + 2, b], work[r + 3, b] = f0, f1, f2, f3
         length = lengths[i]
         for b in range(k):
             f0, f1, f2, f3 = work[r, b], work[r + 1, b], work[r + 2, b], work[r + 3, b]
@@ -218,7 +267,7 @@ def _forward(lengths, base, work, k):
 
 
 @njit(cache=True, error_model="numpy")
-def _check(it, tol, n, k, work, status, iters):
+def _check(it, tol, n, k, work, status, iters, lane):
     """After sweep ``it`` (0: the start pose), settle the lanes that are done; count the rest."""
     _, _, px, py, pz, _, s, _ = _layout(n)
     tol2 = tol * tol
@@ -240,7 +289,7 @@ def _check(it, tol, n, k, work, status, iters):
     for b in range(k):
         code = work[s + GO, b]
         if code >= 0.0:
-            status[b], iters[b] = int(code), it
+            status[lane[b]], iters[lane[b]] = int(code), it
         alive += 1 if work[s + ACTIVE, b] != 0.0 else 0
     return alive
 
@@ -422,16 +471,17 @@ def _turn_hinge(j, n, k, work, hy, hz, lo, hi):
 
 
 @njit(cache=True, error_model="numpy")
-def _record(n, k, work, rec, nrec):
+def _record(n, k, work, rec, nrec, lane):
     """One keyframe (all local rotations) for every lane whose joint just turned."""
     s = _layout(n)[6]
     cap = rec.shape[1]
     for b in range(k):
         if work[s + GO, b] == 0.0:
             continue
-        r = nrec[b]
+        i = lane[b]
+        r = nrec[i]
         if r < cap:
             for j in range(n):
                 for c in range(4):
-                    rec[b, r, j, c] = work[4 * j + c, b]
-            nrec[b] = r + 1
+                    rec[i, r, j, c] = work[4 * j + c, b]
+            nrec[i] = r + 1
