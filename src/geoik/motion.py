@@ -68,6 +68,8 @@ MAX_ORDER = 24
 MAX_SPLITS = 60
 RESYNC = 256  # steps between fresh directions in costs_2d
 _INVERSE = 1.0 / np.arange(1.0, MAX_ORDER + 20.0)  # 1 / (k + 1) for k = 0, 1, ...
+_COS_STEP = np.array([0.0, 0.0] + [1.0 / (k * (k - 1)) for k in range(2, 17)])  # at k: 1/(k(k-1))
+_SIN_STEP = np.array([0.0] + [1.0 / (k * (k + 1)) for k in range(1, 17)])  # at k: 1/(k(k+1))
 _GK_NODES = np.array(
     [
         0.991455371120812639206854697526329,
@@ -338,13 +340,14 @@ def _directions(angles, turns):
 
 @njit(cache=True, inline="always")
 def _turn(x):
-    """(cos x, sin x) for |x| <= PIECE (1) by their Taylor series to the 20th power, to rounding
-    (the first term left out is below 1e-21)."""
+    """(cos x, sin x) for |x| <= PIECE / 2 by their Taylor series, to rounding: up to the power
+    ``2m`` for which ``|x|^(2m + 2) / (2m + 2)!`` is below 1e-17 (powers 10 to 16)."""
     x2 = x * x
+    top = 10 if x2 < 0.01 else (12 if x2 < 0.04 else (14 if x2 < 0.09 else 16))
     c, s = 1.0, 1.0
-    for k in range(20, 0, -2):  # Horner in x^2: c_k = 1 - x^2 c_{k+2} / (k (k - 1)), likewise s
-        c = 1.0 - x2 * c * _INVERSE[k - 1] * _INVERSE[k - 2]
-        s = 1.0 - x2 * s * _INVERSE[k] * _INVERSE[k - 1]
+    for k in range(top, 0, -2):  # Horner in x^2: c_k = 1 - x^2 c_{k+2} / (k (k - 1)), likewise s
+        c = 1.0 - (x2 * _COS_STEP[k]) * c
+        s = 1.0 - (x2 * _SIN_STEP[k]) * s
     return c, x * s
 
 
@@ -357,9 +360,10 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
     Link i's angle turns by ``w_i`` (the sum of the joints' turns up to i), so the end
     effector's velocity is ``v(t) = sum_i l_i w_i i u_i exp(i w_i t)`` (complex numbers, t in
     [0, 1], ``u_i`` the link's direction). The step is cut into P pieces in which no link turns
-    more than PIECE; over a piece ``exp(i w s)`` is replaced by its Taylor polynomial of order K,
-    whose remainder is at most ``|w s|^K / K!``, so the polynomial velocity differs from the true
-    one by at most ``sum_i l_i |w_i| (W / P)^K / K!`` (``W`` the largest ``|w_i|``), kept below
+    more than PIECE; over a piece ``exp(i w s)`` is replaced by its Taylor polynomial of order K
+    about the piece's middle, whose remainder is at most ``|w (s - 1/2)|^K / K!``, so the
+    polynomial velocity differs from the true one by at most ``sum_i l_i |w_i| (W / 2P)^K / K!``
+    (``W`` the largest ``|w_i|``), kept below
     TAYLOR times ``sum_i l_i |w_i|``, which bounds the path. Its length is integrated by adaptive
     Gauss-Kronrod (7-15) on the piece, each interval accepted when the two rules agree within
     QUADRATURE times the same bound (scaled to the interval). The directions are turned from
@@ -375,30 +379,31 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
     if bound == 0.0:
         return 0.0
     pieces = max(1, int(math.ceil(widest / PIECE)))
-    step = widest / pieces
+    step = 0.5 * widest / pieces  # the largest turn from a piece's middle to either end
     order, term = 1, step
-    while term > TAYLOR and order < MAX_ORDER:  # (W / P)^K / K! <= TAYLOR
+    while term > TAYLOR and order < MAX_ORDER:  # (W / 2P)^K / K! <= TAYLOR
         term *= step * _INVERSE[order]
         order += 1
     length = 0.0
     for _ in range(pieces):
-        # coefficients of the velocity's Taylor polynomial over the piece (s in [0, 1])
+        # coefficients of the velocity's Taylor polynomial about the piece's middle (s - 1/2
+        # in [-1/2, 1/2])
         for k in range(order):
             coef[k, 0], coef[k, 1] = 0.0, 0.0
         for j in range(n):
             om = scratch[j, 0] / pieces
+            c, sn = _turn(0.5 * om)  # the link's direction at the middle, then at the end
+            ux = scratch[j, 1] * c - scratch[j, 2] * sn
+            uy = scratch[j, 1] * sn + scratch[j, 2] * c
+            scratch[j, 1], scratch[j, 2] = ux * c - uy * sn, ux * sn + uy * c
             # c_0 = l om i u, c_{k+1} = c_k (i om) / (k + 1)
-            cx, cy = -lengths[j] * om * scratch[j, 2], lengths[j] * om * scratch[j, 1]
+            cx, cy = -lengths[j] * om * uy, lengths[j] * om * ux
             for k in range(order):
                 coef[k, 0] += cx
                 coef[k, 1] += cy
                 f = om * _INVERSE[k]
                 cx, cy = -cy * f, cx * f
         length += _gauss_kronrod(coef, order, bound / pieces, stack)
-        for j in range(n):  # the directions at the piece's end
-            c, s = _turn(scratch[j, 0] / pieces)
-            x, y = scratch[j, 1], scratch[j, 2]
-            scratch[j, 1], scratch[j, 2] = x * c - y * s, x * s + y * c
     for j in range(n):
         x, y = scratch[j, 1], scratch[j, 2]
         norm = math.sqrt(x * x + y * y)  # 1 to rounding: keep it so over many steps
@@ -415,15 +420,34 @@ def _speed(coef, order, t):
     return math.sqrt(x * x + y * y)
 
 
+@njit(cache=True, inline="always")
+def _speeds(coef, order, t):
+    """:func:`_speed` at ``-t`` plus at ``t``: the even and odd parts of the polynomial, each by
+    Horner's rule in ``t^2`` (one pass for both points)."""
+    t2 = t * t
+    ex, ey, ox, oy = 0.0, 0.0, 0.0, 0.0
+    top = order - 1
+    if top % 2 == 1:  # the highest power odd: start the odd part with it
+        ox, oy = coef[top, 0], coef[top, 1]
+        top -= 1
+    for k in range(top, -1, -2):  # k even: c_k into the even part, c_{k+1} into the odd
+        ex, ey = ex * t2 + coef[k, 0], ey * t2 + coef[k, 1]
+        if k > 0:
+            ox, oy = ox * t2 + coef[k - 1, 0], oy * t2 + coef[k - 1, 1]
+    ox, oy = ox * t, oy * t
+    return math.sqrt(sq(ex - ox) + sq(ey - oy)) + math.sqrt(sq(ex + ox) + sq(ey + oy))
+
+
 @njit(cache=True)
 def _gauss_kronrod(coef, order, scale, stack):
-    """Integral over [0, 1] of the polynomial speed, by adaptive Gauss-Kronrod: an interval is
-    accepted when its 15-point and 7-point rules agree within QUADRATURE times ``scale`` times
-    its width, otherwise halved (up to MAX_SPLITS halvings in all, after which the 15-point
-    values stand)."""
+    """Integral over [0, 1] of the polynomial speed, the polynomial in ``s - 1/2``, by adaptive
+    Gauss-Kronrod: an interval is accepted when its 15-point and 7-point rules agree within
+    QUADRATURE times ``scale`` times its width, otherwise halved (up to MAX_SPLITS halvings in
+    all, after which the 15-point values stand). On the whole of [0, 1] the nodes pair up about
+    the middle, where :func:`_speeds` takes each pair in one pass."""
     total = 0.0
     top = 0
-    stack[0, 0], stack[0, 1] = 0.0, 1.0
+    stack[0, 0], stack[0, 1] = -0.5, 0.5
     splits = 0
     while top >= 0:
         a, b = stack[top, 0], stack[top, 1]
@@ -434,7 +458,10 @@ def _gauss_kronrod(coef, order, scale, stack):
         gauss = _G7_WEIGHTS[3] * centre
         for i in range(7):
             x = half * _GK_NODES[i]
-            f = _speed(coef, order, mid - x) + _speed(coef, order, mid + x)
+            if mid == 0.0:
+                f = _speeds(coef, order, x)
+            else:
+                f = _speed(coef, order, mid - x) + _speed(coef, order, mid + x)
             kronrod += _GK_WEIGHTS[i] * f
             if i % 2 == 1:
                 gauss += _G7_WEIGHTS[i // 2] * f
