@@ -285,7 +285,7 @@ def costs_2d(lengths, base, keys, nkeys):
     """
     n = lengths.shape[0]
     turns = np.empty((n, 2))  # per link: its direction (cos, sin)
-    scratch = np.empty((n, 3))  # a multi-joint step's link turns and directions
+    scratch = np.empty((n, 5))  # a multi-joint step's link turns, directions and terms
     coef = np.empty((MAX_ORDER, 2))
     stack = np.empty((MAX_SPLITS + 2, 2))
     carried = 0  # steps the directions in turns were carried through (0: taken afresh)
@@ -387,22 +387,24 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
     length = 0.0
     for _ in range(pieces):
         # coefficients of the velocity's Taylor polynomial about the piece's middle (s - 1/2
-        # in [-1/2, 1/2])
-        for k in range(order):
-            coef[k, 0], coef[k, 1] = 0.0, 0.0
+        # in [-1/2, 1/2]): link j's terms c_0 = l om i u, c_{k+1} = c_k (i om) / (k + 1), summed
+        # over the links power by power (the links' recurrences side by side)
         for j in range(n):
             om = scratch[j, 0] / pieces
             c, sn = _turn(0.5 * om)  # the link's direction at the middle, then at the end
             ux = scratch[j, 1] * c - scratch[j, 2] * sn
             uy = scratch[j, 1] * sn + scratch[j, 2] * c
             scratch[j, 1], scratch[j, 2] = ux * c - uy * sn, ux * sn + uy * c
-            # c_0 = l om i u, c_{k+1} = c_k (i om) / (k + 1)
-            cx, cy = -lengths[j] * om * uy, lengths[j] * om * ux
-            for k in range(order):
-                coef[k, 0] += cx
-                coef[k, 1] += cy
-                f = om * _INVERSE[k]
-                cx, cy = -cy * f, cx * f
+            scratch[j, 3], scratch[j, 4] = -lengths[j] * om * uy, lengths[j] * om * ux
+        for k in range(order):
+            sx, sy = 0.0, 0.0
+            for j in range(n):
+                cx, cy = scratch[j, 3], scratch[j, 4]
+                sx += cx
+                sy += cy
+                f = scratch[j, 0] / pieces * _INVERSE[k]
+                scratch[j, 3], scratch[j, 4] = -cy * f, cx * f
+            coef[k, 0], coef[k, 1] = sx, sy
         length += _gauss_kronrod(coef, order, bound / pieces, stack)
     for j in range(n):
         x, y = scratch[j, 1], scratch[j, 2]
