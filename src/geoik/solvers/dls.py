@@ -268,6 +268,10 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     de, y, outer = buf[5 * n + 2 : 5 * n + 4], buf[5 * n + 4 : 5 * n + 7], buf[5 * n + 7 :]
     flags = np.empty((3, n), dtype=np.bool_)
     active, blocked_lo, blocked_hi = flags[0], flags[1], flags[2]
+    active[:] = True
+    free = True
+    for j in range(n):
+        free = free and lo[j] == -np.inf and hi[j] == np.inf
     is_beyond = beyond_reach(lengths, base, target, outer)
     aim = outer if is_beyond else target
     out_of_reach = is_beyond
@@ -294,10 +298,15 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
         gap = clamped_error(pos[n], aim, dmax, de)
         lam2 = damping_now(lam0_2, boost, gap, dmax)
         jacobian_2d(pos, jac)
-        for j in range(n):
-            blocked_lo[j] = angles[j] <= lo[j]
-            blocked_hi[j] = angles[j] >= hi[j]
-        damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dth)
+        if free:  # damped_step's first pass, which is its last: no joint sits on a limit
+            solve_damped(jac, active, lam2, de, y)
+            for j in range(n):
+                dth[j] = 0.0 + jac[0, j] * y[0] + jac[1, j] * y[1]
+        else:
+            for j in range(n):
+                blocked_lo[j] = angles[j] <= lo[j]
+                blocked_hi[j] = angles[j] >= hi[j]
+            damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dth)
         biggest = 0.0
         for j in range(n):
             biggest = max(biggest, abs(dth[j]))
