@@ -370,7 +370,7 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
     piece to piece by :func:`_turn`: no trigonometry."""
     n = lengths.shape[0]
     dphi, widest, bound = 0.0, 0.0, 0.0
-    for j in range(n):  # scratch: each link's turn and its direction at the piece's start
+    for j in range(n):  # scratch: each link's turn and its direction at the step's start
         dphi += after[j] - before[j]
         scratch[j, 0] = dphi
         widest = max(widest, abs(dphi))
@@ -379,6 +379,8 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
     if bound == 0.0:
         return 0.0
     pieces = max(1, int(math.ceil(widest / PIECE)))
+    for j in range(n):  # from here on each link's turn in one piece
+        scratch[j, 0] /= pieces
     step = 0.5 * widest / pieces  # the largest turn from a piece's middle to either end
     order, term = 1, step
     while term > TAYLOR and order < MAX_ORDER:  # (W / 2P)^K / K! <= TAYLOR
@@ -390,7 +392,7 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
         # in [-1/2, 1/2]): link j's terms c_0 = l om i u, c_{k+1} = c_k (i om) / (k + 1), summed
         # over the links power by power (the links' recurrences side by side)
         for j in range(n):
-            om = scratch[j, 0] / pieces
+            om = scratch[j, 0]
             c, sn = _turn(0.5 * om)  # the link's direction at the middle, then at the end
             ux = scratch[j, 1] * c - scratch[j, 2] * sn
             uy = scratch[j, 1] * sn + scratch[j, 2] * c
@@ -402,7 +404,7 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
                 cx, cy = scratch[j, 3], scratch[j, 4]
                 sx += cx
                 sy += cy
-                f = scratch[j, 0] / pieces * _INVERSE[k]
+                f = scratch[j, 0] * _INVERSE[k]
                 scratch[j, 3], scratch[j, 4] = -cy * f, cx * f
             coef[k, 0], coef[k, 1] = sx, sy
         length += _gauss_kronrod(coef, order, bound / pieces, stack)
