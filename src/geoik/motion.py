@@ -399,12 +399,13 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
             scratch[j, 1], scratch[j, 2] = ux * c - uy * sn, ux * sn + uy * c
             scratch[j, 3], scratch[j, 4] = -lengths[j] * om * uy, lengths[j] * om * ux
         for k in range(order):
+            inv = _INVERSE[k]
             sx, sy = 0.0, 0.0
             for j in range(n):
                 cx, cy = scratch[j, 3], scratch[j, 4]
                 sx += cx
                 sy += cy
-                f = scratch[j, 0] * _INVERSE[k]
+                f = scratch[j, 0] * inv
                 scratch[j, 3], scratch[j, 4] = -cy * f, cx * f
             coef[k, 0], coef[k, 1] = sx, sy
         length += _gauss_kronrod(coef, order, bound / pieces, stack)
