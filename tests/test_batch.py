@@ -7,7 +7,7 @@ import pytest
 
 import geoik as ik
 from geoik import jit
-from geoik.batch import evaluate
+from geoik.batch import evaluate, evaluate_grid
 from geoik.errors import GeoIKError, InvalidTargetError, UnsupportedChainError
 from geoik.solvers import REGISTRY
 
@@ -135,6 +135,35 @@ def test_order_and_neighbours_do_not_matter(method):
         assert np.array_equal(getattr(a, name)[perm], getattr(b, name)), name
     one = evaluate(chain, targets[perm[:1]], method, tol=0.01, max_iter=20, costs=False)
     assert one.error[0] == b.error[0] and one.status[0] == b.status[0]
+
+
+@pytest.mark.parametrize(
+    "method, options",
+    [("ccd", {}), ("ccd", {"escape": 1}), ("fabrik", {}), ("auto", {})],
+    ids=["ccd", "ccd-escape", "fabrik", "auto"],
+)
+@pytest.mark.parametrize("costs", [False, True], ids=["no-costs", "costs"])
+def test_grid_equals_evaluate(method, options, costs):
+    """The pixel centres of a grid 37 wide and 23 high (its blocks of 16 columns by a few rows
+    cut short at the right and at the bottom), on a free and a limited chain: evaluate_grid's
+    results are evaluate's, bit for bit."""
+    for chain in _chains(REGISTRY["ccd"]):
+        r = 1.1 * chain.total_length
+        xs, ys = np.linspace(-r, r, 37), np.linspace(-r, r, 23)
+        grid = chain.base + np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+        kw = dict(tol=0.01, max_iter=25, angles=True, costs=costs, **options)
+        a = evaluate(chain, grid, method, **kw)
+        b = evaluate_grid(chain, grid, 37, method, **kw)
+        for name in ("status", "iterations", "error", "angles", "path_length", "solved_by"):
+            x, y = getattr(a, name), getattr(b, name)
+            assert (x is None and y is None) or np.array_equal(x, y), name
+
+
+@pytest.mark.parametrize("width", [0, -3, 2.5, True, 7], ids=str)
+def test_grid_width_refused(width):
+    grid = np.zeros((12, 2))
+    with pytest.raises(GeoIKError, match="width"):
+        evaluate_grid(ik.Chain.planar([1.0] * 3), grid, width, "ccd")
 
 
 def test_status_codes_are_status_values():

@@ -1,7 +1,7 @@
 """Tiles: a metric map (or many, for a sweep) cut into blocks of pixel rows.
 
 A tile is a plain, picklable description of a block of rows of one map; :func:`run_tile` solves
-it with :func:`geoik.batch.evaluate`. Every target depends only on its own pixel (the pixel
+it with :func:`geoik.batch.evaluate_grid`. Every target depends only on its own pixel (the pixel
 centre is computed from its row and column alone) and lanes of the batch engine never interact,
 so a map is bit-identical however it is cut and wherever its tiles run: in this process (the
 default) or on a Dask distributed cluster (``client=``). Dask is optional and imported only when
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from geoik import palette
-from geoik.batch import evaluate
+from geoik.batch import evaluate_grid
 from geoik.chain import Chain
 from geoik.errors import ClusterError, DaskMissingError, GeoIKError
 
@@ -164,9 +164,10 @@ def run_tile(tile: Tile) -> TileResult:
     """Solve one tile in this process (all cores numba is allowed)."""
     r0, r1 = tile.rows
     targets = tile_targets(tile)
-    res = evaluate(
+    res = evaluate_grid(
         tile.chain,
         targets,
+        tile.size,
         tile.method,
         tol=tile.tol,
         max_iter=tile.max_iter,
