@@ -349,13 +349,16 @@ def _lane_block(
 ):  # fmt: skip
     """The targets ``idx`` (the first ``used`` of them wanted) through one call of the lane
     kernel, judged by the end effector it returns, their results written."""
-    lanes = idx.shape[0]
+    lanes, n = idx.shape[0], start.shape[0]
     final = angles.shape[0] > 0
     for b in range(lanes):
         i = idx[b]
         t[b, 0], t[b, 1] = targets[i, 0], targets[i, 1]
-        ang[b, :] = start
-        rec[b, 0, :] = start
+        for j in range(n):
+            ang[b, j] = start[j]
+        if want_costs:  # the first keyframe, which the kernel reads only when recording
+            for j in range(n):
+                rec[b, 0, j] = start[j]
     kernel(
         lengths,
         base,
