@@ -166,6 +166,14 @@ def test_grid_width_refused(width):
         evaluate_grid(ik.Chain.planar([1.0] * 3), grid, width, "ccd")
 
 
+@pytest.mark.parametrize(
+    "targets", [[[0.0, np.nan]], [[1.0, 2.0], [3.0]], "a", [[np.inf, 0.0]]], ids=str
+)
+def test_grid_bad_targets(targets):
+    with pytest.raises(InvalidTargetError, match="targets"):
+        evaluate_grid(ik.Chain.planar([1.0] * 3), targets, 1, "ccd")
+
+
 def test_status_codes_are_status_values():
     chain = ik.Chain.planar([1.0] * 3)
     far = [[10.0, 0.0], [0.0, 2.0]]

@@ -546,11 +546,6 @@ def evaluate_grid(
     """
     if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
         raise InvalidOptionError(f"width: expected a positive whole number, got {width!r}")
-    rows = np.shape(targets)[0] if np.ndim(targets) >= 1 else 0
-    if rows % int(width) != 0:
-        raise InvalidOptionError(
-            f"width: {rows} targets are not whole rows of {int(width)} targets each"
-        )
     return _evaluate(
         chain, targets, method, tol, max_iter, angles, costs, False, options, int(width)
     )
@@ -596,6 +591,10 @@ def _evaluate(
             "Chain.pose_from_angles); positions=True is for skeletons"
         )
     t = check_points(targets, chain.dim, "targets", own=False)  # the engines only read it
+    if width > 0 and t.shape[0] % width != 0:
+        raise InvalidOptionError(
+            f"width: {t.shape[0]} targets are not whole rows of {width} targets each"
+        )
     tol_ = check_tol(tol, chain.total_length)
     if not auto:
         assert solver is not None
