@@ -435,7 +435,7 @@ def _speeds(coef, order, t):
     if top % 2 == 1:  # the highest power odd: start the odd part with it
         ox, oy = coef[top, 0], coef[top, 1]
         top -= 1
-    for k in range(top, -1, -2):  # k even: c_k into the even part, c_{k+1} into the odd
+    for k in range(top, -1, -2):  # k even: c_k into the even part, c_{k-1} into the odd
         ex, ey = ex * t2 + coef[k, 0], ey * t2 + coef[k, 1]
         if k > 0:
             ox, oy = ox * t2 + coef[k - 1, 0], oy * t2 + coef[k - 1, 1]
