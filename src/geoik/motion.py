@@ -67,7 +67,12 @@ QUADRATURE = 1e-10
 MAX_ORDER = 24
 MAX_SPLITS = 60
 RESYNC = 256  # steps between fresh directions in costs_2d
-_INVERSE = 1.0 / np.arange(1.0, MAX_ORDER + 20.0)  # 1 / (k + 1) for k = 0, 1, ...
+_INVFACT = np.array([1.0 / math.factorial(k) for k in range(MAX_ORDER)])  # 1 / k!
+# the Taylor order K of a piece is the least for which (W / 2P)^K / K! <= TAYLOR, that is
+# W / 2P <= (TAYLOR K!)^(1/K) = _ORDER_STEP[K]
+_ORDER_STEP = np.array(
+    [0.0] + [(TAYLOR * math.factorial(k)) ** (1 / k) for k in range(1, MAX_ORDER)]
+)
 _COS_STEP = np.array([0.0, 0.0] + [1.0 / (k * (k - 1)) for k in range(2, 17)])  # at k: 1/(k(k-1))
 _SIN_STEP = np.array([0.0] + [1.0 / (k * (k + 1)) for k in range(1, 17)])  # at k: 1/(k(k+1))
 _GK_NODES = np.array(
@@ -285,7 +290,7 @@ def costs_2d(lengths, base, keys, nkeys):
     """
     n = lengths.shape[0]
     turns = np.empty((n, 2))  # per link: its direction (cos, sin)
-    scratch = np.empty((n, 5))  # a multi-joint step's link turns, directions and terms
+    scratch = np.empty((n, 6))  # a multi-joint step's link turns, directions and powers
     coef = np.empty((MAX_ORDER, 2))
     stack = np.empty((MAX_SPLITS + 2, 2))
     carried = 0  # steps the directions in turns were carried through (0: taken afresh)
@@ -324,7 +329,7 @@ def costs_2d(lengths, base, keys, nkeys):
                 turns[i, 0] = x * c - y * s
                 turns[i, 1] = x * s + y * c
             continue
-        path += _step_path_2d(lengths, keys[k - 1], keys[k], turns, scratch, coef, stack)
+        path += _step_path_2d(lengths, keys, k, turns, scratch, coef, stack)
     return count, total, path
 
 
@@ -351,11 +356,11 @@ def _turn(x):
     return c, x * s
 
 
-@njit(cache=True)
-def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
+@njit(cache=True, inline="always")  # inlined: a call would count references to seven arrays
+def _step_path_2d(lengths, keys, key, turns, scratch, coef, stack):
     """Length of the end effector's path in a planar step in which several joints turn, each
-    relative angle linearly from ``before`` to ``after``; ``turns`` holds the links' directions
-    at ``before`` and is turned to their directions at ``after``.
+    relative angle linearly from keyframe ``key - 1`` to keyframe ``key``; ``turns`` holds the
+    links' directions at the first and is turned to their directions at the second.
 
     Link i's angle turns by ``w_i`` (the sum of the joints' turns up to i), so the end
     effector's velocity is ``v(t) = sum_i l_i w_i i u_i exp(i w_i t)`` (complex numbers, t in
@@ -371,7 +376,7 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
     n = lengths.shape[0]
     dphi, widest, bound = 0.0, 0.0, 0.0
     for j in range(n):  # scratch: each link's turn and its direction at the step's start
-        dphi += after[j] - before[j]
+        dphi += keys[key, j] - keys[key - 1, j]
         scratch[j, 0] = dphi
         widest = max(widest, abs(dphi))
         bound += lengths[j] * abs(dphi)
@@ -382,37 +387,51 @@ def _step_path_2d(lengths, before, after, turns, scratch, coef, stack):
     for j in range(n):  # from here on each link's turn in one piece
         scratch[j, 0] /= pieces
     step = 0.5 * widest / pieces  # the largest turn from a piece's middle to either end
-    order, term = 1, step
-    while term > TAYLOR and order < MAX_ORDER:  # (W / 2P)^K / K! <= TAYLOR
-        term *= step * _INVERSE[order]
+    order = 1
+    while order < MAX_ORDER and step > _ORDER_STEP[order]:  # until (W / 2P)^K / K! <= TAYLOR
         order += 1
     length = 0.0
     for _ in range(pieces):
         # coefficients of the velocity's Taylor polynomial about the piece's middle (s - 1/2
-        # in [-1/2, 1/2]): link j's terms c_0 = l om i u, c_{k+1} = c_k (i om) / (k + 1), summed
-        # over the links power by power (the links' recurrences side by side)
+        # in [-1/2, 1/2]): link j contributes l om i u exp(i om s) = sum_k l om^(k+1) i^(k+1)
+        # u s^k / k!, so c_k = i^(k+1) S_k / k! with S_k = sum_j l_j om_j^(k+1) u_j, a real
+        # weighting of the links' directions (summed in two halves, two chains of additions)
         for j in range(n):
             om = scratch[j, 0]
             c, sn = _turn(0.5 * om)  # the link's direction at the middle, then at the end
             ux = scratch[j, 1] * c - scratch[j, 2] * sn
             uy = scratch[j, 1] * sn + scratch[j, 2] * c
             scratch[j, 1], scratch[j, 2] = ux * c - uy * sn, ux * sn + uy * c
-            scratch[j, 3], scratch[j, 4] = -lengths[j] * om * uy, lengths[j] * om * ux
+            scratch[j, 3], scratch[j, 4], scratch[j, 5] = ux, uy, lengths[j] * om
         for k in range(order):
-            inv = _INVERSE[k]
-            sx, sy = 0.0, 0.0
-            for j in range(n):
-                cx, cy = scratch[j, 3], scratch[j, 4]
-                sx += cx
-                sy += cy
-                f = scratch[j, 0] * inv
-                scratch[j, 3], scratch[j, 4] = -cy * f, cx * f
-            coef[k, 0], coef[k, 1] = sx, sy
+            ax, ay, bx, by = 0.0, 0.0, 0.0, 0.0
+            for j in range(0, n - 1, 2):
+                p, q = scratch[j, 5], scratch[j + 1, 5]
+                ax += p * scratch[j, 3]
+                ay += p * scratch[j, 4]
+                bx += q * scratch[j + 1, 3]
+                by += q * scratch[j + 1, 4]
+                scratch[j, 5], scratch[j + 1, 5] = p * scratch[j, 0], q * scratch[j + 1, 0]
+            if n % 2 == 1:
+                p = scratch[n - 1, 5]
+                ax += p * scratch[n - 1, 3]
+                ay += p * scratch[n - 1, 4]
+                scratch[n - 1, 5] = p * scratch[n - 1, 0]
+            sx, sy = (ax + bx) * _INVFACT[k], (ay + by) * _INVFACT[k]
+            r = k % 4  # i^(k+1): i, -1, -i, 1
+            if r == 0:
+                coef[k, 0], coef[k, 1] = -sy, sx
+            elif r == 1:
+                coef[k, 0], coef[k, 1] = -sx, -sy
+            elif r == 2:
+                coef[k, 0], coef[k, 1] = sy, -sx
+            else:
+                coef[k, 0], coef[k, 1] = sx, sy
         length += _gauss_kronrod(coef, order, bound / pieces, stack)
     for j in range(n):
         x, y = scratch[j, 1], scratch[j, 2]
-        norm = math.sqrt(x * x + y * y)  # 1 to rounding: keep it so over many steps
-        turns[j, 0], turns[j, 1] = x / norm, y / norm
+        f = 1.5 - 0.5 * (x * x + y * y)  # |(x, y)| is 1 to rounding: one Newton step for
+        turns[j, 0], turns[j, 1] = x * f, y * f  # 1 / |(x, y)| keeps it so over many steps
     return length
 
 
@@ -443,7 +462,7 @@ def _speeds(coef, order, t):
     return math.sqrt(sq(ex - ox) + sq(ey - oy)) + math.sqrt(sq(ex + ox) + sq(ey + oy))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gauss_kronrod(coef, order, scale, stack):
     """Integral over [0, 1] of the polynomial speed, the polynomial in ``s - 1/2``, by adaptive
     Gauss-Kronrod: an interval is accepted when its 15-point and 7-point rules agree within
