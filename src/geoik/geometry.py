@@ -60,7 +60,7 @@ def total_length(lengths):
 # ----------------------------------------------------------------------------------------- 2-D
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a call counts references to its four arrays
 def fk_2d(lengths, base, angles, out):
     """Forward kinematics: joint positions ``out`` (n + 1, 2) from relative ``angles`` (n,)."""
     out[0, 0] = base[0]
@@ -435,7 +435,7 @@ def annulus_closest(t, centre, rmin, rmax, out):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dist2(p, q):
     s = 0.0
     for k in range(p.shape[0]):

@@ -107,7 +107,7 @@ AT_LIMIT = 1e-9
 """A hinge this close (rad) to a limit counts as sitting on it."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def jacobian_2d(pos, out):
     """Jacobian (2, n) of the end effector in the relative joint angles, from positions (n+1, 2)."""
     n = out.shape[1]
@@ -153,7 +153,7 @@ def jacobian_3d(pos, world, hinge, out):
             col += 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def solve_damped(jac, active, lam2, de, y):
     """``y = (J_a J_a^T + lam2 I)^{-1} de`` for the active columns of ``jac`` (d = 2 or 3)."""
     d = jac.shape[0]
@@ -198,7 +198,7 @@ def solve_damped(jac, active, lam2, de, y):
         ) / det
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clamped_error(end, aim, dmax, de):
     """``de = aim - end``, its length clamped to ``dmax``; returns the unclamped length."""
     s = 0.0
@@ -238,13 +238,13 @@ def damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dof):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def damping_now(lam0_2, boost, gap, dmax):
     """``lambda^2`` of one update: ``lam0^2 * boost * min(1, gap / dmax)`` (floored)."""
     return lam0_2 * boost * max(min(1.0, gap / dmax), 1e-12)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_boost(boost, before2, after2):
     """Levenberg-Marquardt's rule on ``lambda^2``: x4 after an update that grew the distance to
     the aim, /4 (down to 1) after one that did not."""
