@@ -108,7 +108,7 @@ def judge(target, end, code, tol, base, params):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a call would count references to params
 def judge_xyz(tx, ty, tz, ex, ey, ez, code, tol, bx, by, bz, params):
     """:func:`judge` on coordinates (z = 0 in 2-D), for loops over many targets that should not
     make an array view per target."""
