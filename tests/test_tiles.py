@@ -11,7 +11,7 @@ import pytest
 import geoik as ik
 from geoik import tiles
 from geoik.cli import main
-from geoik.maps import metric_map, metric_maps, volume_map
+from geoik.maps import _stitch, metric_map, metric_maps, volume_map
 from geoik.tiles import ClusterError, Tile, pixel_centres, run_tiles, split_rows
 
 CHAIN = ik.Chain.planar([1.0, 0.8, 0.6])
@@ -55,6 +55,32 @@ def test_grouped_tiles_equal_tiles_one_by_one():
     assert len(together) == len(alone) == len(tls)
     for a, b in zip(together, alone, strict=True):
         assert np.array_equal(a.status, b.status) and np.array_equal(a.values, b.values)
+
+
+def test_stitched_map_equals_tiles_copied_together():
+    """Without progress a map's tiles are views of one engine call's arrays, which the map
+    takes as they are; with progress each tile is solved alone and the tiles are copied into
+    one array. Both give the same map."""
+    a = metric_map(CHAIN, "ccd", "path", size=30, tile_rows=7, **KW)
+    b = metric_map(CHAIN, "ccd", "path", size=30, tile_rows=7, progress=lambda d, t: None, **KW)
+    assert np.array_equal(a.values, b.values) and np.array_equal(a.status, b.status)
+    assert a.values.shape == (30, 30) and a.coverage == b.coverage
+
+
+def test_stitch_copies_unless_the_parts_are_one_array_in_order():
+    whole = np.arange(24.0).reshape(8, 3)
+    parts = [whole[0:3], whole[3:4], whole[4:8]]
+    joined = _stitch(parts)
+    assert np.array_equal(joined, whole) and np.shares_memory(joined, whole)
+    for bad in (
+        [whole[0:3], whole[4:8]],  # a gap
+        [whole[3:8], whole[0:3]],  # out of order
+        [whole[0:4], whole.copy()[4:8]],  # another array
+        [whole[0:4]],  # not all of it
+    ):
+        got = _stitch(bad)
+        assert np.array_equal(got, np.concatenate(bad))
+        assert not np.shares_memory(got, whole) or len(bad) == 1
 
 
 def test_several_maps_in_one_pool():

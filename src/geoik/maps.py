@@ -316,8 +316,25 @@ def _tiles(
 
 def _results(part: list[TileResult]) -> tuple[np.ndarray, np.ndarray]:
     """The status and values of the tiles, stitched."""
-    status = np.concatenate([r.status for r in part])
-    return status, np.concatenate([r.values for r in part])
+    return _stitch([r.status for r in part]), _stitch([r.values for r in part])
+
+
+def _stitch(arrays: list[np.ndarray]) -> np.ndarray:
+    """The arrays one after the other: the array they are consecutive views of, when they are
+    (the tiles that one call of the batch engine solved), else a new one."""
+    whole = arrays[0].base
+    if isinstance(whole, np.ndarray) and all(
+        a.base is whole and a.flags.c_contiguous for a in arrays
+    ):
+        at = end = whole.__array_interface__["data"][0]
+        for a in arrays:
+            if a.__array_interface__["data"][0] != end:
+                break
+            end += a.nbytes
+        else:
+            if end - at == whole.nbytes and whole.flags.c_contiguous:
+                return whole.reshape((-1, *arrays[0].shape[1:]))
+    return np.concatenate(arrays)
 
 
 def _coverage(reached: np.ndarray, reachable: np.ndarray) -> float:
