@@ -384,9 +384,11 @@ def _step_path_2d(lengths, keys, key, turns, scratch, coef, stack):
     if bound == 0.0:
         return 0.0
     pieces = max(1, int(math.ceil(widest / PIECE)))
-    for j in range(n):  # from here on each link's turn in one piece
-        scratch[j, 0] /= pieces
-    step = 0.5 * widest / pieces  # the largest turn from a piece's middle to either end
+    step = 0.5 * widest  # the largest turn from a piece's middle to either end
+    if pieces > 1:  # (nearly every step is one piece: no divisions then)
+        step /= pieces
+        for j in range(n):  # from here on each link's turn in one piece
+            scratch[j, 0] /= pieces
     order = 1
     while order < MAX_ORDER and step > _ORDER_STEP[order]:  # until (W / 2P)^K / K! <= TAYLOR
         order += 1
