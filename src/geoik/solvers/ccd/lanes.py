@@ -62,6 +62,16 @@ def _layout(n):
     return rc, rs, ang, dirty, px, py, w, w + _ROWS
 
 
+@njit(cache=True, inline="always")
+def _pitch(k):
+    """Columns of the work array for k lanes: k, or for k >= 8 k rounded up to an odd number of
+    64-byte cache lines. Rows a power-of-two number of lines apart (k = 128: 1 KiB) fall into the
+    same few sets of a 4 KiB-periodic L1 cache and evict each other; an odd pitch spreads them."""
+    if k < 8:
+        return k
+    return 8 * (((k + 7) // 8) | 1)
+
+
 @njit(cache=True, error_model="numpy")
 def ccd_2d_lanes(
     lengths,
@@ -97,14 +107,14 @@ def ccd_2d_lanes(
     n = lengths.shape[0]
     k = targets.shape[0]
     rc, rs, ang, dirty, px, py, w, rows = _layout(n)
-    work = np.zeros((rows, k))
+    work = np.zeros((rows, _pitch(k)))
     escape = opts.shape[0] > 0 and opts[0] != 0.0
     # escape: a free joint whose end-effector and target vectors are opposite turns by
     # pi - ESCAPE_BEND (flip_c, flip_s), not pi, so the chain curls rather than folds onto a line
     flip = ESCAPE_BEND if escape else 0.0
     flip_c, flip_s = (-math.cos(flip), math.sin(flip)) if escape else (0.0, 0.0)
     _start(lengths, base, targets, angles, work, nrec)
-    _place(lengths, base, work)
+    _place(lengths, base, k, work)
     alive = _check(0, tol, n, work, status, iters)
     recording = rec.shape[1] > 1
     held = 0
@@ -113,15 +123,16 @@ def ccd_2d_lanes(
         held = _reach_out(lengths, base, lo, hi, work, rec, nrec)
     it = 1
     while it <= max_iter and alive > 0:
-        work[w + MOVED_ANY, :] = 0.0
+        for b in range(k):  # a loop: a slice assignment costs more than the sweep's joints
+            work[w + MOVED_ANY, b] = 0.0
         for j in range(n - 1, -1, -1):
             free = lo[j] == -np.inf and hi[j] == np.inf
             if free and escape:
-                _turn_free_escape(j, n, work, final and not recording, recording, flip_c, flip_s)
+                _turn_free_escape(j, n, k, work, final and not recording, recording, flip_c, flip_s)
             elif free:
-                _turn_free(j, n, work, final and not recording, recording)
+                _turn_free(j, n, k, work, final and not recording, recording)
             else:
-                _turn_limited(j, n, lo[j], hi[j], work, flip)
+                _turn_limited(j, n, k, lo[j], hi[j], work, flip)
             if recording:
                 _record(j, n, free, work, rec, nrec)
         if held > 0:  # the lanes that took their closest pose instead of the first sweep
@@ -131,10 +142,10 @@ def ccd_2d_lanes(
                     work[w + ACTIVE, b] = 1.0
                     work[w + MOVED_ANY, b] = 1.0
             held = 0
-        _place(lengths, base, work)
+        _place(lengths, base, k, work)
         alive = _check(it, tol, n, work, status, iters)
         if escape and alive > 0 and _escape(it, lo, hi, work, rec, nrec, status, iters) > 0:
-            _place(lengths, base, work)
+            _place(lengths, base, k, work)
             for b in range(k):
                 work[w + EX, b], work[w + EY, b] = work[px + n, b], work[py + n, b]
         it += 1
@@ -198,7 +209,7 @@ def _reach_out(lengths, base, lo, hi, work, rec, nrec):
     inner = 2.0 * longest - total if free else 0.0
     cap = rec.shape[1]
     held = 0
-    for b in range(work.shape[1]):
+    for b in range(nrec.shape[0]):
         if work[w + ACTIVE, b] == 0.0:
             continue
         dx, dy = work[w + TX, b] - base[0], work[w + TY, b] - base[1]
@@ -245,7 +256,7 @@ def _escape(it, lo, hi, work, rec, nrec, status, iters):
     rc, rs, ang, dirty, _, _, w, _ = _layout(n)
     cap = rec.shape[1]
     bent = 0
-    for b in range(work.shape[1]):
+    for b in range(status.shape[0]):
         if work[w + ACTIVE, b] == 0.0 or work[w + MOVED_ANY, b] != 0.0:
             continue
         k = ESCAPES - int(work[w + ESC, b])
@@ -284,11 +295,10 @@ def _escape(it, lo, hi, work, rec, nrec, status, iters):
 
 
 @njit(cache=True, error_model="numpy")
-def _place(lengths, base, work):
+def _place(lengths, base, k, work):
     """Joint positions of every lane from the relative rotations (complex products)."""
     n = lengths.shape[0]
     rc, rs, _, _, px, py, w, _ = _layout(n)
-    k = work.shape[1]
     length = lengths[0]
     for b in range(k):  # the first link's direction is its relative rotation
         c, s = work[rc, b], work[rs, b]
@@ -315,7 +325,7 @@ def _check(it, tol, n, work, status, iters):
     the others); a second pass writes the outputs of the few that settled."""
     _, _, _, _, px, py, w, _ = _layout(n)
     tol2 = tol * tol
-    k = work.shape[1]
+    k = status.shape[0]
     later = it > 0
     for b in range(k):
         ex, ey = work[px + n, b], work[py + n, b]
@@ -342,12 +352,12 @@ def _check(it, tol, n, work, status, iters):
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_free(j, n, work, track, recording):
+def _turn_free(j, n, k, work, track, recording):
     """Turn free joint ``j`` in every active lane: rotation (dot, cross)/norm, no trigonometry.
     ``track``: mark the joint as turned (for the final angles); ``recording``: leave what
     :func:`_record` needs (turned or not, cross and dot)."""
     rc, rs, _, dirty, px, py, w, _ = _layout(n)
-    for b in range(work.shape[1]):
+    for b in range(k):
         pjx, pjy = work[px + j, b], work[py + j, b]
         ex, ey = work[w + EX, b], work[w + EY, b]
         ax, ay = ex - pjx, ey - pjy
@@ -380,13 +390,13 @@ def _turn_free(j, n, work, track, recording):
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_free_escape(j, n, work, track, recording, flip_c, flip_s):
+def _turn_free_escape(j, n, k, work, track, recording, flip_c, flip_s):
     """:func:`_turn_free` with ``escape=1``: a lane whose end-effector and target vectors are
     exactly opposite turns by ``(flip_c, flip_s)`` (``pi - ESCAPE_BEND``) rather than by pi. A
     function of its own so that :func:`_turn_free`, the batch engine's hot loop, stays as it
     was."""
     rc, rs, _, dirty, px, py, w, _ = _layout(n)
-    for b in range(work.shape[1]):
+    for b in range(k):
         pjx, pjy = work[px + j, b], work[py + j, b]
         ex, ey = work[w + EX, b], work[w + EY, b]
         ax, ay = ex - pjx, ey - pjy
@@ -420,11 +430,11 @@ def _turn_free_escape(j, n, work, track, recording, flip_c, flip_s):
 
 
 @njit(cache=True, error_model="numpy")
-def _turn_limited(j, n, lo, hi, work, flip):
+def _turn_limited(j, n, k, lo, hi, work, flip):
     """Turn joint ``j`` (with limits) in every active lane: the angle is clamped into [lo, hi].
     ``flip`` nonzero (``escape=1``): opposite vectors turn the joint by ``pi - flip``."""
     rc, rs, ang, _, px, py, w, _ = _layout(n)
-    for b in range(work.shape[1]):
+    for b in range(k):
         work[w + GO, b] = 0.0
         if work[w + ACTIVE, b] == 0.0:
             continue
@@ -453,7 +463,7 @@ def _record(j, n, free, work, rec, nrec):
     """One keyframe (all relative angles) for every lane whose joint ``j`` just turned."""
     _, _, ang, _, _, _, w, _ = _layout(n)
     cap = rec.shape[1]
-    for b in range(work.shape[1]):
+    for b in range(nrec.shape[0]):
         if work[w + GO, b] == 0.0:
             continue
         if free:
