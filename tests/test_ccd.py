@@ -42,10 +42,10 @@ def _targets(chain):
     return t
 
 
-def _one_by_one(chain, targets, start, cap):
+def _one_by_one(chain, targets, starts, cap):
     arrays, n = _arrays(chain), chain.n
     out = []
-    for t in targets:
+    for t, start in zip(targets, starts, strict=True):
         ang = start.copy()
         rec = np.zeros((cap, n))
         rec[0] = start
@@ -54,15 +54,15 @@ def _one_by_one(chain, targets, start, cap):
     return out
 
 
-def _lanes(chain, targets, start, cap, k):
+def _lanes(chain, targets, starts, cap, k):
     arrays, n, m = _arrays(chain), chain.n, len(targets)
     out = []
     for i0 in range(0, m, k):
         t = np.ascontiguousarray(targets[i0 : i0 + k])
         kk = len(t)
-        ang = np.tile(start, (kk, 1))
+        ang = starts[i0 : i0 + k].copy()
         rec = np.zeros((kk, cap, n))
-        rec[:, 0] = start
+        rec[:, 0] = ang
         nrec, status, iters = (np.zeros(kk, np.int64) for _ in range(3))
         end = np.zeros((kk, 2))
         ccd_2d_lanes(
@@ -73,16 +73,36 @@ def _lanes(chain, targets, start, cap, k):
     return out
 
 
-@pytest.mark.parametrize("k", [1, 7, 16])
+def _starts(chain, targets, shared):
+    """The rest pose for every target, or (``shared`` False) a mix: the rest pose, random poses,
+    and the rest pose with a joint at -0.0 instead of 0.0 (whose sine differs in sign)."""
+    start = np.ascontiguousarray(rest_state(chain), dtype=np.float64)
+    starts = np.tile(start, (len(targets), 1))
+    if not shared:
+        rng = np.random.default_rng(3)
+        for i in range(1, len(targets), 3):
+            starts[i] = [
+                rng.uniform(lo, hi) if np.isfinite(lo) else rng.uniform(-3, 3)
+                for lo, hi in zip(chain.lo, chain.hi, strict=True)
+            ]
+        for i in range(2, len(targets), 3):
+            starts[i] = np.where(start == 0.0, -0.0, start)
+    return starts
+
+
+@pytest.mark.parametrize("k", [1, 7, 16, 48])
 @pytest.mark.parametrize("recording", [True, False], ids=["recording", "not-recording"])
 @pytest.mark.parametrize("which", [0, 1], ids=["free", "limits"])
-def test_lanes_equal_single_kernel(k, recording, which):
+@pytest.mark.parametrize("shared", [True, False], ids=["one-start", "own-starts"])
+def test_lanes_equal_single_kernel(k, recording, which, shared):
+    """Lanes never interact: K lanes (a multiple of 8 pads the work array's rows) give each
+    target what one lane gives it, bit for bit, whether the lanes share a start pose or not."""
     chain = _chains()[which]
     targets = _targets(chain)
-    start = np.ascontiguousarray(rest_state(chain), dtype=np.float64)
+    starts = _starts(chain, targets, shared)
     cap = 1 + chain.n * MAX_ITER if recording else 1
-    ref = _one_by_one(chain, targets, start, cap)
-    got = _lanes(chain, targets, start, cap, k)
+    ref = _one_by_one(chain, targets, starts, cap)
+    got = _lanes(chain, targets, starts, cap, k)
     for i, (a, b) in enumerate(zip(ref, got, strict=True)):
         assert a[:3] == tuple(b[:3]), i
         assert np.array_equal(a[3], b[3]), i  # bit for bit: lanes do not interact

@@ -164,28 +164,45 @@ def ccd_2d_lanes(
 
 @njit(cache=True, error_model="numpy")
 def _start(lengths, base, targets, angles, work, nrec):
-    """Relative rotations of the start poses, targets and beyond-reach points per lane."""
+    """Relative rotations of the start poses, targets and beyond-reach points per lane. The lanes
+    usually share one start pose (the batch engine's), so each joint's rotation is computed once
+    from lane 0's angle and again only for lanes whose angle differs; the rest runs branch-free
+    over the lanes (vectorised)."""
     n = lengths.shape[0]
+    k = targets.shape[0]
+    if k == 0:
+        return
     rc, rs, ang, _, _, _, w, _ = _layout(n)
     total = 0.0
     for i in range(n):
         total += lengths[i]
-    for b in range(targets.shape[0]):
-        for j in range(n):
+    for j in range(n):
+        a0 = angles[0, j]
+        c0, s0, sign0 = math.cos(a0), math.sin(a0), math.copysign(1.0, a0)
+        differ = 0
+        for b in range(k):
             a = angles[b, j]
             work[ang + j, b] = a
-            prev = work[ang + j, b - 1] if b > 0 else np.nan
-            if a == prev and math.copysign(1.0, a) == math.copysign(1.0, prev):  # same start
-                work[rc + j, b], work[rs + j, b] = work[rc + j, b - 1], work[rs + j, b - 1]
-            else:
+            work[rc + j, b], work[rs + j, b] = c0, s0
+            same = (a == a0) & (math.copysign(1.0, a) == sign0)  # -0.0: sin differs
+            differ += 0 if same else 1
+        if differ == 0:
+            continue
+        for b in range(k):
+            a = angles[b, j]
+            if not (a == a0 and math.copysign(1.0, a) == sign0):
                 work[rc + j, b], work[rs + j, b] = math.cos(a), math.sin(a)
+    bx, by = base[0], base[1]
+    for b in range(k):
         tx, ty = targets[b, 0], targets[b, 1]
         work[w + TX, b], work[w + TY, b] = tx, ty
-        dist = math.sqrt(sq(tx - base[0]) + sq(ty - base[1]))
-        if dist > total:  # geometry.beyond_reach, inlined: the point at full reach towards t
-            work[w + BEYOND, b] = 1.0
-            work[w + OX, b] = base[0] + (tx - base[0]) * (total / dist)
-            work[w + OY, b] = base[1] + (ty - base[1]) * (total / dist)
+        dist = math.sqrt(sq(tx - bx) + sq(ty - by))
+        # geometry.beyond_reach, inlined: the point at full reach towards t
+        beyond = dist > total
+        scale = total / dist
+        work[w + BEYOND, b] = 1.0 if beyond else 0.0
+        work[w + OX, b] = bx + (tx - bx) * scale if beyond else 0.0
+        work[w + OY, b] = by + (ty - by) * scale if beyond else 0.0
         work[w + ACTIVE, b] = 1.0
         nrec[b] = 1
 
