@@ -379,6 +379,9 @@ def _lane_block(
         end,
         final,
     )
+    # params as a tuple: the inlined judge would otherwise count references to the array, which
+    # every thread shares, on every target
+    radii = (params[0], params[1], params[2], params[3])
     for b in range(used):
         i = idx[b]
         st, err = judge_xyz(
@@ -393,7 +396,7 @@ def _lane_block(
             base[0],
             base[1],
             0.0,
-            params,
+            radii,
         )
         status[i], iters[i], error[i] = st, out[2, b], err
         if want_costs:

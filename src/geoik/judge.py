@@ -111,7 +111,8 @@ def judge(target, end, code, tol, base, params):
 @njit(cache=True, inline="always")  # inlined: a call would count references to params
 def judge_xyz(tx, ty, tz, ex, ey, ez, code, tol, bx, by, bz, params):
     """:func:`judge` on coordinates (z = 0 in 2-D), for loops over many targets that should not
-    make an array view per target."""
+    make an array view per target. ``params`` may be the array or a tuple of its four values
+    (a tuple costs no reference counting, even inlined)."""
     error = norm3(ex - tx, ey - ty, ez - tz)
     if error <= tol:
         return REACHED, error
