@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import CLOSEST, MAX_ITERATIONS, REACHED, STALLED, clamp, qmul, qnormalize
-from geoik.solvers.ccd.lanes import MOVED
+from geoik.solvers.ccd.lanes import MOVED, _pitch
 
 TAN_HALF_MOVED = math.tan(0.5 * MOVED)
 """A change whose quaternion ``d`` has ``|d_v| <= TAN_HALF_MOVED |d_0|`` turns at most MOVED."""
@@ -114,7 +114,7 @@ def ccd_3d_lanes(
     n = lengths.shape[0]
     k = targets.shape[0]
     rows = _layout(n)[7]
-    work = np.zeros((rows, k))
+    work = np.zeros((rows, _pitch(k)))  # rows an odd number of cache lines apart
     lane = np.arange(k)  # the target each lane holds (lanes are swapped by _compact)
     _start(lengths, base, hinge, targets, quats, work, nrec)
     _forward(lengths, base, work, k, True)
