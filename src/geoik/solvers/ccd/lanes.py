@@ -8,9 +8,10 @@ depend on the lanes beside it.
 The algorithm is seed 000 eqs. (1)-(2) / seed 002 Section II, as documented in
 :mod:`geoik.solvers.ccd`. How it is computed:
 
-- All per-lane state lives in one work array of shape (rows, K), one column per lane (the row
-  layout is :func:`_layout`); the inner loops run over lanes with branch-free arithmetic (masked
-  lanes select the unchanged value), so LLVM vectorises them. The helpers take that one array
+- All per-lane state lives in one work array of shape (rows, P), one column per lane (the row
+  layout is :func:`_layout`; P >= K pads the rows, :func:`_pitch`); the inner loops run over the
+  K lanes with branch-free arithmetic (masked lanes select the unchanged value), so LLVM
+  vectorises them. The helpers take that one array
   rather than a view per row: each array argument of a compiled call costs reference counting,
   which with one lane would cost more than the arithmetic.
 - A free joint's rotation is the unit complex number ``(dot, cross) / |(dot, cross)|`` of the

@@ -11,9 +11,10 @@ the base, a ball joint turns its link by the rotation taking ``a = e - p_j`` ont
 by the signed angle between the projections of the two vectors on the plane normal to its axis,
 clamped into its limits. How it is computed:
 
-- All per-lane state lives in one work array of shape (rows, K), one column per lane (the row
-  layout is :func:`_layout`); the inner loops run over lanes with branch-free arithmetic, so LLVM
-  vectorises them (hinges, which need angles, excepted).
+- All per-lane state lives in one work array of shape (rows, P), one column per lane (the row
+  layout is :func:`_layout`; P >= K pads the rows, :func:`geoik.solvers.ccd.lanes._pitch`); the
+  inner loops run over lanes with branch-free arithmetic, so LLVM vectorises them (hinges,
+  which need angles, excepted).
 - Within a sweep only the end effector moves: turning joint ``j`` rotates everything beyond it
   rigidly about ``p_j``, while the joints not yet visited (``j - 1`` down to 0) and their frames
   keep their places. Each update is therefore O(1): the end effector is turned by the joint's
