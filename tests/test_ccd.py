@@ -95,8 +95,8 @@ def _starts(chain, targets, shared):
 @pytest.mark.parametrize("which", [0, 1], ids=["free", "limits"])
 @pytest.mark.parametrize("shared", [True, False], ids=["one-start", "own-starts"])
 def test_lanes_equal_single_kernel(k, recording, which, shared):
-    """Lanes never interact: K lanes (a multiple of 8 pads the work array's rows) give each
-    target what one lane gives it, bit for bit, whether the lanes share a start pose or not."""
+    """Lanes never interact: K lanes (K = 16 and 48 pad the work array's rows) give each target
+    what one lane gives it, bit for bit, whether the lanes share a start pose or not."""
     chain = _chains()[which]
     targets = _targets(chain)
     starts = _starts(chain, targets, shared)
