@@ -74,11 +74,11 @@ from numba import njit, prange
 
 import geoik as ik
 from geoik import geometry as g
-from geoik.batch import evaluate
+from geoik.batch.engine import evaluate
 from geoik.maps import MetricMap, metric_map, volume_map
+from geoik.maps.tiles import pixel_centres, voxel_centres
 from geoik.solvers import REGISTRY
 from geoik.state import rest_state
-from geoik.tiles import pixel_centres, voxel_centres
 
 N_LINKS, ITERS, EPS = 5, 20, 0.01
 C_SOURCE = Path(__file__).resolve().parent / "c" / "ccd_reference.c"

@@ -38,7 +38,7 @@ import numpy as np
 
 import geoik as ik
 from geoik.kinematics import angle_between
-from geoik.urdf import example_path, load_example
+from geoik.robots.urdf import example_path, load_example
 
 ROBOTS = ("panda", "ur5", "ur10", "kinova", "z1")
 GOAL_ROBOTS = ("panda", "ur5", "kinova", "z1")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import geoik as ik
-from geoik.batch import evaluate
+from geoik.batch.engine import evaluate
 from geoik.checks import MAX_COORDINATE, MAX_ITER, MAX_LINKS, MAX_MOTION_BYTES
 from geoik.solvers import REGISTRY
 
@@ -157,7 +157,7 @@ def test_ctrl_c_at_any_moment_of_a_map_ends_in_one_line(delay, tmp_path):
 def test_ctrl_c_inside_a_native_callback_is_raised_once_it_returns():
     """While numba compiles, llvmlite calls Python back from C; a KeyboardInterrupt raised there
     would be printed as ignored. The CLI raises it as soon as the callback has returned."""
-    from geoik import cli
+    from geoik.commands import cli
 
     source = (
         "import os, signal, time\n"

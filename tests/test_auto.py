@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 import geoik as ik
 from geoik import api
-from geoik.auto import plan
-from geoik.batch import evaluate
-from geoik.maps import metric_map
+from geoik.batch.engine import evaluate
+from geoik.maps.metric import metric_map
 from geoik.solvers import REGISTRY
+from geoik.solvers.auto import plan
 from tests.conftest import chains, check_invariants, targets_for
 
 TOL = 1e-3

@@ -7,7 +7,7 @@ import pytest
 
 import geoik as ik
 from geoik import jit
-from geoik.batch import evaluate, evaluate_grid
+from geoik.batch.engine import evaluate, evaluate_grid
 from geoik.errors import GeoIKError, InvalidTargetError, UnsupportedChainError
 from geoik.solvers import REGISTRY
 

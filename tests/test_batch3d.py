@@ -8,7 +8,7 @@ import pytest
 
 import geoik as ik
 from geoik import jit
-from geoik.batch import TreeBatchResult, evaluate
+from geoik.batch.engine import TreeBatchResult, evaluate
 from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError, UnknownMethodError
 from geoik.solvers import REGISTRY
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import geoik as ik
-from geoik.cli import main
-from geoik.maps import metric_map
+from geoik.commands.cli import main
+from geoik.maps.metric import metric_map
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 

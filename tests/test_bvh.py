@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import geoik as ik
-from geoik.bvh import EXAMPLES, _euler, _forward, _read, example_path
+from geoik.rigs.bvh import EXAMPLES, _euler, _forward, _read, example_path
 
 DATA = Path(__file__).parent / "data" / "bvh"
 OUTSIDE = sorted(DATA.glob("*.bvh"))
@@ -147,7 +147,7 @@ def test_synthetic_skeletons_round_trip(dim, tmp_path):
 @pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
 def test_euler_angles_in_every_order(order):
     """Angles from a rotation in any channel order rebuild it, nearest the hint given."""
-    from geoik.bvh import _axis_rotations
+    from geoik.rigs.bvh import _axis_rotations
 
     rng = np.random.default_rng(sum(order))
     angles = rng.uniform(-170, 170, (50, 3))

@@ -14,8 +14,8 @@ import pytest
 
 import geoik as ik
 from geoik import checks
-from geoik.cli import COMMANDS, build_parser, command_names, join_negative_values, main
 from geoik.commands._args import parse_lengths, parse_max_bend, parse_options, parse_point
+from geoik.commands.cli import COMMANDS, build_parser, command_names, join_negative_values, main
 from geoik.solvers import REGISTRY
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -752,7 +752,7 @@ def test_chain_file_hints_say_what_to_write(capsys, tmp_path, text, target, hint
 
 
 def every_parser(parser=None):
-    from geoik.cli import subparsers
+    from geoik.commands.cli import subparsers
 
     parser = parser or build_parser()
     yield parser
@@ -815,10 +815,11 @@ def test_help_lists_every_command(capsys):
 # --------------------------------------------------------------------------- start-up cost
 
 LIGHT = (
-    "import sys; from geoik.cli import main; main({argv}); "
+    "import sys; from geoik.commands.cli import main; main({argv}); "
     "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-    "('matplotlib','dask','distributed','starlette','uvicorn') or m in ('geoik.maps','geoik.batch',"
-    "'geoik.tiles','geoik.render','geoik.render_maps') or m.startswith('geoik.experiments')))"
+    "('matplotlib','dask','distributed','starlette','uvicorn') or m in ('geoik.maps.metric',"
+    "'geoik.batch.engine','geoik.maps.tiles','geoik.render','geoik.maps.figures') "
+    "or m.startswith('geoik.experiments')))"
 )
 
 
@@ -845,10 +846,10 @@ def test_the_command_line_starts_without_heavy_modules(argv):
 
 def test_static_help_texts_match_the_library():
     """The help texts that stand in for imports say what the library says."""
-    from geoik import maps as library_maps
-    from geoik import tiles
     from geoik.commands import experiment, maps
     from geoik.experiments import EXPERIMENTS
+    from geoik.maps import tiles
+    from geoik.maps import volume as library_maps
 
     assert maps.DEFAULT_TILE_ROWS == tiles.DEFAULT_TILE_ROWS
     assert maps.MAX_VOLUME == library_maps.MAX_VOLUME

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from geoik.cli import main
+from geoik.commands.cli import main
 from geoik.commands.maps import parse_joints, sweep_lengths
 
 BASE = ["--lengths", "1x3", "--max-iter", "10", "--tol", "0.01", "--size", "40"]
@@ -292,7 +292,7 @@ def test_ctrl_c_leaves_nothing(tmp_path, argv):
 
 
 def test_bad_arguments_refused_before_a_cluster_starts(monkeypatch, capsys):
-    from geoik import tiles
+    from geoik.maps import tiles
 
     def no_cluster(*a, **k):
         raise AssertionError("a cluster was started for a request that was bound to fail")

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 import geoik as ik
-from geoik.cli import main
+from geoik.commands.cli import main
 
 WALK = Path(__file__).parent / "data" / "bvh" / "freebvh_walk.bvh"
 LEFT = "mixamorig:LeftFoot"

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import geoik as ik
-from geoik.batch import evaluate
+from geoik.batch.engine import evaluate
 from geoik.solvers import REGISTRY
 from tests.conftest import chains, check_invariants, targets_for
 

@@ -10,7 +10,7 @@ import pytest
 
 import geoik as ik
 import geoik.experiments
-from geoik.cli import main
+from geoik.commands.cli import main
 from geoik.experiments import EXPERIMENTS, get
 from geoik.experiments import metric_maps_2010 as mm
 from geoik.experiments import single_pass_2009 as sp
@@ -19,7 +19,7 @@ from geoik.experiments._report import ExperimentResult, Table, diff, write_text
 from geoik.experiments._stats import band_means, components, rank_correlation, ranks
 from geoik.experiments.metric_maps_2010.tables import void_near_start
 from geoik.experiments.single_pass_2009.figures import TRACE_LEGEND
-from geoik.palette import LENGTH_UNIT
+from geoik.maps.palette import LENGTH_UNIT
 
 
 @pytest.fixture

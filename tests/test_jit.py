@@ -98,7 +98,7 @@ def test_first_solve_in_a_fresh_install_compiles_nothing(tmp_path):
     as plain Python: nothing is compiled, so nothing waits for a compiler."""
     code = (
         "import contextlib, io\n"
-        "from geoik.cli import main\n"
+        "from geoik.commands.cli import main\n"
         "from geoik.solvers import REGISTRY\n"
         "for m in REGISTRY:\n"
         "    n = '2' if m == 'two-bone' else '5'\n"

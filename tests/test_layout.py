@@ -88,3 +88,111 @@ def test_no_private_module_at_the_top_level():
         f.name for f in ROOT.glob("_*.py") if f.name not in ("__init__.py", "__main__.py")
     )
     assert private == []
+
+
+# --------------------------------------------------------------------------- layers
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # the base: no other geoik module below it
+    ("geoik.errors", "geoik.checks", "geoik.jit", "geoik.files", "geoik.geometry"),
+    ("geoik.kinematics",),
+    # the model of a chain and of a solve
+    ("geoik.pose", "geoik.state", "geoik.chain", "geoik.reach"),
+    ("geoik.motion", "geoik.solution", "geoik.costs", "geoik.judge", "geoik.render"),
+    ("geoik.solvers",),
+    ("geoik.robots",),
+    ("geoik.rigs",),
+    ("geoik.api",),
+    ("geoik.batch",),
+    ("geoik.maps",),
+    ("geoik.experiments",),
+    ("geoik.viewer", "geoik.commands", "geoik.__main__"),
+)
+"""From the bottom up: a module may import its own folder, its own layer and the layers below.
+Within a layer, imports between its folders must not run in a circle (checked above)."""
+
+TOP_LEVEL_MODULES = 15
+"""Most modules at the top level of the package, ``__init__`` and ``__main__`` not counted."""
+
+
+def _layer(module: str) -> int:
+    for i, names in enumerate(LAYERS):
+        if any(module == n or module.startswith(n + ".") for n in names):
+            return i
+    raise AssertionError(f"{module} is in no layer: add it to LAYERS")
+
+
+def test_every_module_is_in_a_layer_and_imports_nothing_above_it():
+    paths = _modules()
+    upward = []
+    for name, f in sorted(paths.items()):
+        if name == "geoik":  # the front: every public name, imported on first use
+            continue
+        for m in sorted(_imported(f, name, set(paths))):
+            if m != "geoik" and _layer(m) > _layer(name):
+                upward.append(f"{name} imports {m}")
+    assert upward == []
+
+
+def test_the_package_front_imports_nothing_at_import_time():
+    """``import geoik`` costs no NumPy or numba: its names come from the layers on first use."""
+    tree = ast.parse((ROOT / "__init__.py").read_text())
+    top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert {a.name for n in top for a in n.names} <= {
+        "annotations",
+        "importlib",
+        "importlib.util",
+        "sys",
+        "types",
+        "TYPE_CHECKING",
+        "Any",
+    }
+
+
+def test_the_layers_rule_fails_on_an_upward_import(tmp_path):
+    """The rule itself can fail: a solver that imported the batch engine would be caught."""
+    f = tmp_path / "mutant.py"
+    f.write_text("from geoik.batch.engine import evaluate\n")
+    name = "geoik.solvers.mutant"
+    imported = _imported(f, name, set(_modules()))
+    assert "geoik.batch.engine" in imported
+    assert any(_layer(m) > _layer(name) for m in imported)
+
+
+def test_each_folder_says_what_lives_there_and_what_it_may_import():
+    folders = sorted(ROOT.glob("*/__init__.py"))
+    assert len(folders) >= 9
+    for init in folders:
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        assert "May import" in doc, init.parent.name
+
+
+def test_the_top_level_holds_the_shared_core_only():
+    modules = sorted(f.stem for f in ROOT.glob("*.py") if not f.name.startswith("__"))
+    assert len(modules) <= TOP_LEVEL_MODULES, modules
+
+
+def test_modules_that_moved_keep_their_old_names():
+    """Every import path the docs showed before the folders keeps working, as the same module."""
+    import importlib
+
+    for old, new in geoik.MOVED.items():
+        assert importlib.import_module(old) is importlib.import_module(new), old
+        assert importlib.import_module(new).__spec__.name == new
+    from geoik.bvh import example_path as bvh_example
+    from geoik.tree import solve_tree
+    from geoik.urdf import example_path as urdf_example
+
+    from geoik.batch import evaluate, evaluate_grid
+    from geoik.maps import metric_map, volume_map
+    from geoik.render import plot_solution
+
+    assert evaluate is geoik.batch.engine.evaluate
+    assert evaluate_grid is geoik.batch.engine.evaluate_grid
+    assert metric_map is geoik.maps.metric.metric_map
+    assert volume_map is geoik.maps.volume.volume_map
+    assert solve_tree is geoik.solve_tree
+    assert bvh_example("walk").is_file() and callable(urdf_example) and callable(plot_solution)
+    assert geoik.tree.solve_tree is geoik.solve_tree  # attribute access on the package too
+    for name in geoik.__all__:
+        assert getattr(geoik, name) is not None

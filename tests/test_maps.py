@@ -12,9 +12,7 @@ from matplotlib.figure import Figure
 import geoik as ik
 from geoik.errors import GeoIKError
 from geoik.files import save_atomic
-from geoik.maps import METRICS, metric_map
-from geoik.render import save_figure
-from geoik.render_maps import (
+from geoik.maps.figures import (
     FAILURE,
     UNREACHABLE,
     _rgb,
@@ -23,6 +21,8 @@ from geoik.render_maps import (
     maps_figure,
     sweep_figure,
 )
+from geoik.maps.metric import METRICS, metric_map
+from geoik.render import save_figure
 
 CHAIN = ik.Chain.planar([1.0] * 3)
 

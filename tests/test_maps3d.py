@@ -6,13 +6,14 @@ import numpy as np
 import pytest
 
 import geoik as ik
-from geoik.batch import evaluate
+from geoik.batch.engine import evaluate
 from geoik.errors import GeoIKError
-from geoik.maps import PLANES, metric_map, plane_axes, volume_map
+from geoik.maps.figures import maps_figure, volume_figures
+from geoik.maps.metric import PLANES, metric_map, plane_axes
+from geoik.maps.tiles import plane_centres, voxel_centres
+from geoik.maps.volume import volume_map
 from geoik.reach.workspace import reachable_points
 from geoik.render import save_figures
-from geoik.render_maps import maps_figure, volume_figures
-from geoik.tiles import plane_centres, voxel_centres
 
 KW = {"tol": 0.01, "max_iter": 15}
 CONES = ik.Chain.spatial([1.0, 0.8, 0.6], max_bend_deg=60, base=(0.5, -0.25, 1.0))

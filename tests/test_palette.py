@@ -1,4 +1,4 @@
-"""The maps' colours and metric names (geoik.palette): one definition, the same colours and
+"""The maps' colours and metric names (geoik.maps.palette): one definition, the same colours and
 colour bars in the figures (render_maps) and in the viewer's overlay."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 from matplotlib.colors import hsv_to_rgb, to_rgb
 
 import geoik as ik
-from geoik import palette
-from geoik.batch import BatchResult
-from geoik.maps import metric_map
-from geoik.render_maps import HUE_MAP, maps_figure
-from geoik.tiles import METRICS as TILE_METRICS
+from geoik.batch.engine import BatchResult
+from geoik.maps import palette
+from geoik.maps.figures import HUE_MAP, maps_figure
+from geoik.maps.metric import metric_map
+from geoik.maps.tiles import METRICS as TILE_METRICS
 
 CHAIN = ik.Chain.planar([1.0] * 3)
 
@@ -162,7 +162,7 @@ def test_page_gradient_draws_the_same_colours():
 def test_the_palette_and_the_viewer_server_do_not_import_matplotlib():
     pytest.importorskip("starlette")
     code = (
-        "import sys, geoik.palette, geoik.viewer.server, geoik.viewer.overlay;"
+        "import sys, geoik.maps.palette, geoik.viewer.server, geoik.viewer.overlay;"
         "print('matplotlib' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -11,8 +11,8 @@ import pytest
 
 import geoik as ik
 from geoik.kinematics import angle_between
+from geoik.robots.urdf import EXAMPLES, example_path, load_example
 from geoik.solvers import REGISTRY
-from geoik.urdf import EXAMPLES, example_path, load_example
 
 yourdfpy = pytest.importorskip("yourdfpy")
 
@@ -302,7 +302,7 @@ def test_allegro_hand_reaches_four_fingertips():
 
 
 def test_command_line_solves_a_urdf(capsys):
-    from geoik.cli import main
+    from geoik.commands.cli import main
 
     path = str(example_path("ur5"))
     args = ["solve", "--urdf", path, "--tip", "tool0", "--target", "0.4,0.2,0.5"]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from geoik.errors import GeoIKError, InvalidChainError
-from geoik.skeleton import Branch, Skeleton
+from geoik.rigs.skeleton import Branch, Skeleton
 
 
 def _links(sk: Skeleton, pos: np.ndarray) -> np.ndarray:

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 import geoik as ik
-from geoik import tiles
-from geoik.cli import main
-from geoik.maps import _stitch, metric_map, metric_maps, volume_map
-from geoik.tiles import ClusterError, Tile, pixel_centres, run_tiles, split_rows
+from geoik.commands.cli import main
+from geoik.maps import tiles
+from geoik.maps.metric import _stitch, metric_map, metric_maps
+from geoik.maps.tiles import ClusterError, Tile, pixel_centres, run_tiles, split_rows
+from geoik.maps.volume import volume_map
 
 CHAIN = ik.Chain.planar([1.0, 0.8, 0.6])
 KW = {"tol": 0.01, "max_iter": 15}

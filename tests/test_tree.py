@@ -13,9 +13,9 @@ from geoik.errors import (
     InvalidTargetError,
     UnknownMethodError,
 )
-from geoik.skeleton import Skeleton
+from geoik.rigs.skeleton import Skeleton
+from geoik.rigs.tree import TreeSolution, solve_tree
 from geoik.solution import Status
-from geoik.tree import TreeSolution, solve_tree
 
 METHODS = ("circles", "fabrik")
 
@@ -291,9 +291,9 @@ def test_solution_is_frozen():
 @pytest.mark.parametrize("dim", [2, 3])
 def test_kernels_match_py_func(dim):
     """Each jitted tree kernel equals its pure-Python ``.py_func``."""
+    from geoik.rigs.tree import _segments, _target_arrays
     from geoik.solvers.circles.tree import circles_tree
     from geoik.solvers.fabrik import fabrik_tree
-    from geoik.tree import _segments, _target_arrays
 
     sk = Skeleton.hand(dim=dim)
     targets = _hand_targets(sk, np.random.default_rng(9), spread=0.7)

@@ -9,9 +9,9 @@ import pytest
 
 import geoik as ik
 from geoik.errors import InvalidChainError, UnsupportedChainError
-from geoik.skeleton import Skeleton
+from geoik.rigs.skeleton import Skeleton
+from geoik.rigs.tree import solve_tree
 from geoik.solvers import REGISTRY
-from geoik.tree import solve_tree
 from tests.test_tree import check_tree
 
 METHODS = ("circles", "fabrik")

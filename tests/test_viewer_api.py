@@ -23,10 +23,10 @@ with warnings.catch_warnings():  # starlette >= 1 prefers httpx2 but still works
     from starlette.testclient import TestClient
 
 import geoik as ik  # noqa: E402
-from geoik import palette  # noqa: E402
 from geoik.checks import check_int, check_number  # noqa: E402
+from geoik.maps import palette  # noqa: E402
+from geoik.rigs.tree import METHODS as TREE_METHODS  # noqa: E402
 from geoik.solvers import REGISTRY  # noqa: E402
-from geoik.tree import METHODS as TREE_METHODS  # noqa: E402
 from geoik.viewer import protocol  # noqa: E402
 from geoik.viewer.overlay import MapCache, MapCancelledError  # noqa: E402
 from geoik.viewer.server import STATIC, create_app  # noqa: E402
@@ -151,7 +151,7 @@ def test_methods_lists_the_registry_the_tree_methods_and_the_map_metrics(ws):
     assert r["map_metrics"] == list(palette.METRICS)
     words = {k: {"words": m.words, "unit": m.unit} for k, m in palette.METRICS.items()}
     assert r["map_metric_labels"] == words
-    colours = r["map_colours"]  # what the page's legend draws, from geoik.palette
+    colours = r["map_colours"]  # what the page's legend draws, from geoik.maps.palette
     assert colours["failure"] == "#000000" and colours["outside"] == "#999999"
     assert [c for _, c in colours["stops"]] == [
         "#0000ff",
@@ -507,8 +507,7 @@ def test_an_error_echoes_the_id(ws):
 
 
 def test_view_without_the_extra_says_how_to_install_it(monkeypatch, capsys):
-    from geoik import cli
-    from geoik.commands import view
+    from geoik.commands import cli, view
 
     monkeypatch.setattr(view, "missing_dependencies", lambda: ["uvicorn"])
     assert cli.main(["view", "--no-browser"]) == 2
@@ -575,7 +574,7 @@ def test_a_message_beyond_the_frame_limit_closes_only_its_connection(live_server
 
 
 def test_view_reports_a_port_in_use_in_one_line(live_server, capsys):
-    from geoik import cli
+    from geoik.commands import cli
 
     port = live_server.rsplit(":", 1)[1]
     assert cli.main(["view", "--no-browser", "--port", port]) == 2
@@ -584,7 +583,7 @@ def test_view_reports_a_port_in_use_in_one_line(live_server, capsys):
 
 
 def test_view_reports_an_unknown_host_in_one_line(capsys):
-    from geoik import cli
+    from geoik.commands import cli
 
     assert cli.main(["view", "--no-browser", "--host", "no-such-host.invalid"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -593,7 +592,7 @@ def test_view_reports_an_unknown_host_in_one_line(capsys):
 
 @pytest.mark.parametrize("port", ["-1", "70000", "http"])
 def test_view_rejects_a_bad_port(port, capsys):
-    from geoik import cli
+    from geoik.commands import cli
 
     assert cli.main(["view", "--no-browser", "--port", port]) == 2
     err = capsys.readouterr().err
@@ -602,7 +601,7 @@ def test_view_rejects_a_bad_port(port, capsys):
 
 
 def test_view_help_explains_the_options(capsys):
-    from geoik import cli
+    from geoik.commands import cli
 
     assert cli.main(["view", "--help"]) == 0
     out = capsys.readouterr().out

@@ -255,14 +255,16 @@ def test_map_overlay_shows_the_metric_map_with_its_legend(page):
             let n = 0; for (let i = 3; i < d.length; i += 4) n += d[i] > 0; return n; })()"""
     )
     assert legend_ink > 1000  # the colour bar and its labels are drawn
-    bar = m["reply"]["bar"]  # the server's colour bar (geoik.palette): its ends always labelled
+    bar = m["reply"][
+        "bar"
+    ]  # the server's colour bar (geoik.maps.palette): its ends always labelled
     drawn = state(page, "s.map.legendLabels")
     assert drawn[:2] == [bar["ticks"][0][1], bar["ticks"][-1][1]]
     assert bar["ticks"][-1][1] == fmt_int(m["reply"]["vmax"]) and bar["label"] == "iterations"
     options = page.eval_on_selector_all(
         "#metric option", "os => os.map(o => [o.value, o.textContent, o.title])"
     )
-    sent = state(page, "s.mapMetricLabels")  # the methods reply's, from geoik.palette
+    sent = state(page, "s.mapMetricLabels")  # the methods reply's, from geoik.maps.palette
     assert [[v, sent[v]["words"]] for v, _, _ in options] == [[v, t] for v, t, _ in options]
     assert [
         "path",
@@ -449,7 +451,7 @@ def model_page(tmp_path_factory, browser, page):
     import shutil
 
     page.click("#tabs button[data-scene=chain]")
-    from geoik.urdf import example_path
+    from geoik.robots.urdf import example_path
     from geoik.viewer.models import Models, load_rig, load_robot
 
     folder = tmp_path_factory.mktemp("rig")

@@ -23,7 +23,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 import geoik as ik  # noqa: E402
-from geoik.urdf import EXAMPLES, example_path  # noqa: E402
+from geoik.robots.urdf import EXAMPLES, example_path  # noqa: E402
 from geoik.viewer.models import Models, load_rig, load_robot  # noqa: E402
 from geoik.viewer.server import create_app  # noqa: E402
 from tests.test_viewer_api import CHAIN, ask  # noqa: E402
@@ -249,7 +249,7 @@ def test_methods_names_what_the_server_was_started_with(ws):
     ],
 )
 def test_view_reports_a_bad_robot_or_clip_in_one_line(argv, start, capsys):
-    from geoik import cli
+    from geoik.commands import cli
 
     assert cli.main(["view", "--no-browser", "--port", "0", *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -21,8 +21,8 @@ with warnings.catch_warnings():  # starlette >= 1 prefers httpx2 but still works
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from geoik.rigs.tree import METHODS as TREE_METHODS  # noqa: E402
 from geoik.solvers import REGISTRY  # noqa: E402
-from geoik.tree import METHODS as TREE_METHODS  # noqa: E402
 from geoik.viewer import cyclist, hand, scenes  # noqa: E402
 from geoik.viewer.server import create_app  # noqa: E402
 

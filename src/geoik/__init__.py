@@ -5,11 +5,26 @@
 >>> sol = ik.solve(chain, (8.33, 2.83), method="ccd")
 >>> sol.status
 <Status.REACHED: 0>
+
+The package is cut in layers; a module imports only from its own layer and the layers below
+(``tests/test_layout.py`` enforces it, and ``docs/architecture.md`` draws the map):
+
+1. the base, at the top level: :mod:`~geoik.errors`, :mod:`~geoik.checks`, :mod:`~geoik.jit`,
+   :mod:`~geoik.files`, :mod:`~geoik.geometry`, :mod:`~geoik.kinematics`;
+2. the model of a chain and of a solve, at the top level: :mod:`~geoik.chain`,
+   :mod:`~geoik.pose`, :mod:`~geoik.state`, :mod:`~geoik.motion`, :mod:`~geoik.solution`,
+   :mod:`~geoik.costs`, :mod:`~geoik.judge`, :mod:`~geoik.render`, and :mod:`geoik.reach`;
+3. :mod:`geoik.solvers`: one module per algorithm, the registry and ``auto``;
+4. :mod:`geoik.robots` (URDF arms and hands), then :mod:`geoik.rigs` (skeletons, BVH, clips);
+5. :mod:`geoik.api` (:func:`solve`), then :mod:`geoik.batch` (many targets at once), then
+   :mod:`geoik.maps` (metric and volume maps, their figures and tiles);
+6. :mod:`geoik.experiments`, then the interfaces: :mod:`geoik.commands` and :mod:`geoik.viewer`.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
 from typing import TYPE_CHECKING, Any
@@ -23,14 +38,14 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "solve": "geoik.api",
     "warm_up": "geoik.api",
-    "Clip": "geoik.bvh",
-    "Frames": "geoik.bvh",
-    "load_bvh": "geoik.bvh",
-    "save_bvh": "geoik.bvh",
+    "Clip": "geoik.rigs.bvh",
+    "Frames": "geoik.rigs.bvh",
+    "load_bvh": "geoik.rigs.bvh",
+    "save_bvh": "geoik.rigs.bvh",
     "Chain": "geoik.chain",
-    "Pin": "geoik.clip",
-    "PosedClip": "geoik.clip",
-    "pose_clip": "geoik.clip",
+    "Pin": "geoik.rigs.clip",
+    "PosedClip": "geoik.rigs.clip",
+    "pose_clip": "geoik.rigs.clip",
     "Costs": "geoik.costs",
     "costs": "geoik.costs",
     "BVHError": "geoik.errors",
@@ -47,15 +62,15 @@ _EXPORTS = {
     "UnsupportedJointError": "geoik.errors",
     "Motion": "geoik.motion",
     "Pose": "geoik.pose",
-    "Robot": "geoik.robot",
-    "Branch": "geoik.skeleton",
-    "Skeleton": "geoik.skeleton",
+    "Robot": "geoik.robots.model",
+    "Branch": "geoik.rigs.skeleton",
+    "Skeleton": "geoik.rigs.skeleton",
     "Solution": "geoik.solution",
     "Status": "geoik.solution",
-    "TreeSolution": "geoik.tree",
-    "solve_tree": "geoik.tree",
-    "TreePose": "geoik.tree_pose",
-    "load_urdf": "geoik.urdf",
+    "TreeSolution": "geoik.rigs.tree",
+    "solve_tree": "geoik.rigs.tree",
+    "TreePose": "geoik.rigs.pose",
+    "load_urdf": "geoik.robots.urdf",
 }
 
 __all__ = [
@@ -98,24 +113,89 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, or a submodule (``geoik.api``), imported on first use."""
-    module = _EXPORTS.get(name)
-    if module is not None:
-        value = getattr(importlib.import_module(module), name)
-    else:
-        try:
-            value = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    globals()[name] = value
-    return value
+def lazy_exports(package: str, exports: dict[str, str]) -> tuple[Any, Any]:
+    """``(__getattr__, __dir__)`` for a package whose public names (``exports``: name -> the
+    module defining it) and submodules are imported on first use (PEP 562)."""
+    namespace = sys.modules[package].__dict__
+
+    def getattr_(name: str) -> Any:
+        module = exports.get(name)
+        if module is not None:
+            value = getattr(importlib.import_module(module), name)
+        else:
+            try:
+                value = importlib.import_module(f"{package}.{name}")
+            except ModuleNotFoundError as e:
+                if e.name != f"{package}.{name}":
+                    raise
+                raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        namespace[name] = value
+        return value
+
+    def dir_() -> list[str]:
+        return sorted({*namespace, *exports})
+
+    return getattr_, dir_
 
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+# Modules that moved into the package's folders, under the names they had before: ``import
+# geoik.urdf`` and ``from geoik.bvh import example_path`` still work and give the very module
+# object of the new name, imported on first use.
+MOVED = {
+    "geoik.auto": "geoik.solvers.auto",
+    "geoik.batch3d": "geoik.batch.spatial",
+    "geoik.batch_trees": "geoik.batch.trees",
+    "geoik.bvh": "geoik.rigs.bvh",
+    "geoik.cli": "geoik.commands.cli",
+    "geoik.clip": "geoik.rigs.clip",
+    "geoik.palette": "geoik.maps.palette",
+    "geoik.parallel": "geoik.batch.parallel",
+    "geoik.render_maps": "geoik.maps.figures",
+    "geoik.robot": "geoik.robots.model",
+    "geoik.robot_motion": "geoik.robots.motion",
+    "geoik.robot_solve": "geoik.robots.solve",
+    "geoik.skeleton": "geoik.rigs.skeleton",
+    "geoik.solvers.limited_tree": "geoik.rigs.limited_tree",
+    "geoik.tiles": "geoik.maps.tiles",
+    "geoik.tree": "geoik.rigs.tree",
+    "geoik.tree_limits": "geoik.rigs.limits",
+    "geoik.tree_pose": "geoik.rigs.pose",
+    "geoik.urdf": "geoik.robots.urdf",
+}
+
+
+class _MovedLoader:
+    """Loads an old module name as the module that now holds its code, leaving that module's
+    own ``__spec__`` (which the import system would otherwise overwrite) as it was."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.spec: Any = None
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        module = importlib.import_module(self.target)
+        self.spec = module.__spec__
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.__spec__ = self.spec
+
+
+class _MovedFinder:
+    """The import system's finder of the old names (a ``sys.meta_path`` entry)."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        new = MOVED.get(fullname)
+        if new is None:
+            return None
+        loader: Any = _MovedLoader(new)
+        return importlib.util.spec_from_loader(fullname, loader)
+
+
+if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
+    sys.meta_path.append(_MovedFinder())
 
 
 class _Package(types.ModuleType):
@@ -133,9 +213,7 @@ sys.modules[__name__].__class__ = _Package
 
 if TYPE_CHECKING:
     from geoik.api import solve, warm_up
-    from geoik.bvh import Clip, Frames, load_bvh, save_bvh
     from geoik.chain import Chain
-    from geoik.clip import Pin, PosedClip, pose_clip
     from geoik.costs import Costs, costs
     from geoik.errors import (
         BVHError,
@@ -153,9 +231,11 @@ if TYPE_CHECKING:
     )
     from geoik.motion import Motion
     from geoik.pose import Pose
-    from geoik.robot import Robot
-    from geoik.skeleton import Branch, Skeleton
+    from geoik.rigs.bvh import Clip, Frames, load_bvh, save_bvh
+    from geoik.rigs.clip import Pin, PosedClip, pose_clip
+    from geoik.rigs.pose import TreePose
+    from geoik.rigs.skeleton import Branch, Skeleton
+    from geoik.rigs.tree import TreeSolution, solve_tree
+    from geoik.robots.model import Robot
+    from geoik.robots.urdf import load_urdf
     from geoik.solution import Solution, Status
-    from geoik.tree import TreeSolution, solve_tree
-    from geoik.tree_pose import TreePose
-    from geoik.urdf import load_urdf

@@ -2,6 +2,6 @@
 
 import sys
 
-from geoik.cli import main
+from geoik.commands.cli import main
 
 sys.exit(main())

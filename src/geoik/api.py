@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from geoik import jit
-from geoik.auto import AUTO, FALLBACKS, NEARER, check_no_options, get_or_auto, out_of_reach, plan
 from geoik.chain import Chain
 from geoik.checks import (
     DEFAULT_TOL,
@@ -33,10 +32,19 @@ from geoik.judge import finish_2d, finish_3d, judge_params
 from geoik.motion import Motion
 from geoik.pose import Pose
 from geoik.reach import clamp_into_reach
-from geoik.robot import Robot
-from geoik.robot_solve import solve_robot
+from geoik.robots.model import Robot
+from geoik.robots.solve import solve_robot
 from geoik.solution import STATUSES, Solution, Status
 from geoik.solvers import Solver, get
+from geoik.solvers.auto import (
+    AUTO,
+    FALLBACKS,
+    NEARER,
+    check_no_options,
+    get_or_auto,
+    out_of_reach,
+    plan,
+)
 from geoik.state import start_state
 
 __all__ = ["DEFAULT_TOL", "solve", "warm_up"]
@@ -64,8 +72,8 @@ def solve(
         link's frame).
     method : ``"auto"`` (the default for a chain: an exact method where one provably reaches,
         else the iterative solver that reaches the most, with fallbacks; see
-        :mod:`geoik.auto`) or a name in :data:`geoik.solvers.REGISTRY` (``geoik methods`` lists
-        them); for a robot ``"dls"`` (the default; ``"auto"`` means it too) or ``"ccd"``.
+        :mod:`geoik.solvers.auto`) or a name in :data:`geoik.solvers.REGISTRY` (``geoik methods``
+        lists them); for a robot ``"dls"`` (the default; ``"auto"`` means it too) or ``"ccd"``.
     tol : distance within which the target counts as reached; default ``1e-4`` times the
         chain's total length.
     max_iter : iteration budget of iterative solvers (with ``"auto"``: of each one it runs);
@@ -197,8 +205,8 @@ def _solve_auto(
     clamp_to_reach: Any,
     options: dict[str, Any],
 ) -> Solution:
-    """``solve(method="auto")``: the attempts of :func:`geoik.auto.plan`, in order, until one
-    ends REACHED or CLOSEST (else the nearest)."""
+    """``solve(method="auto")``: the attempts of :func:`geoik.solvers.auto.plan`, in order, until
+    one ends REACHED or CLOSEST (else the nearest)."""
     if not isinstance(chain, Chain):
         raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
     check_no_options(options)

@@ -124,7 +124,7 @@ class Motion:
     chain : the chain that moved.
     keys : (S + 1, n) relative angles in 2-D, or (S + 1, n, 4) local joint quaternions in 3-D,
         after each of the S steps (row 0: the start pose). A robot's motion is a
-        :class:`geoik.robot_motion.RobotMotion`.
+        :class:`geoik.robots.motion.RobotMotion`.
     """
 
     chain: Chain

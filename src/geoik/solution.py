@@ -14,8 +14,8 @@ from geoik.pose import Pose
 if TYPE_CHECKING:
     from geoik.chain import Chain
     from geoik.motion import Motion
-    from geoik.robot import Robot
-    from geoik.skeleton import Skeleton
+    from geoik.rigs.skeleton import Skeleton
+    from geoik.robots.model import Robot
 
 __all__ = ["STATUSES", "Solution", "Status", "TreeSolution"]
 

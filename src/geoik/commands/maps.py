@@ -36,21 +36,21 @@ from geoik.commands._args import (
 )
 from geoik.commands._progress import ProgressBar
 from geoik.errors import GeoIKError, InvalidOptionError
-from geoik.palette import METRICS
+from geoik.maps.palette import METRICS
 
 if TYPE_CHECKING:  # the handlers import these (matplotlib, the batch engine, Dask's glue)
-    from geoik.maps import MetricMap
+    from geoik.maps.metric import MetricMap
 MAX_VOLUME = 1024
-"""Most voxels per side of --volume: :data:`geoik.maps.MAX_VOLUME` (a test keeps them equal;
-importing geoik.maps here would load the batch engine for every command)."""
+"""Most voxels per side of --volume: :data:`geoik.maps.volume.MAX_VOLUME` (a test keeps them equal;
+importing geoik.maps.metric here would load the batch engine for every command)."""
 VOLUME_TILE_TARGETS = 1 << 16
-"""Voxels per tile of a volume map: :data:`geoik.maps.VOLUME_TILE_TARGETS` (kept equal by a
+"""Voxels per tile of a volume map: :data:`geoik.maps.volume.VOLUME_TILE_TARGETS` (kept equal by a
 test)."""
 PROGRESS_MIN_TARGETS = 250_000
 """Maps with at least this many targets show a progress bar on stderr."""
 DEFAULT_TILE_ROWS = 50
-"""Pixel rows per tile unless --tile-rows says otherwise: :data:`geoik.tiles.DEFAULT_TILE_ROWS`
-(a test keeps them equal; importing geoik.tiles here would load the batch engine for every
+"""Pixel rows per tile unless --tile-rows says otherwise: :data:`geoik.maps.tiles.DEFAULT_TILE_ROWS`
+(a test keeps them equal; importing geoik.maps.tiles here would load the batch engine for every
 command)."""
 
 MAP_EXAMPLES = """\
@@ -356,9 +356,10 @@ def _compute(
 ) -> tuple[list[Any], float]:
     """The maps of ``jobs`` (one pool of tiles, here or on the cluster; volume maps with
     ``volume``) and the wall time; ``args.size`` and ``args.tile_rows`` become ints (checked by
-    :func:`geoik.maps.check_jobs`, as everything else, before a cluster starts)."""
-    from geoik.maps import check_jobs, check_volume, metric_maps, volume_map
-    from geoik.tiles import cluster
+    :func:`geoik.maps.metric.check_jobs`, as everything else, before a cluster starts)."""
+    from geoik.maps.metric import check_jobs, metric_maps
+    from geoik.maps.tiles import cluster
+    from geoik.maps.volume import check_volume, volume_map
 
     kw = _solve_kw(args)
     typed_rows = None if args.tile_rows is None else int_or_text(args.tile_rows)
@@ -447,8 +448,8 @@ def _write_csv(path: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) 
 
 
 def _save_maps(maps: Sequence[MetricMap], path: str | None, flag: str, contours: bool) -> None:
+    from geoik.maps.figures import figure_dpi, maps_figure
     from geoik.render import save_figure
-    from geoik.render_maps import figure_dpi, maps_figure
 
     if path is not None:
         fig = maps_figure(maps, contours=contours)
@@ -466,7 +467,7 @@ def _reachable_line(m: Any) -> str | None:
 
 
 def run_map(args: argparse.Namespace) -> int:
-    from geoik.render_maps import chain_label
+    from geoik.maps.figures import chain_label
 
     flag = _outputs(args, "data")
     with _Typed(args):
@@ -509,8 +510,8 @@ def coverage_path(path: str) -> str:
 
 
 def _save_volume(v: Any, path: str | None, flag: str) -> None:
+    from geoik.maps.figures import figure_dpi, volume_figures
     from geoik.render import save_figures
-    from geoik.render_maps import figure_dpi, volume_figures
 
     if path is None:
         return
@@ -522,7 +523,7 @@ def _save_volume(v: Any, path: str | None, flag: str) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from geoik.render_maps import chain_label
+    from geoik.maps.figures import chain_label
 
     flag = _outputs(args, "csv")
     with _Typed(args):
@@ -586,8 +587,8 @@ def run_sweep(args: argparse.Namespace) -> int:
     if args.csv:
         _write_csv(args.csv, header, rows)
     if args.output:
+        from geoik.maps.figures import sweep_figure
         from geoik.render import save_figure
-        from geoik.render_maps import sweep_figure
 
         k = len(joints)
         series = {

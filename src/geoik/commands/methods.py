@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from geoik.auto import AUTO, SUMMARY
 from geoik.solvers import REGISTRY, Solver, get
+from geoik.solvers.auto import AUTO, SUMMARY
 
 HELP = "list the solvers, their sources and options"
 DESCRIPTION = """\

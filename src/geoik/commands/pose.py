@@ -25,7 +25,7 @@ A walking clip to try comes with geoik (joints Hips, LeftFoot, LeftHand, ...; it
 rests on frames 12-23, its right on 24-37): the first example copies it here as walk.bvh."""
 EXAMPLES = """\
 examples:
-  python -c "import shutil, geoik.bvh; shutil.copy(geoik.bvh.example_path('walk'), 'walk.bvh')"
+  python -c "import shutil, geoik.rigs.bvh as b; shutil.copy(b.example_path('walk'), '.')"
   geoik pose walk.bvh --pin LeftFoot@11-24 --pin RightFoot@24-37 -o planted.bvh
   geoik pose walk.bvh --pin LeftHand=30,95,40@5-20 --method fabrik -o reach.bvh
   geoik pose walk.bvh --targets pins.toml --limits knees.toml --tol 1e-4 -o out.bvh --json"""
@@ -81,9 +81,9 @@ def _read_table(path: str, flag: str) -> dict[str, Any]:
 
 def parse_pin(text: str, count: int, flag: str = "--pin") -> Any:
     """A :class:`geoik.Pin` from ``NAME[=X,Y,Z][@FRAMES]``."""
-    from geoik.clip import Pin, parse_frames
     from geoik.commands._args import parse_point
     from geoik.errors import InvalidTargetError
+    from geoik.rigs.clip import Pin, parse_frames
 
     head, at, frames = text.partition("@")
     name, eq, coords = head.partition("=")
@@ -96,8 +96,8 @@ def parse_pin(text: str, count: int, flag: str = "--pin") -> Any:
 
 
 def _file_pins(path: str, count: int) -> list[Any]:
-    from geoik.clip import Pin, parse_frames
     from geoik.errors import InvalidTargetError
+    from geoik.rigs.clip import Pin, parse_frames
 
     data = _read_table(path, "--targets")
     items = data.get("pin")
@@ -120,11 +120,11 @@ def _file_pins(path: str, count: int) -> list[Any]:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from geoik.bvh import load_bvh, save_bvh
-    from geoik.clip import pose_clip
     from geoik.commands._progress import ProgressBar
     from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError
-    from geoik.tree import METHODS
+    from geoik.rigs.bvh import load_bvh, save_bvh
+    from geoik.rigs.clip import pose_clip
+    from geoik.rigs.tree import METHODS
 
     if args.method not in METHODS:
         raise InvalidOptionError(

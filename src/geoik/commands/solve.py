@@ -215,7 +215,7 @@ ROBOT_FLAGS = {"orientation": "--orientation", "angle_tol": "--angle-tol", "path
 
 def run_robot(args: argparse.Namespace) -> int:
     """``geoik solve --urdf FILE --tip LINK --target X,Y,Z [--orientation W,X,Y,Z]``."""
-    from geoik.urdf import load_urdf
+    from geoik.robots.urdf import load_urdf
 
     for flag, value in (("--max-bend-deg", args.max_bend_deg), ("--start-deg", args.start_deg)):
         if value is not None:

@@ -97,7 +97,7 @@ def register(subparsers: Any) -> None:
 
 
 ROBOTS = ("panda", "ur5", "ur10", "kinova", "z1", "allegro")
-"""The names --robot takes (geoik.urdf.EXAMPLES)."""
+"""The names --robot takes (geoik.robots.urdf.EXAMPLES)."""
 
 
 def load_models(args: argparse.Namespace) -> Any:
@@ -114,7 +114,7 @@ def load_models(args: argparse.Namespace) -> Any:
     if args.output is not None and args.bvh is None:
         raise InvalidOptionError("--output: expected with --bvh FILE")
     if args.robot is not None:
-        from geoik.urdf import EXAMPLES, example_path
+        from geoik.robots.urdf import EXAMPLES, example_path
 
         if args.robot not in EXAMPLES:
             raise InvalidOptionError(

@@ -8,6 +8,9 @@ Within a subpackage, ``study`` holds the settings, the published numbers and the
 the modules that build tables and figures import ``study``, and ``__init__`` imports them all;
 none imports ``__init__`` back. ``__init__`` re-exports ``study``'s public names, but the
 settings are read from ``study``: change them there.
+
+May import the library's layers up to :mod:`geoik.maps`; only the interfaces
+(:mod:`geoik.commands`, :mod:`geoik.viewer`) import it.
 """
 
 from __future__ import annotations

@@ -37,6 +37,9 @@ circles and cones) is connected and the distance is continuous.
   not computed: every hinge is relaxed to a ball joint with cone ``max(|lo|, |hi|)``, which admits
   more configurations, so the interval returned contains the true one. :func:`reach_is_exact`
   says when this happened; :func:`closest_reachable_point` then declares nothing.
+
+May import the base layer (``geoik.geometry``, ``geoik.jit``, ``geoik.errors``) and
+:mod:`geoik.chain` (which reads its reach from here); never the solvers or anything above them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,14 @@
-"""The solver registry: the one place that maps names (as the CLI spells them) to solvers."""
+"""The solvers: one module (or folder) per algorithm, and the registry that names them.
+
+:data:`REGISTRY` is the one place that maps names, as the command line spells them, to
+:class:`~geoik.solvers.base.Solver` descriptions (kernels, options, what a solver takes);
+:mod:`~geoik.solvers.auto` decides what ``method="auto"`` runs. Every kernel is written once and
+run both by :func:`geoik.solve` and by the batch engine.
+
+May import the base and the model layers (``geoik.geometry``, ``geoik.kinematics``,
+``geoik.jit``, ``geoik.errors``, ``geoik.chain``, ...); never :mod:`geoik.robots`,
+:mod:`geoik.rigs` or anything above them.
+"""
 
 from __future__ import annotations
 

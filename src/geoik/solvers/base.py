@@ -66,8 +66,8 @@ class Solver:
 
     ``kernel_2d_lanes`` and ``kernel_3d_lanes``, if given, solve many targets at once in lanes
     (CCD); the batch engine runs them instead of ``kernel_2d`` / ``kernel_3d`` (see
-    :mod:`geoik.batch`) for the packed options ``opts`` where ``lanes_for(opts)`` is true (CCD in
-    3-D: without ``escape``).
+    :mod:`geoik.batch.engine`) for the packed options ``opts`` where ``lanes_for(opts)`` is true
+    (CCD in 3-D: without ``escape``).
 
     ``kernel_general``, if given, solves general joint models (:class:`geoik.Robot`)::
 

@@ -437,7 +437,7 @@ def fabrik_tree(
     scale,
 ):
     """Multi-end-effector FABRIK on a tree of positions (Aristidou & Lasenby 2011, Section 5;
-    see :mod:`geoik.tree`, and :mod:`geoik.geometry` for the arrays)."""
+    see :mod:`geoik.rigs.tree`, and :mod:`geoik.geometry` for the arrays)."""
     m, dim = pos.shape
     want = pos.copy()
     acc = np.zeros((m, dim))

@@ -4,4 +4,7 @@
 the WebSocket API; :mod:`geoik.viewer.protocol` validates messages, :mod:`geoik.viewer.handlers`
 answers the 2-D panel and :mod:`geoik.viewer.scenes` the 3-D scenes. Importing this package
 needs nothing beyond geoik itself.
+
+May import every layer of the library (it is an interface, as :mod:`geoik.commands` is); nothing
+in the library imports it.
 """

@@ -27,7 +27,7 @@ import numpy as np
 
 from geoik.api import solve
 from geoik.chain import Chain
-from geoik.skeleton import Skeleton
+from geoik.rigs.skeleton import Skeleton
 
 __all__ = ["BIKE", "LEG_LENGTHS", "cyclist_frame", "foot_pitch", "pedal"]
 

@@ -4,10 +4,10 @@ The hand is a right hand, palm down (towards -z), fingers along +x, thumb toward
 decimetres, built as a :class:`geoik.Skeleton`: the wrist is the root; the palm is a chain of
 joints from the wrist through the thumb's base and the four knuckles to the palm's outer edge;
 the thumb hangs from its base and each finger from its knuckle, three links each. Every frame
-:func:`geoik.tree.solve_tree` moves the five fingertips to their targets on the ball.
+:func:`geoik.rigs.tree.solve_tree` moves the five fingertips to their targets on the ball.
 
 Limits. The joints carry :meth:`geoik.Skeleton.hand`'s anatomical limits
-(:data:`geoik.skeleton.HAND_LIMITS`): a cone at each knuckle (45 degrees, the thumb's base 60),
+(:data:`geoik.rigs.skeleton.HAND_LIMITS`): a cone at each knuckle (45 degrees, the thumb's base 60),
 and the two outer joints of every finger hinges that flex towards the palm's side only (-5 to
 110 and -5 to 90 degrees; the thumb's -10 to 60 and -15 to 80, flexing across the palm). The palm is
 rigid: its links are held in the wrist's frame (cones of 0 degrees). So no solver can bend a
@@ -22,7 +22,7 @@ comes. The reply says for each finger whether its tip is on the ball, another pa
 touches the ball (the thumb's pad often does), or it does not reach.
 
 Why this curl. A limited skeleton measures a finger's hinges in frames that follow the joint
-positions without twist (:mod:`geoik.tree_limits`): the knuckle's link turns by the minimal
+positions without twist (:mod:`geoik.rigs.limits`): the knuckle's link turns by the minimal
 rotation from its rest direction, which carries the hinges' axis along. A finger turned sideways
 and then flexed at the knuckle therefore bends its outer joints in a plane tilted from the plane
 it was turned into (up to 4 degrees for the fingers here, 7 for the thumb). A curl drawn in the
@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from geoik.jit import runner
-from geoik.skeleton import HAND_LIMITS, Skeleton
+from geoik.rigs.skeleton import HAND_LIMITS, Skeleton
 from geoik.solvers.circles.place import place_chain
 
 __all__ = [
@@ -394,7 +394,7 @@ def _spread_deg(f: Finger) -> float:
 def hand_frame(ball: np.ndarray, radius: float, method: str) -> dict[str, Any]:
     """One frame: the targets on the ball, the tree solved from the open hand, and for each
     finger its status, error, whether it touches the ball and its bends."""
-    from geoik.tree import solve_tree
+    from geoik.rigs.tree import solve_tree
 
     sk, _ = hand_skeleton()
     contacts = contact_targets(ball, radius)

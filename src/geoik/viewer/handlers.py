@@ -17,11 +17,11 @@ import numpy as np
 from geoik.api import solve
 from geoik.costs import costs
 from geoik.errors import InvalidOptionError, describe
-from geoik.maps import METRICS
-from geoik.palette import METRICS as METRIC_INFO
-from geoik.palette import page_colours
+from geoik.maps.metric import METRICS
+from geoik.maps.palette import METRICS as METRIC_INFO
+from geoik.maps.palette import page_colours
+from geoik.rigs.tree import METHODS as TREE_METHODS
 from geoik.solvers import REGISTRY, get
-from geoik.tree import METHODS as TREE_METHODS
 from geoik.viewer.protocol import MAX_ITER, ProtocolError, chain_from, integer, point, tol
 
 __all__ = ["MAP_METRICS", "methods_reply", "options_of", "reach_reply", "solve_reply", "tol_of"]
@@ -39,7 +39,7 @@ _MAX_OPTIONS = 16
 
 def methods_reply(_msg: dict[str, Any]) -> dict[str, Any]:
     """The registered solvers, their chains and options; the map metrics with their labels
-    and the maps' colours (:mod:`geoik.palette`)."""
+    and the maps' colours (:mod:`geoik.maps.palette`)."""
     out = []
     for name, s in REGISTRY.items():
         out.append(

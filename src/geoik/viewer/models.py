@@ -179,7 +179,7 @@ def load_robot(
 ) -> RobotModel:
     """The robot of a URDF file, to the link ``tip`` (default: its only tip, else the first);
     errors as :func:`geoik.load_urdf` raises them."""
-    from geoik.urdf import load_urdf, robot_from_urdf
+    from geoik.robots.urdf import load_urdf, robot_from_urdf
 
     robot = load_urdf(path, tip=tip) if tip is not None else load_urdf(path)
     if robot.k > 1:
@@ -345,7 +345,7 @@ class RigModel:
 
 
 def _tree_methods() -> list[str]:
-    from geoik.tree import METHODS
+    from geoik.rigs.tree import METHODS
 
     return list(METHODS)
 
@@ -392,7 +392,7 @@ def load_rig(
 ) -> RigModel:
     """The clip of a BVH file, and where Save writes it: ``output``, else ``NAME.posed.bvh``
     beside the input; never the input itself (BVHError)."""
-    from geoik.bvh import load_bvh
+    from geoik.rigs.bvh import load_bvh
 
     file = Path(path)
     if not file.is_file():

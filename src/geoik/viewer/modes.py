@@ -52,7 +52,7 @@ def general_methods() -> list[str]:
 
 def tree_methods() -> list[str]:
     """The tree solvers a clip is posed with."""
-    from geoik.tree import METHODS
+    from geoik.rigs.tree import METHODS
 
     return list(METHODS)
 
@@ -121,7 +121,7 @@ def clip_reply(_msg: dict[str, Any], model: RigModel | None) -> dict[str, Any]:
 def _pins(msg: dict[str, Any], rig: RigModel, need: bool) -> list[Any]:
     """The message's pins as :class:`geoik.Pin` objects: ``[{"joint": NAME, "target": [x, y,
     z], "frames": "10-30"}]`` (frames optional: every frame)."""
-    from geoik.clip import Pin, parse_frames
+    from geoik.rigs.clip import Pin, parse_frames
 
     raw = msg.get("pins", [])
     if not isinstance(raw, list) or len(raw) > MAX_PINS:
@@ -170,8 +170,8 @@ def _pins(msg: dict[str, Any], rig: RigModel, need: bool) -> list[Any]:
 def pose_reply(msg: dict[str, Any], model: RigModel | None) -> dict[str, Any]:
     """Frame ``frame`` of the clip with the pins that hold on it re-solved from the clip's
     own pose of that frame, as :func:`geoik.pose_clip` solves every frame."""
-    from geoik.bvh import Frames
-    from geoik.clip import Pin, pose_clip
+    from geoik.rigs.bvh import Frames
+    from geoik.rigs.clip import Pin, pose_clip
 
     rig = check_loaded(model, "clip")
     count = len(rig.frames)
@@ -211,8 +211,8 @@ def pose_reply(msg: dict[str, Any], model: RigModel | None) -> dict[str, Any]:
 def save_reply(msg: dict[str, Any], model: RigModel | None) -> dict[str, Any]:
     """Pose every frame of the clip with the pins (:func:`geoik.pose_clip`) and write it to the
     output the server was started with (all or nothing; never the input)."""
-    from geoik.bvh import save_bvh
-    from geoik.clip import pose_clip
+    from geoik.rigs.bvh import save_bvh
+    from geoik.rigs.clip import pose_clip
 
     rig = check_loaded(model, "clip")
     method = choice(msg, "method", tuple(tree_methods()), "circles")

@@ -1,6 +1,6 @@
 """The 2-D panel's metric-map overlay: :func:`geoik.maps.metric_map` of the current chain, solver
 and metric (seed 004), as an RGBA image with the seed's colours, cached. Colours, value range and
-colour bar come from :mod:`geoik.palette`, as the figures' do, so a map looks the same in both.
+colour bar come from :mod:`geoik.maps.palette`, as the figures' do, so a map looks the same in both.
 
 A map of a long chain with a large iteration budget can take a minute, so :meth:`MapCache.reply`
 reports progress after each band of rows and stops when told to (a newer map was asked for).
@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from geoik.errors import MapCancelledError
-from geoik.maps import metric_map
-from geoik.palette import colour_bar, map_rgb, value_range
+from geoik.maps.metric import metric_map
+from geoik.maps.palette import colour_bar, map_rgb, value_range
 from geoik.solvers import get
 from geoik.viewer.handlers import MAP_METRICS, options_of, tol_of
 from geoik.viewer.protocol import MAX_ITER, MAX_MAP_SIZE, chain_from, chain_key, choice, integer
@@ -99,7 +99,7 @@ class MapCache:
 def map_image(mm: Any, chain: Any) -> dict[str, Any]:
     """Seed 004's colours as base64 RGBA rows, top row first: black where a reachable target
     failed, blue (least) to red (most) where reached, grey outside the reachable annulus; with
-    the colour bar the page draws (``bar``: :meth:`geoik.palette.ColourBar.as_dict`).
+    the colour bar the page draws (``bar``: :meth:`geoik.maps.palette.ColourBar.as_dict`).
 
     The map's arrays are read as ``values[i, j]`` at ``x = x_j``, ``y = y_i`` with i and j
     increasing with the coordinate over the square ``[-L, L]^2`` around the base."""

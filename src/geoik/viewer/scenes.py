@@ -17,7 +17,7 @@ animation would.
     (:mod:`geoik.viewer.cyclist`).
 ``hand``
     Five fingers closing on a ball, the hand solved as one tree by
-    :func:`geoik.tree.solve_tree` within its anatomical limits (:mod:`geoik.viewer.hand`).
+    :func:`geoik.rigs.tree.solve_tree` within its anatomical limits (:mod:`geoik.viewer.hand`).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def _cyclist(msg: dict[str, Any], state: SceneState) -> dict[str, Any]:
 
 
 def _hand(msg: dict[str, Any], state: SceneState) -> dict[str, Any]:
-    from geoik.tree import METHODS
+    from geoik.rigs.tree import METHODS
 
     method = choice(msg, "method", tuple(METHODS), "circles")
     radius = number(msg, "radius", 0.35, 0.1, 0.8)
@@ -142,7 +142,7 @@ def _hand(msg: dict[str, Any], state: SceneState) -> dict[str, Any]:
         ball=ball.tolist(),
         radius=radius,
         method=method,
-        solver=f"geoik.tree.solve_tree, method {method}, from the open hand",
+        solver=f"geoik.rigs.tree.solve_tree, method {method}, from the open hand",
         solve_ms=(time.perf_counter() - t0) * 1e3,
     )
     return reply

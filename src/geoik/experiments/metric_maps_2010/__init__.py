@@ -1,6 +1,6 @@
 """Seed 004 (performance metric maps), Sections 4-5: Figs. 6-12 and CCD against CAA.
 
-Every map is N x N pixel centres of [-L, L]^2 solved from the straight pose (``geoik.maps``);
+Every map is N x N pixel centres of [-L, L]^2 solved from the straight pose (``geoik.maps.metric``);
 chains have unit links unless stated. The paper's images are lost, so most "published" rows
 carry what its text says about them; its only numbers are 67 % against 100 % coverage for CCD
 and CAA on one configuration it does not name, CAA's "at most 5 iterations", and "a couple of

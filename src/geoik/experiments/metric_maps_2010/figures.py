@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from geoik.experiments.metric_maps_2010 import study
-from geoik.maps import MetricMap
+from geoik.maps.metric import MetricMap
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -18,7 +18,7 @@ def _grid(maps: Sequence[MetricMap | None], rows: int, cols: int, title: str) ->
     """Maps on a rows x cols grid (None leaves a cell empty), with a title."""
     from matplotlib.figure import Figure
 
-    from geoik.render_maps import draw_map
+    from geoik.maps.figures import draw_map
 
     fig = Figure(figsize=(5.0 * cols, 5.0 * rows), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False).ravel()

@@ -12,7 +12,7 @@ import numba
 
 import geoik as ik
 from geoik.experiments._report import Progress
-from geoik.maps import MetricMap, metric_map
+from geoik.maps.metric import MetricMap, metric_map
 
 SIZE = 300
 QUICK_SIZE = 60

@@ -14,7 +14,7 @@ import numpy as np
 from geoik.experiments._report import Table
 from geoik.experiments._stats import components, rank_correlation
 from geoik.experiments.metric_maps_2010 import study
-from geoik.maps import MetricMap
+from geoik.maps.metric import MetricMap
 
 __all__ = ["caa_table", "figures_table", "sweeps_table", "timing_table", "void_near_start"]
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from geoik.experiments.single_pass_2009 import study
-from geoik.palette import LENGTH_UNIT
+from geoik.maps.palette import LENGTH_UNIT
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -1,5 +1,5 @@
-"""Seed 003's intersection of circles on a tree, segment by segment (see :mod:`geoik.tree` for the
-algorithm and its choices, and :mod:`geoik.geometry` for the arrays that describe a tree)."""
+"""Seed 003's intersection of circles on a tree, segment by segment (see :mod:`geoik.rigs.tree` for
+the algorithm and its choices, and :mod:`geoik.geometry` for the arrays that describe a tree)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def circles_tree(
     max_iter,
     scale,
 ):
-    """Circle intersection on a tree, segment by segment (see geoik.tree)."""
+    """Circle intersection on a tree, segment by segment (see geoik.rigs.tree)."""
     m, dim = pos.shape
     nseg = top.shape[0]
     want = pos.copy()

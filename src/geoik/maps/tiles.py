@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from geoik import palette
-from geoik.batch import evaluate_grid
+from geoik.batch.engine import evaluate_grid
 from geoik.chain import Chain
 from geoik.errors import ClusterError, DaskMissingError, GeoIKError
+from geoik.maps import palette
 
 __all__ = [
     "METRICS",
@@ -51,7 +51,7 @@ __all__ = [
 
 METRICS: dict[str, str] = {m.name: m.field for m in palette.METRICS.values()}
 """Metric names (as the CLI spells them) and the BatchResult field each reads; the metrics are
-defined, with their words and units, in :data:`geoik.palette.METRICS`."""
+defined, with their words and units, in :data:`geoik.maps.palette.METRICS`."""
 
 NEEDS_COSTS = frozenset({"path", "rotation-sum", "rotations"})
 """Metrics read from the recorded motion (the batch engine then records keyframes)."""

@@ -10,7 +10,7 @@ A solver that declares a 3-D lane kernel (``Solver.kernel_3d_lanes``: CCD) runs 
 through it at once; its end effector is the forward kinematics of its final rotations by the
 operations of ``fk_3d``, so its results are bit for bit those of ``solve`` too. As in 2-D, both
 engines are compiled on first use for one explicit signature in which the kernel is a
-first-class function, and the threads take tasks as they become free (:mod:`geoik.parallel`).
+first-class function, and the threads take tasks as they become free (:mod:`geoik.batch.parallel`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 from numba import get_num_threads, njit, prange, types
 
+from geoik.batch.parallel import take
 from geoik.geometry import fk_3d, rotvecs_from_quats
 from geoik.judge import judge, judge_params
 from geoik.motion import costs_3d
-from geoik.parallel import take
 from geoik.state import rest_state
 
 __all__ = ["KERNEL_3D_ARGS", "KERNEL_3D_LANES_ARGS", "LANES", "run"]
@@ -89,8 +89,8 @@ _ENGINE_SIG = types.void(
 _LANE_ENGINE_SIG = types.void(types.FunctionType(types.none(*KERNEL_3D_LANES_ARGS)), *_ENGINE_ARGS)
 LANES = 256
 """Targets per block of the 3-D lane engine (fewer when keyframes are recorded): as
-:data:`geoik.batch.LANES`, long blocks spread the lane loops' fixed cost per call (3-D CCD on 5
-links with cones: 4 % more targets/s than with 128)."""
+:data:`geoik.batch.engine.LANES`, long blocks spread the lane loops' fixed cost per call (3-D CCD on
+5 links with cones: 4 % more targets/s than with 128)."""
 CHUNK = 64
 """Targets per task of the one-target engine."""
 

@@ -23,7 +23,7 @@ class TreePose:
     positions : (m, d) world positions of the joints.
     root_rotation : (4,) unit quaternion ``(w, x, y, z)``, the root's orientation in the world
         (a BVH frame's root rotation); the frame that the limits of the links leaving the root
-        are measured in (:mod:`geoik.tree_limits`). Default: the identity.
+        are measured in (:mod:`geoik.rigs.limits`). Default: the identity.
     """
 
     positions: np.ndarray

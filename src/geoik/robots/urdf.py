@@ -30,7 +30,7 @@ from geoik.errors import (
     URDFError,
     describe,
 )
-from geoik.robot import Robot
+from geoik.robots.model import Robot
 
 __all__ = ["load_urdf"]
 

@@ -45,8 +45,8 @@ import numpy as np
 
 from geoik.errors import BVHError, InvalidPoseError, describe
 from geoik.files import write_text
-from geoik.skeleton import Skeleton
-from geoik.tree_pose import TreePose
+from geoik.rigs.pose import TreePose
+from geoik.rigs.skeleton import Skeleton
 
 __all__ = ["EXAMPLES", "Clip", "Frames", "example_path", "load_bvh", "save_bvh"]
 

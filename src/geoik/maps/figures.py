@@ -3,7 +3,7 @@
 Black marks a failure (a reachable pixel not reached), a hue scale runs from blue (the least
 value, e.g. one iteration) to red (the largest; for iterations, the last allowed one), and the
 area outside the reachable annulus is a neutral grey; a legend under each map says so. The
-colours, the value range and the metric names come from :mod:`geoik.palette`, which the viewer
+colours, the value range and the metric names come from :mod:`geoik.maps.palette`, which the viewer
 uses too. Integer metrics (iterations, rotations) get one colour per value and a colour bar with
 a band per value. The colour bar names the metric with its unit and always labels its least and
 largest value; contour lines are optional, and the title states the chain, solver, parameters
@@ -26,7 +26,7 @@ from matplotlib.colors import BoundaryNorm, ListedColormap, Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from geoik.palette import (
+from geoik.maps.palette import (
     FAILURE,
     LENGTH_UNIT,
     METRICS,
@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from geoik.chain import Chain
-    from geoik.maps import MetricMap, VolumeMap
+    from geoik.maps.metric import MetricMap
+    from geoik.maps.volume import VolumeMap
 
 __all__ = [
     "FAILURE",
@@ -57,7 +58,7 @@ __all__ = [
 
 UNREACHABLE = OUTSIDE
 HUE_MAP = ListedColormap(hue_rgb(np.linspace(0.0, 1.0, 256)), name="geoik-hue")
-"""Blue (least) through cyan, green and yellow to red (most): :func:`geoik.palette.hue_rgb`
+"""Blue (least) through cyan, green and yellow to red (most): :func:`geoik.maps.palette.hue_rgb`
 sampled for matplotlib."""
 MAX_COLUMNS = 4
 """Maps per row of a figure with several."""

@@ -1,11 +1,11 @@
-"""The tree solvers on skeletons with joint limits (see :mod:`geoik.tree` for the algorithms and
-:mod:`geoik.tree_limits` for the limits, the link frames and the arrays).
+"""The tree solvers on skeletons with joint limits (see :mod:`geoik.rigs.tree` for the algorithms
+and :mod:`geoik.rigs.limits` for the limits, the link frames and the arrays).
 
 Both kernels keep positions as the state, as the free ones do, and place every joint through
-:func:`geoik.tree_limits.place_link`: at its link's length from its placed parent, along the
+:func:`geoik.rigs.limits.place_link`: at its link's length from its placed parent, along the
 direction its limit allows nearest to the one the algorithm wants. So every pose they produce is
 within the limits, and the link lengths hold to rounding. The start pose is first brought
-within the limits (:func:`geoik.tree_limits.project_pose`). Joints off the paths to the targets
+within the limits (:func:`geoik.rigs.limits.project_pose`). Joints off the paths to the targets
 keep their links' directions in their parent links' frames (they move with their parents, as in
 forward kinematics), which keeps them within their limits too.
 
@@ -40,14 +40,14 @@ from geoik.geometry import (
     qrot,
     toward,
 )
-from geoik.solvers.circles.tree import _place, _propose
-from geoik.tree_limits import (
+from geoik.rigs.limits import (
     allowed_direction,
     local_direction,
     place_link,
     project_pose,
     set_link,
 )
+from geoik.solvers.circles.tree import _place, _propose
 
 BOUND = 1e-12
 """A placement turned by more than this (radians) by a limit counts as bound by it."""

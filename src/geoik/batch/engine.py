@@ -3,7 +3,7 @@
 :func:`evaluate` runs a registered solver's kernel (``REGISTRY[method].kernel_2d``, the very
 kernel :func:`geoik.solve` runs) from the chain's rest pose for every target of an array, in
 parallel: the targets are cut into tasks (chunks of targets, each with its own buffers) that the
-threads take one at a time as they become free (:func:`geoik.parallel.take`), as OpenMP's
+threads take one at a time as they become free (:func:`geoik.batch.parallel.take`), as OpenMP's
 dynamic schedule does, so a thread slowed down by other work on the machine takes fewer of them.
 Each target is validated, judged and costed exactly as :func:`geoik.solve` and
 :func:`geoik.costs` do:
@@ -14,8 +14,8 @@ Each target is validated, judged and costed exactly as :func:`geoik.solve` and
 - the costs are ``motion.costs_2d`` of the kernel's recorded keyframes.
 
 A solver that declares a lane kernel (``Solver.kernel_2d_lanes``: CCD) runs blocks of targets
-through it at once instead. ``method="auto"`` runs the attempts of :func:`geoik.auto.plan` one
-after the other, each on every target still short (neither REACHED nor CLOSEST, and after the
+through it at once instead. ``method="auto"`` runs the attempts of :func:`geoik.solvers.auto.plan`
+one after the other, each on every target still short (neither REACHED nor CLOSEST, and after the
 first not provably out of reach), and keeps per target what :func:`geoik.solve` keeps
 (``BatchResult.solved_by`` says which attempt).
 
@@ -23,9 +23,9 @@ The two engines are compiled on first use (not at import) for an explicit signat
 the kernel is a first-class function, so each compiled engine is cached on disk and shared by
 every solver.
 
-This module holds the planar engines; 3-D chains go to :mod:`geoik.batch3d` (``kernel_3d``,
+This module holds the planar engines; 3-D chains go to :mod:`geoik.batch.spatial` (``kernel_3d``,
 ``fk_3d``, ``costs_3d``, and the 3-D lane kernel of CCD) and skeletons to
-:mod:`geoik.batch_trees` (``solve_tree``'s kernels, row by row), through the same
+:mod:`geoik.batch.trees` (``solve_tree``'s kernels, row by row), through the same
 :func:`evaluate`.
 """
 
@@ -38,18 +38,18 @@ from typing import Any
 import numpy as np
 from numba import get_num_threads, njit, prange, types
 
-from geoik import batch3d
-from geoik.auto import AUTO, NEARER, check_no_options, get_or_auto, out_of_reach_all, plan
-from geoik.batch_trees import TreeBatchResult, evaluate_tree
+from geoik.batch import spatial
+from geoik.batch.parallel import take
+from geoik.batch.trees import TreeBatchResult, evaluate_tree
 from geoik.chain import Chain
 from geoik.checks import check_flag, check_max_iter, check_motion, check_points, check_tol
 from geoik.errors import InvalidChainError, InvalidOptionError, describe
 from geoik.geometry import CLOSEST, REACHED, fk_2d, wrap_free_joints
 from geoik.judge import judge, judge_params, judge_xyz
 from geoik.motion import costs_2d
-from geoik.parallel import take
-from geoik.skeleton import Skeleton
+from geoik.rigs.skeleton import Skeleton
 from geoik.solvers import Solver
+from geoik.solvers.auto import AUTO, NEARER, check_no_options, get_or_auto, out_of_reach_all, plan
 from geoik.state import rest_state
 
 __all__ = ["BatchResult", "TreeBatchResult", "evaluate", "evaluate_grid"]
@@ -435,7 +435,7 @@ def _lane_engine(
     """:func:`_engine` for a solver with a lane kernel: tasks of ``per`` targets (whole rows of
     a grid ``width`` wide, if ``width`` > 0), ``lanes`` of them in flight at once, judged by the
     end effector the kernel returns (the error is that of the kernel's pose). Threads take tasks
-    one at a time (:func:`geoik.parallel.take`)."""
+    one at a time (:func:`geoik.batch.parallel.take`)."""
     m = targets.shape[0]
     tasks = (m + per - 1) // per
     counter = np.zeros(1, np.int64)
@@ -510,7 +510,7 @@ def evaluate(
         an error here but a failure: STALLED after 0 iterations.
     TreeBatchResult
         For a skeleton, row by row what :func:`geoik.solve_tree` gives for that row's mapping
-        (see :mod:`geoik.batch_trees`).
+        (see :mod:`geoik.batch.trees`).
 
     Raises
     ------
@@ -645,8 +645,8 @@ def _run_auto(
     width: int = 0,
 ) -> np.ndarray:
     """``method="auto"`` target by target as :func:`geoik.solve` runs it: each attempt of
-    :func:`geoik.auto.plan` on the targets no attempt has ended REACHED or CLOSEST (after the
-    first, only those not provably out of reach), a target keeping the first such result or
+    :func:`geoik.solvers.auto.plan` on the targets no attempt has ended REACHED or CLOSEST (after
+    the first, only those not provably out of reach), a target keeping the first such result or
     else its nearest one. Fills ``out``; returns the index of each target's attempt. The first
     attempt takes every target, so it may run them as the grid ``width`` wide (if > 0)."""
     m, n = t.shape[0], chain.n
@@ -686,11 +686,11 @@ def _run_any(
     out: list[np.ndarray],
     width: int = 0,
 ) -> None:
-    """Fill ``out`` by the planar engines here or the 3-D ones of :mod:`geoik.batch3d`."""
+    """Fill ``out`` by the planar engines here or the 3-D ones of :mod:`geoik.batch.spatial`."""
     if chain.dim == 2:
         _run(solver, chain, t, tol, iters, opts, costs, out, width)
     else:
-        batch3d.run(solver, chain, t, tol, iters, opts, costs, out)
+        spatial.run(solver, chain, t, tol, iters, opts, costs, out)
 
 
 def _run(

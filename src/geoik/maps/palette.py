@@ -1,6 +1,6 @@
 """Colours and names of the metric maps, defined once for every place that shows a map.
 
-The figures (:mod:`geoik.render_maps`), the viewer's overlay image
+The figures (:mod:`geoik.maps.figures`), the viewer's overlay image
 (:mod:`geoik.viewer.overlay`) and the viewer's page (which receives them in the ``methods`` and
 ``map`` replies) all read them from here:
 

@@ -1,7 +1,7 @@
 """Inverse kinematics of skeletons (trees) with several end effectors.
 
 ``solve_tree(skeleton, targets, method=...)`` moves the targeted joints of a
-:class:`~geoik.skeleton.Skeleton` (its end effectors, the leaves, or any other joint but the
+:class:`~geoik.rigs.skeleton.Skeleton` (its end effectors, the leaves, or any other joint but the
 root: a foot's ankle pinned above its toes) towards their targets, the root staying in place.
 Positions are the state; every link is placed at exactly its length from its parent, so lengths
 hold to rounding. Joints not on a path from the root to a targeted joint are carried along: on a
@@ -9,8 +9,8 @@ skeleton without limits each keeps its offset from its parent, on a limited one 
 direction in its parent link's frame (it turns with its parent, which keeps it within its
 limits).
 
-Limits. On a skeleton with joint limits (:mod:`geoik.tree_limits`) both methods run their
-limited kernels (:mod:`geoik.solvers.limited_tree`): the start pose is brought within the limits
+Limits. On a skeleton with joint limits (:mod:`geoik.rigs.limits`) both methods run their
+limited kernels (:mod:`geoik.rigs.limited_tree`): the start pose is brought within the limits
 first and every joint is placed within them, so no returned pose breaks a limit. The root's
 orientation, which the limits of the links leaving the root are measured in, is the start
 pose's ``root_rotation`` (a :class:`~geoik.TreePose`, e.g. a BVH frame) or the identity.
@@ -70,7 +70,6 @@ from typing import Any
 
 import numpy as np
 
-from geoik.auto import AUTO
 from geoik.checks import check_max_iter, check_point, check_tol
 from geoik.errors import (
     InvalidChainError,
@@ -83,14 +82,15 @@ from geoik.errors import (
 from geoik.geometry import annulus_closest
 from geoik.jit import call
 from geoik.judge import annulus_params, judge
-from geoik.robot import Robot
-from geoik.robot_solve import solve_robot_tree
-from geoik.skeleton import Skeleton
+from geoik.rigs.limited_tree import circles_tree_limited, fabrik_tree_limited
+from geoik.rigs.pose import TreePose, check_root_rotation
+from geoik.rigs.skeleton import Skeleton
+from geoik.robots.model import Robot
+from geoik.robots.solve import solve_robot_tree
 from geoik.solution import STATUSES, Status, TreeSolution
+from geoik.solvers.auto import AUTO
 from geoik.solvers.circles.tree import circles_tree
 from geoik.solvers.fabrik import fabrik_tree
-from geoik.solvers.limited_tree import circles_tree_limited, fabrik_tree_limited
-from geoik.tree_pose import TreePose, check_root_rotation
 
 __all__ = ["METHODS", "TreeSolution", "solve_tree", "tree_scale"]
 

@@ -21,16 +21,13 @@ from typing import Any
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from geoik.auto import AUTO
+from geoik.batch.parallel import take
 from geoik.checks import check_flag, check_max_iter, check_points, check_tol
 from geoik.errors import InvalidOptionError, InvalidTargetError, UnknownMethodError, describe
 from geoik.geometry import CLOSEST, REACHED, annulus_closest
 from geoik.judge import annulus_params, judge
-from geoik.parallel import take
-from geoik.skeleton import Skeleton
-from geoik.solvers.circles.tree import circles_tree
-from geoik.solvers.fabrik import fabrik_tree
-from geoik.tree import (
+from geoik.rigs.skeleton import Skeleton
+from geoik.rigs.tree import (
     DEFAULT_MAX_ITER,
     METHODS,
     _segments,
@@ -38,6 +35,9 @@ from geoik.tree import (
     solve_tree,
     tree_scale,
 )
+from geoik.solvers.auto import AUTO
+from geoik.solvers.circles.tree import circles_tree
+from geoik.solvers.fabrik import fabrik_tree
 
 __all__ = ["TreeBatchResult", "evaluate_tree"]
 

@@ -21,13 +21,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from geoik.bvh import Frames
 from geoik.checks import check_point
 from geoik.errors import InvalidOptionError, InvalidPoseError, InvalidTargetError, describe
-from geoik.skeleton import Skeleton
+from geoik.rigs.bvh import Frames
+from geoik.rigs.pose import TreePose, check_root_rotation
+from geoik.rigs.skeleton import Skeleton
+from geoik.rigs.tree import METHODS, solve_tree
 from geoik.solution import Status
-from geoik.tree import METHODS, solve_tree
-from geoik.tree_pose import TreePose, check_root_rotation
 
 __all__ = ["Pin", "PosedClip", "parse_frames", "pose_clip"]
 
@@ -53,7 +53,7 @@ class PosedClip(NamedTuple):
 
     Attributes
     ----------
-    frames : the posed frames (:class:`~geoik.bvh.Frames`, ready for :func:`geoik.save_bvh`).
+    frames : the posed frames (:class:`~geoik.rigs.bvh.Frames`, ready for :func:`geoik.save_bvh`).
     error : (frames, pins) each pin's distance from its target; NaN where it does not hold.
     reached : (frames, pins) whether the pin's joint is within ``tol`` (REACHED).
     tol : the tolerance used.
@@ -156,7 +156,7 @@ def pose_clip(
     Parameters
     ----------
     skeleton : the clip's :class:`~geoik.Skeleton` (with limits, if it has them).
-    frames : :class:`~geoik.bvh.Frames` (from :func:`geoik.load_bvh`), or a sequence of
+    frames : :class:`~geoik.rigs.bvh.Frames` (from :func:`geoik.load_bvh`), or a sequence of
         :class:`~geoik.TreePose` or (joints, dim) positions.
     pins : :class:`Pin` objects, or a mapping ``{joint: target}`` held on every frame.
     method : a tree solver, ``"circles"`` or ``"fabrik"``.

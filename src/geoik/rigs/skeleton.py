@@ -7,7 +7,7 @@ The end effectors are the leaves; :func:`geoik.solve_tree` may move any other jo
 
 Joints may carry limits, given by joint name in degrees: a bend cone or a hinge axis with a
 signed range, as a Chain's joints do, measured from each link's rest direction in its parent
-link's frame (:mod:`geoik.tree_limits` defines the frames and the limits).
+link's frame (:mod:`geoik.rigs.limits` defines the frames and the limits).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import numpy as np
 
 from geoik.checks import check_point
 from geoik.errors import InvalidChainError, UnsupportedChainError, describe
-from geoik.tree_limits import TreeLimits, breaches, parse_limits
-from geoik.tree_pose import check_root_rotation
+from geoik.rigs.limits import TreeLimits, breaches, parse_limits
+from geoik.rigs.pose import check_root_rotation
 
 __all__ = ["HAND_LIMITS", "LEG_LIMITS", "Branch", "Skeleton"]
 
@@ -96,7 +96,7 @@ class Skeleton:
     """(m,) joint indices, each after its parent (root first)."""
     limits: TreeLimits = field(init=False, repr=False, compare=False)
     """The limits as arrays, row ``j`` for the link from joint ``j``'s parent to ``j``
-    (:class:`geoik.tree_limits.TreeLimits`)."""
+    (:class:`geoik.rigs.limits.TreeLimits`)."""
     _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -312,7 +312,7 @@ class Skeleton:
         solution's ``positions`` (see :meth:`chain`) and every other joint carried along as
         :func:`geoik.solve_tree` carries untargeted joints: each keeps its link's direction in
         its parent link's frame from ``start`` (a pose; default the rest pose)."""
-        from geoik.tree_limits import carry_pose
+        from geoik.rigs.limits import carry_pose
 
         path = self.path(joint)
         pts = np.array(positions, dtype=np.float64)

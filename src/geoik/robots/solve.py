@@ -23,8 +23,8 @@ from geoik.geometry import wrap
 from geoik.jit import call
 from geoik.judge import judge_robot
 from geoik.kinematics import CONTINUOUS, angle_between
-from geoik.robot import Robot
-from geoik.robot_motion import RobotMotion
+from geoik.robots.model import Robot
+from geoik.robots.motion import RobotMotion
 from geoik.solution import STATUSES, Solution, TreeSolution
 from geoik.solvers import Solver, general_methods, get
 

@@ -61,7 +61,7 @@ from geoik.geometry import (
 from geoik.jit import call
 
 if TYPE_CHECKING:
-    from geoik.skeleton import Skeleton
+    from geoik.rigs.skeleton import Skeleton
 
 __all__ = [
     "TreeLimits",

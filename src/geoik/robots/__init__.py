@@ -1,0 +1,13 @@
+"""Robots: general joint models (URDF arms and hands) and how they are solved.
+
+- :mod:`~geoik.robots.model`: :class:`~geoik.Robot`, a frozen tree of revolute, continuous and
+  prismatic joints with tips fixed to them, its forward kinematics and limits;
+- :mod:`~geoik.robots.urdf`: :func:`~geoik.load_urdf` and the bundled example robots;
+- :mod:`~geoik.robots.solve`: one tip or several, by the registry's general kernels, judged and
+  wrapped in a :class:`~geoik.Solution`;
+- :mod:`~geoik.robots.motion`: a robot's recorded motion and its costs.
+
+May import the base and the model layers (``geoik.errors``, ``geoik.checks``, ``geoik.jit``,
+``geoik.geometry``, ``geoik.kinematics``, ``geoik.motion``, ``geoik.solution``, ``geoik.judge``,
+...) and :mod:`geoik.solvers`; never :mod:`geoik.rigs`, :mod:`geoik.api` or anything above them.
+"""
