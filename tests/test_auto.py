@@ -11,10 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import geoik as ik
-from geoik import api
 from geoik.batch.engine import evaluate
 from geoik.maps.metric import metric_map
-from geoik.solvers import REGISTRY
+from geoik.solvers import REGISTRY, request
 from geoik.solvers.auto import plan
 from tests.conftest import chains, check_invariants, targets_for
 
@@ -108,7 +107,7 @@ def test_fallback_when_the_first_choice_ends_short(monkeypatch):
         (single, single.kernel_opts(chain, {})),
         *plan(chain),
     )
-    monkeypatch.setattr(api, "plan", lambda c: staged)
+    monkeypatch.setattr(request, "plan", lambda c: staged)
     missed = 0
     for t in reachable_targets(chain, 60, seed=4):
         first = ik.solve(chain, t, method="single-pass", tol=TOL)

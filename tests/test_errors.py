@@ -117,3 +117,65 @@ def test_describe_shortens_long_values():
     assert describe(1.5) == "1.5"
     text = describe(list(range(100)))
     assert len(text) == 80 and text.endswith("...")
+
+
+# --------------------------------------------------------------------------- the argument
+
+
+@pytest.mark.parametrize(
+    ("call", "argument"),
+    [
+        (lambda: ik.solve(PLANAR, (1.0, math.nan), "ccd"), "target"),
+        (lambda: ik.solve(PLANAR, (1.0, 1.0), "ccd", tol=-1.0), "tol"),
+        (lambda: ik.solve(PLANAR, (1.0, 1.0), "ccd", max_iter=0), "max_iter"),
+        (lambda: ik.solve(PLANAR, (1.0, 1.0), "nope"), "method"),
+        (lambda: ik.Chain.planar([1.0, 2.0, 3.0, -1.0]), "lengths[3]"),
+        (lambda: ik.Chain.planar([1.0, 1.0], max_bend_deg=[90, 200]), "max_bend_deg[1]"),
+        (
+            lambda: ik.solve(
+                ik.Chain.planar([1.0, 1.0, 1.0], max_bend_deg=90),
+                (1.0, 1.0),
+                "ccd",
+                start=[0.0, 0.0, 2.5],
+            ),
+            "start[2]",
+        ),
+        (lambda: ik.solve(PLANAR, (1.0, 1.0), "two-bone"), "chain"),
+    ],
+)
+def test_an_error_carries_the_argument_it_is_about(call, argument):
+    with pytest.raises(ik.GeoIKError) as info:
+        call()
+    e = info.value
+    assert e.argument == argument
+    assert str(e) == f"{argument}: {e.detail}"
+    assert e.detail and not e.detail.startswith(argument)
+
+
+def test_an_error_keeps_its_argument_and_parts_through_pickling():
+    import pickle
+
+    with pytest.raises(ik.GeoIKError) as info:
+        ik.Chain.planar([1.0, 1.0, 1.0], max_bend_deg=[-30, 120])
+    e = info.value
+    back = pickle.loads(pickle.dumps(e))
+    assert type(back) is type(e) and str(back) == str(e)
+    assert back.argument == e.argument == "max_bend_deg"
+    assert [str(p) for p in back.parts] == [str(p) for p in e.parts]
+
+
+def test_the_command_line_spells_the_argument_from_the_error_not_its_message():
+    """The flag comes from ``err.argument`` and the values from ``err.parts``: an error whose
+    message merely starts like an argument is left as it is."""
+    from geoik.commands._args import as_typed
+    from geoik.errors import InvalidOptionError, Spell
+
+    typed = as_typed(InvalidOptionError("expected a finite distance > 0, got -1", "tol"))
+    assert str(typed) == "--tol: expected a finite distance > 0, got -1"
+    assert typed.argument == "--tol"
+    assert str(as_typed(InvalidOptionError("tol: looks like an argument"))) == (
+        "tol: looks like an argument"
+    )
+    pair = InvalidOptionError(("got ", Spell("value", (-200.0, 10.0))), "max_bend_deg[1]")
+    assert str(pair) == "max_bend_deg[1]: got (-200.0, 10.0)"
+    assert str(as_typed(pair)) == "--max-bend-deg[1]: got -200:10"

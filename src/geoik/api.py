@@ -18,15 +18,14 @@ import numpy as np
 from geoik import jit
 from geoik.chain import Chain
 from geoik.checks import (
+    DEFAULT_METHOD,
     DEFAULT_TOL,
     check_flag,
-    check_max_iter,
     check_motion,
     check_point,
-    check_tol,
 )
 from geoik.costs import costs
-from geoik.errors import InvalidChainError, UnsupportedChainError, describe
+from geoik.errors import UnsupportedChainError
 from geoik.jit import runner
 from geoik.judge import finish_2d, finish_3d, judge_params
 from geoik.motion import Motion
@@ -40,11 +39,10 @@ from geoik.solvers.auto import (
     AUTO,
     FALLBACKS,
     NEARER,
-    check_no_options,
-    get_or_auto,
+    ROBOT_AUTO,
     out_of_reach,
-    plan,
 )
+from geoik.solvers.request import Request, check_request
 from geoik.state import start_state
 
 __all__ = ["DEFAULT_TOL", "solve", "warm_up"]
@@ -53,7 +51,7 @@ __all__ = ["DEFAULT_TOL", "solve", "warm_up"]
 def solve(
     chain: Chain | Robot,
     target: Any,
-    method: str | None = None,
+    method: str | None = DEFAULT_METHOD,
     tol: float | None = None,
     max_iter: int | None = None,
     start: Pose | Any = None,
@@ -111,35 +109,26 @@ def solve(
         check_flag(clamp_to_reach, "clamp_to_reach")
         if clamp_to_reach:
             raise UnsupportedChainError(
-                "clamp_to_reach: a robot's reachable set is no annulus about its base; "
-                "clamp_to_reach takes a geoik.Chain"
+                "a robot's reachable set is no annulus about its base; clamp_to_reach takes a "
+                "geoik.Chain",
+                argument="clamp_to_reach",
             )
-        name = "dls" if method is None or method == AUTO else method
+        name = ROBOT_AUTO if method is None or method == AUTO else method
         return solve_robot(
             chain, target, name, tol, max_iter, start, orientation, angle_tol, options
         )
     if orientation is not None or angle_tol is not None:
         what = "orientation" if orientation is not None else "angle_tol"
         raise UnsupportedChainError(
-            f"{what}: orientation targets need a tip frame, which a geoik.Robot has "
-            f"(geoik.load_urdf); a geoik.Chain takes a position only"
+            "orientation targets need a tip frame, which a geoik.Robot has (geoik.load_urdf); a "
+            "geoik.Chain takes a position only",
+            argument=what,
         )
-    if method is None or method == AUTO:
-        return _solve_auto(chain, target, tol, max_iter, start, clamp_to_reach, options)
-    solver = get_or_auto(method)
-    if not isinstance(chain, Chain):
-        raise InvalidChainError(
-            f"chain: expected a geoik.Chain or a geoik.Robot, got {describe(chain)}"
-        )
-    n, dim = chain.n, chain.dim
-    solver.check_chain(n, dim)
-    t = check_point(target, dim, "target")
-    tol_ = check_tol(tol, chain.total_length)
-    iters = check_max_iter(max_iter, solver.default_max_iter)
-    opts = solver.kernel_opts(chain, options)
+    req = check_request(chain, method, tol, max_iter, options, "a geoik.Chain or a geoik.Robot")
+    t = check_point(target, chain.dim, "target")
     state = start_state(chain, start)
     goal = clamp_into_reach(chain, t) if check_flag(clamp_to_reach, "clamp_to_reach") else t
-    return _run(chain, solver, t, goal, tol_, iters, opts, state, solver.name)
+    return _attempt(req, t, goal, state)
 
 
 def _run(
@@ -196,28 +185,17 @@ def _run(
     )
 
 
-def _solve_auto(
-    chain: Chain,
-    target: Any,
-    tol: float | None,
-    max_iter: int | None,
-    start: Any,
-    clamp_to_reach: Any,
-    options: dict[str, Any],
-) -> Solution:
-    """``solve(method="auto")``: the attempts of :func:`geoik.solvers.auto.plan`, in order, until
-    one ends REACHED or CLOSEST (else the nearest)."""
-    if not isinstance(chain, Chain):
-        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
-    check_no_options(options)
-    t = check_point(target, chain.dim, "target")
-    tol_ = check_tol(tol, chain.total_length)
-    first = start_state(chain, start)
-    goal = clamp_into_reach(chain, t) if check_flag(clamp_to_reach, "clamp_to_reach") else t
+def _attempt(req: Request, t: np.ndarray, goal: np.ndarray, first: np.ndarray) -> Solution:
+    """The request's attempts in order, each from the start state ``first``, until one ends
+    REACHED or CLOSEST (else the nearest): a named method's one attempt, or ``"auto"``'s plan,
+    whose later attempts run only on targets that may be reachable."""
+    chain, attempts = req.chain, req.attempts
+    if len(attempts) == 1:
+        solver, opts, iters = attempts[0]
+        return _run(chain, solver, t, goal, req.tol, iters, opts, first, req.requested)
     best: Solution | None = None
-    for k, (solver, opts) in enumerate(plan(chain)):
-        iters = check_max_iter(max_iter, solver.default_max_iter)
-        sol = _run(chain, solver, t, goal, tol_, iters, opts, first.copy(), AUTO)
+    for k, (solver, opts, iters) in enumerate(attempts):
+        sol = _run(chain, solver, t, goal, req.tol, iters, opts, first.copy(), req.requested)
         if sol.status in _DONE:
             return sol
         if best is None or sol.error < best.error - NEARER * chain.total_length:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from geoik.checks import MAX_COORDINATE, MAX_LINKS, check_point, is_number
-from geoik.errors import InvalidChainError, InvalidPoseError, describe
+from geoik.errors import InvalidChainError, InvalidPoseError, Spell, describe
 from geoik.geometry import fk_2d, fk_3d
 from geoik.jit import call
 from geoik.pose import Pose
@@ -27,22 +27,28 @@ def _as_lengths(lengths: Any) -> np.ndarray:
         arr = np.array(lengths, dtype=np.float64, ndmin=1)
     except (TypeError, ValueError):
         raise InvalidChainError(
-            f"lengths: expected a sequence of positive numbers, got {describe(lengths)}"
+            f"expected a sequence of positive numbers, got {describe(lengths)}", argument="lengths"
         ) from None
     if arr.ndim != 1:
         raise InvalidChainError(
-            f"lengths: expected a flat sequence of positive numbers, got shape {arr.shape}"
+            f"expected a flat sequence of positive numbers, got shape {arr.shape}",
+            argument="lengths",
         )
     if arr.size == 0:
-        raise InvalidChainError("lengths: expected at least one link, got an empty sequence")
+        raise InvalidChainError(
+            "expected at least one link, got an empty sequence", argument="lengths"
+        )
     if arr.size > MAX_LINKS:
-        raise InvalidChainError(f"lengths: expected at most {MAX_LINKS:,} links, got {arr.size:,}")
+        raise InvalidChainError(
+            f"expected at most {MAX_LINKS:,} links, got {arr.size:,}", argument="lengths"
+        )
     bad = np.flatnonzero(~(arr > 0) | ~(arr <= MAX_COORDINATE))
     if bad.size:
         i = int(bad[0])
         raise InvalidChainError(
-            f"lengths[{i}]: expected a finite length > 0, at most {MAX_COORDINATE:g}, "
-            f"got {describe(arr[i].item())}"
+            f"expected a finite length > 0, at most {MAX_COORDINATE:g}, got "
+            f"{describe(arr[i].item())}",
+            argument=f"lengths[{i}]",
         )
     return arr
 
@@ -55,32 +61,47 @@ def _bend_entry(entry: Any, i: int, signed_ok: bool) -> tuple[float, float] | No
     if is_number(entry):
         b = float(entry)
         if not math.isfinite(b) or b < 0.0 or b > 180.0:
-            hint = " (a signed range is a (min, max) pair)" if b < 0.0 and signed_ok else ""
+            hint = (Spell("signed_range"),) if b < 0.0 and signed_ok else ()
             raise InvalidChainError(
-                f"{where}: expected a maximum bend in [0, 180] degrees, got {describe(entry)}{hint}"
+                ("expected a maximum bend in [0, 180] degrees, got ", Spell("value", entry), *hint),
+                argument=where,
             )
         return None if b >= 180.0 else (-b, b)
     if isinstance(entry, Sequence | np.ndarray) and len(entry) == 2:
         if not signed_ok:
             raise InvalidChainError(
-                f"{where}: a (min, max) pair needs a planar chain or a hinge joint; "
-                f"a 3-D ball joint takes one maximum bend (a cone), got {describe(entry)}"
+                (
+                    Spell("pair_needs"),
+                    " a planar chain or a hinge joint; a 3-D ball joint takes one maximum bend "
+                    "(a cone), got ",
+                    Spell("value", entry),
+                ),
+                argument=where,
             )
         lo, hi = entry
         if not (is_number(lo) and is_number(hi)):
-            raise InvalidChainError(f"{where}: expected two numbers (min, max), got {entry!r}")
+            raise InvalidChainError(
+                ("expected ", Spell("two_numbers"), ", got ", Spell("value", entry)),
+                argument=where,
+            )
         lo, hi = float(lo), float(hi)
         for v in (lo, hi):
             if not math.isfinite(v) or abs(v) > 180.0:
                 raise InvalidChainError(
-                    f"{where}: expected signed angles in [-180, 180] degrees, got {describe(entry)}"
+                    ("expected signed angles in [-180, 180] degrees, got ", Spell("value", entry)),
+                    argument=where,
                 )
         if lo > hi:
-            raise InvalidChainError(f"{where}: expected min <= max, got min {lo} > max {hi}")
+            raise InvalidChainError(f"expected min <= max, got min {lo} > max {hi}", argument=where)
         return None if (lo <= -180.0 and hi >= 180.0) else (lo, hi)
     raise InvalidChainError(
-        f"{where}: expected None, a maximum bend in degrees or a (min, max) pair, "
-        f"got {describe(entry)}"
+        (
+            "expected None, a maximum bend in degrees ",
+            Spell("or_pair"),
+            ", got ",
+            Spell("value", entry),
+        ),
+        argument=where,
     )
 
 
@@ -92,17 +113,20 @@ def _per_joint(value: Any, n: int, name: str) -> list[Any]:
     if isinstance(value, Sequence | np.ndarray) and not isinstance(value, str):
         items = list(value)
         if len(items) != n:
-            hint = ""
+            hint: tuple[Spell, ...] = ()
             if len(items) == 2 and all(is_number(x) for x in items):
-                pair = tuple(float(x) for x in items)
-                hint = f" (the range {pair} for every joint: [{pair}] * {n})"
+                hint = (Spell("range_for_all", float(items[0]), float(items[1]), n),)
             raise InvalidChainError(
-                f"{name}: expected None, one value, or one entry per joint ({n}), "
-                f"got {_entries(len(items))}{hint}"
+                (
+                    f"expected None, one value, or one entry per joint ({n}), got "
+                    f"{_entries(len(items))}",
+                    *hint,
+                ),
+                argument=name,
             )
         return items
     raise InvalidChainError(
-        f"{name}: expected None, one value, or one entry per joint, got {describe(value)}"
+        f"expected None, one value, or one entry per joint, got {describe(value)}", argument=name
     )
 
 
@@ -114,17 +138,17 @@ def _hinge_entries(value: Any, n: int) -> list[Any]:
     """``hinge_axes`` as one entry per joint (None or an axis), or InvalidChainError."""
     if value is None:
         return [None] * n
-    expected = f"hinge_axes: expected None or one entry per joint ({n}), each None or a 3-vector"
+    expected = f"expected None or one entry per joint ({n}), each None or a 3-vector"
     if not isinstance(value, Sequence | np.ndarray) or isinstance(value, str):
-        raise InvalidChainError(f"{expected}, got {describe(value)}")
+        raise InvalidChainError(f"{expected}, got {describe(value)}", argument="hinge_axes")
     items = list(value)
     if len(items) == 3 and all(is_number(x) for x in items):
         axis = tuple(float(x) for x in items)
         raise InvalidChainError(
-            f"{expected}, got the single axis {axis} (for every joint: [{axis}] * {n})"
+            (f"{expected}, got ", Spell("axis_for_all", axis, n)), argument="hinge_axes"
         )
     if len(items) != n:
-        raise InvalidChainError(f"{expected}, got {_entries(len(items))}")
+        raise InvalidChainError(f"{expected}, got {_entries(len(items))}", argument="hinge_axes")
     return items
 
 
@@ -232,12 +256,14 @@ class Chain:
             norm = float(np.linalg.norm(h)) if h.shape == (3,) else 0.0
             if h.shape != (3,) or not np.all(np.isfinite(h)) or norm == 0.0:
                 raise InvalidChainError(
-                    f"hinge_axes[{i}]: expected None or a non-zero 3-vector, got {describe(axis)}"
+                    f"expected None or a non-zero 3-vector, got {describe(axis)}",
+                    argument=f"hinge_axes[{i}]",
                 )
             if abs(h[0]) > _PERP_TOL * norm:
                 raise InvalidChainError(
-                    f"hinge_axes[{i}]: expected an axis perpendicular to the link (+x in the "
-                    f"parent link's frame, so its x component must be 0), got {describe(axis)}"
+                    f"expected an axis perpendicular to the link (+x in the parent link's frame, "
+                    f"so its x component must be 0), got {describe(axis)}",
+                    argument=f"hinge_axes[{i}]",
                 )
             hinge[i] = h / norm
             hinge[i, 0] = 0.0
@@ -326,14 +352,17 @@ class Chain:
             a = np.array(angles, dtype=np.float64)
         except (TypeError, ValueError):
             raise InvalidPoseError(
-                f"{name}: expected an array of shape {shape} (radians), got {describe(angles)}"
+                f"expected an array of shape {shape} (radians), got {describe(angles)}",
+                argument=name,
             ) from None
         if a.shape != shape:
             raise InvalidPoseError(
-                f"{name}: expected an array of shape {shape} (radians), got shape {a.shape}"
+                f"expected an array of shape {shape} (radians), got shape {a.shape}", argument=name
             )
         if not np.all(np.isfinite(a)):
-            raise InvalidPoseError(f"{name}: expected finite angles, got {describe(a.tolist())}")
+            raise InvalidPoseError(
+                f"expected finite angles, got {describe(a.tolist())}", argument=name
+            )
         return a
 
     def _fk(self, angles: np.ndarray) -> np.ndarray:

@@ -11,33 +11,52 @@ Everything after these checks trusts its data.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError, describe
+from geoik.errors import (
+    GeoIKError,
+    InvalidChainError,
+    InvalidOptionError,
+    InvalidTargetError,
+    describe,
+)
 
 __all__ = [
     "DEFAULT_ANGLE_TOL",
+    "DEFAULT_METHOD",
+    "DEFAULT_ROBOT_TOL",
     "DEFAULT_TOL",
     "check_angle_tol",
+    "check_array",
     "check_flag",
     "check_int",
+    "check_ints",
     "check_max_iter",
     "check_motion",
+    "check_names",
     "check_number",
     "check_point",
     "check_point_within",
     "check_points",
     "check_rotation",
+    "check_rotations",
     "check_tol",
     "is_integer",
     "is_number",
+    "relative_tol",
 ]
 
+DEFAULT_METHOD = "auto"
+"""The method every entry runs unless told otherwise: :func:`geoik.solve`,
+:func:`geoik.solve_tree`, :func:`geoik.batch.evaluate`, ``geoik solve`` and the viewer."""
 DEFAULT_TOL = 1e-4
-"""Default tolerance, relative to the model's size (a chain's total length, a skeleton's longest
-path from the root to an end effector)."""
+"""Default tolerance of chains and skeletons, relative to the model's size (a chain's total
+length, a skeleton's longest path from the root to an end effector): :func:`relative_tol`."""
+DEFAULT_ROBOT_TOL = 1e-4
+"""Default tolerance of robots, metres (URDF lengths are metres), whatever the robot's size."""
 
 MAX_COORDINATE = 1e50
 """Largest magnitude of a coordinate or a length: beyond it the squares and products of
@@ -121,12 +140,13 @@ def check_point(
     p = _real_array(value)
     if p is None or p.shape != (dim,) or not all(map(math.isfinite, p.tolist())):
         raise error(
-            f"{name}: expected {dim} finite coordinates for a {dim}-D {model}, "
-            f"got {describe(value)}"
+            f"expected {dim} finite coordinates for a {dim}-D {model}, got {describe(value)}",
+            argument=name,
         )
     if not all(map(_moderate, p.tolist())):
         raise error(
-            f"{name}: expected coordinates within +-{MAX_COORDINATE:g}, got {describe(value)}"
+            f"expected coordinates within +-{MAX_COORDINATE:g}, got {describe(value)}",
+            argument=name,
         )
     return p
 
@@ -149,12 +169,15 @@ def check_points(
     p = _real_array(values, own)
     if p is None:
         raise error(
-            f"{name}: expected an (m, {dim}) array of finite coordinates, got {describe(values)}"
+            f"expected an (m, {dim}) array of finite coordinates, got {describe(values)}",
+            argument=name,
         )
     if p.ndim < 2:
         p = p.reshape(1, -1)
     if p.ndim != 2 or p.shape[1] != dim:
-        raise error(f"{name}: expected an (m, {dim}) array of coordinates, got shape {p.shape}")
+        raise error(
+            f"expected an (m, {dim}) array of coordinates, got shape {p.shape}", argument=name
+        )
     if p.size == 0 or (p.min() >= -MAX_COORDINATE and p.max() <= MAX_COORDINATE):
         return np.ascontiguousarray(p)  # the common case: two passes, no temporary array
     bad = ~np.all(np.abs(p) <= MAX_COORDINATE, axis=1)  # NaN compares False
@@ -167,14 +190,23 @@ def check_points(
     return np.ascontiguousarray(p)
 
 
-def check_tol(tol: Any, scale: float, name: str = "tol") -> float:
-    """The tolerance as a float: ``tol`` checked, or :data:`DEFAULT_TOL` times ``scale``."""
+def relative_tol(size: float) -> float:
+    """The default tolerance of a chain or skeleton of ``size``: :data:`DEFAULT_TOL` times it."""
+    return DEFAULT_TOL * size
+
+
+def check_tol(tol: Any, default: float, name: str = "tol") -> float:
+    """The tolerance as a float: ``tol`` checked (a finite distance > 0), or ``default`` when it
+    is None (:func:`relative_tol` of a chain or skeleton, :data:`DEFAULT_ROBOT_TOL` for a
+    robot)."""
     if tol is None:
-        return DEFAULT_TOL * scale
+        return default
     if type(tol) is float and 0.0 < tol < math.inf:
         return tol
     if not is_number(tol) or not math.isfinite(tol) or tol <= 0:
-        raise InvalidOptionError(f"{name}: expected a finite distance > 0, got {describe(tol)}")
+        raise InvalidOptionError(
+            f"expected a finite distance > 0, got {describe(tol)}", argument=name
+        )
     return float(tol)
 
 
@@ -186,9 +218,11 @@ def check_max_iter(max_iter: Any, default: int, name: str = "max_iter") -> int:
     if type(max_iter) is int and 1 <= max_iter <= MAX_ITER:
         return max_iter
     if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 1:
-        raise InvalidOptionError(f"{name}: expected an integer >= 1, got {describe(max_iter)}")
+        raise InvalidOptionError(
+            f"expected an integer >= 1, got {describe(max_iter)}", argument=name
+        )
     if max_iter > MAX_ITER:
-        raise InvalidOptionError(f"{name}: expected at most {MAX_ITER:,}, got {max_iter:,}")
+        raise InvalidOptionError(f"expected at most {MAX_ITER:,}, got {max_iter:,}", argument=name)
     return int(max_iter)
 
 
@@ -203,8 +237,9 @@ def check_motion(
     per_iter = max(1, (rows - 1) // max(max_iter, 1)) * row_bytes
     most = max(1, (MAX_MOTION_BYTES - row_bytes) // per_iter)
     raise InvalidOptionError(
-        f"{name}: {max_iter:,} iterations of {what} may record {rows * row_bytes / 1e9:.3g} GB "
-        f"of motion (kept for the costs and the replay); expected at most {most:,}"
+        f"{max_iter:,} iterations of {what} may record {rows * row_bytes / 1000000000.0:.3g} GB "
+        f"of motion (kept for the costs and the replay); expected at most {most:,}",
+        argument=name,
     )
 
 
@@ -213,7 +248,7 @@ def check_flag(value: Any, name: str) -> bool:
     if value is False or value is True:
         return value
     if not isinstance(value, bool | np.bool_):
-        raise InvalidOptionError(f"{name}: expected True or False, got {describe(value)}")
+        raise InvalidOptionError(f"expected True or False, got {describe(value)}", argument=name)
     return bool(value)
 
 
@@ -243,7 +278,9 @@ def check_number(
     """``value`` as a float if it is a finite real number (not a bool) in ``[lo, hi]``;
     ``error`` naming ``name`` otherwise."""
     if not is_number(value) or not math.isfinite(value) or not lo <= value <= hi:
-        raise error(f"{name}: expected a finite number{_span(lo, hi)}, got {describe(value)}")
+        raise error(
+            f"expected a finite number{_span(lo, hi)}, got {describe(value)}", argument=name
+        )
     return float(value)
 
 
@@ -257,7 +294,7 @@ def check_int(
     """``value`` as an int if it is an integer (not a bool or a float) in ``[lo, hi]``;
     ``error`` naming ``name`` otherwise."""
     if not is_integer(value) or not lo <= value <= hi:
-        raise error(f"{name}: expected an integer{_span(lo, hi)}, got {describe(value)}")
+        raise error(f"expected an integer{_span(lo, hi)}, got {describe(value)}", argument=name)
     return int(value)
 
 
@@ -274,7 +311,9 @@ def check_point_within(
     overflow); ``error`` naming ``name`` otherwise."""
     p = check_point(value, dim, name, error, model)
     if np.any(np.abs(p) > limit):
-        raise error(f"{name}: expected coordinates within +-{limit:g}, got {describe(value)}")
+        raise error(
+            f"expected coordinates within +-{limit:g}, got {describe(value)}", argument=name
+        )
     return p
 
 
@@ -289,14 +328,16 @@ def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
     r = _real_array(value)
     if r is None or r.shape not in ((3, 3), (4,)) or not math.isfinite(float(r.sum())):
         raise InvalidTargetError(
-            f"{name}: expected a 3x3 rotation matrix or a unit quaternion (w, x, y, z), got "
-            f"{describe(value)}"
+            f"expected a 3x3 rotation matrix or a unit quaternion (w, x, y, z), got "
+            f"{describe(value)}",
+            argument=name,
         )
     if r.shape == (4,):
         norm = math.sqrt(float(r @ r))
         if abs(norm - 1.0) > _ROTATION_TOL:
             raise InvalidTargetError(
-                f"{name}: expected a unit quaternion (w, x, y, z), got one of length {norm:.9g}"
+                f"expected a unit quaternion (w, x, y, z), got one of length {norm:.9g}",
+                argument=name,
             )
         w, x, y, z = (r / norm).tolist()
         return np.array(
@@ -318,8 +359,9 @@ def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
     )
     if off > _ROTATION_TOL or a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g) < 0:
         raise InvalidTargetError(
-            f"{name}: expected a rotation matrix (orthonormal, determinant +1), got "
-            f"{describe(np.round(r, 6).tolist())}"
+            f"expected a rotation matrix (orthonormal, determinant +1), got "
+            f"{describe(np.round(r, 6).tolist())}",
+            argument=name,
         )
     if off > 1e-14:  # the nearest rotation matrix
         u, _, vt = np.linalg.svd(r)
@@ -334,6 +376,79 @@ def check_angle_tol(angle_tol: Any, name: str = "angle_tol") -> float:
         return DEFAULT_ANGLE_TOL
     if not is_number(angle_tol) or not 0.0 < angle_tol <= math.pi:
         raise InvalidOptionError(
-            f"{name}: expected an angle in (0, pi] radians, got {describe(angle_tol)}"
+            f"expected an angle in (0, pi] radians, got {describe(angle_tol)}", argument=name
         )
     return float(angle_tol)
+
+
+# --------------------------------------------------------------------------- model fields
+
+
+def check_names(
+    value: Any, name: str, allow_empty: bool = False, error: type[GeoIKError] = InvalidChainError
+) -> tuple[str, ...]:
+    """A sequence of unique non-empty strings (joint, link or tip names) as a tuple."""
+    if isinstance(value, str) or not isinstance(value, Sequence | np.ndarray):
+        raise error(f"expected a sequence of names, got {describe(value)}", argument=name)
+    out = tuple(value)
+    if not out and not allow_empty:
+        raise error("expected at least one name, got none", argument=name)
+    seen: set[str] = set()
+    for i, nm in enumerate(out):
+        if not isinstance(nm, str) or not nm:
+            raise error(f"expected a non-empty string, got {describe(nm)}", argument=f"{name}[{i}]")
+        if nm in seen:
+            raise error(f"expected unique names, got {nm!r} twice", argument=f"{name}[{i}]")
+        seen.add(nm)
+    return out
+
+
+def check_ints(
+    value: Any, size: int, name: str, error: type[GeoIKError] = InvalidChainError
+) -> np.ndarray:
+    """``size`` integers (no bools) as an int64 array."""
+    try:
+        a = np.array(value)
+    except (TypeError, ValueError):
+        a = np.zeros(0)
+    if a.shape != (size,) or (size and not np.issubdtype(a.dtype, np.integer)):
+        raise error(f"expected {size} integers, got {describe(value)}", argument=name)
+    return a.astype(np.int64)
+
+
+def check_array(
+    value: Any,
+    shape: tuple[int, ...],
+    name: str,
+    finite: bool = True,
+    error: type[GeoIKError] = InvalidChainError,
+) -> np.ndarray:
+    """A fresh float64 array of ``shape`` of real numbers (no bools, strings or NaN; with
+    ``finite`` no infinities either)."""
+    a = _real_array(value)
+    if (
+        a is None
+        or a.shape != shape
+        or (finite and not np.all(np.isfinite(a)))
+        or np.any(np.isnan(a))
+    ):
+        raise error(
+            f"expected an array of shape {shape} of finite numbers, got {describe(value)}",
+            argument=name,
+        )
+    return a
+
+
+def check_rotations(
+    value: Any, count: int, name: str, error: type[GeoIKError] = InvalidChainError
+) -> np.ndarray:
+    """``count`` rotation matrices (orthonormal to 1e-9, determinant +1) as a (count, 3, 3)
+    array."""
+    r = check_array(value, (count, 3, 3), name, error=error)
+    for i in range(count):
+        if not np.allclose(r[i] @ r[i].T, np.eye(3), atol=1e-9) or np.linalg.det(r[i]) <= 0:
+            raise error(
+                f"expected a rotation matrix, got {np.round(r[i], 9).tolist()}",
+                argument=f"{name}[{i}]",
+            )
+    return r

@@ -6,6 +6,7 @@ the argument, what was expected and what came.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "ProtocolError",
     "RobotsMissingError",
     "ServerAddressError",
+    "Spell",
     "UnknownMethodError",
     "URDFError",
     "UnsupportedChainError",
@@ -31,7 +33,96 @@ __all__ = [
 
 
 class GeoIKError(ValueError):
-    """Base class of every error geoik raises on bad input."""
+    """Base class of every error geoik raises on bad input.
+
+    Parameters
+    ----------
+    detail : what was expected and what came, e.g. ``"expected a finite distance > 0, got -1"``.
+    argument : the argument the error is about, as the caller spelled it: ``"tol"``,
+        ``"lengths[3]"``, ``"targets['hand']"``, a file; None when it is about no one argument.
+
+    Attributes
+    ----------
+    argument, detail : as given. The message (``str(err)``) is ``"argument: detail"``, or the
+        detail alone; interfaces that spell arguments their own way (the command line's flags)
+        read :attr:`argument` and :attr:`detail`, never the message.
+    """
+
+    def __init__(
+        self, detail: str | Sequence[str | Spell] = "", argument: str | None = None
+    ) -> None:
+        parts = (detail,) if isinstance(detail, str) else tuple(detail)
+        text = "".join(map(str, parts))
+        super().__init__(text if argument is None else f"{argument}: {text}")
+        self.detail = text
+        self.parts = parts
+        self.argument = argument
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled (a tile's error sent back by a Dask worker) with its argument and parts
+        return (_rebuild, (type(self), self.parts, self.argument, self.__dict__))
+
+    def about(self, argument: str, detail: str | Sequence[str | Spell] | None = None) -> Any:
+        """The same error (same type) about ``argument`` instead, with ``detail`` if given."""
+        return _rebuild(
+            type(self), self.parts if detail is None else detail, argument, self.__dict__
+        )
+
+
+_OWN = frozenset(("detail", "parts", "argument"))
+
+
+def _rebuild(cls: type[GeoIKError], detail: Any, argument: str | None, state: dict) -> Any:
+    error = cls.__new__(cls)
+    GeoIKError.__init__(error, detail, argument)
+    error.__dict__.update({k: v for k, v in state.items() if k not in _OWN})
+    return error
+
+
+class Spell:
+    """A part of an error's detail that each interface writes in its own syntax.
+
+    The library's messages show values and hints as Python would take them (``(-30.0, 120.0)``,
+    ``[(90.0, 90.0)] * 3``); the command line and chain files take them otherwise (``-30:120``,
+    ``"90:90"``). A detail made of strings and Spell parts (:attr:`GeoIKError.parts`) is written
+    in Python by ``str()`` and in another syntax by the interface, from :attr:`kind` and
+    :attr:`values`, without reading the message.
+
+    Kinds: ``"value"`` (a value that came, as :func:`describe` shows it), ``"pair"`` (a signed
+    range ``lo, hi``), ``"range_for_all"`` (``lo, hi, n``: one range for every one of ``n``
+    joints), ``"axis_for_all"`` (``axis, n``), and the phrases ``"signed_range"``,
+    ``"pair_needs"``, ``"or_pair"``, ``"two_numbers"`` (no values).
+    """
+
+    __slots__ = ("kind", "values")
+
+    def __init__(self, kind: str, *values: Any) -> None:
+        self.kind = kind
+        self.values = values
+
+    def __str__(self) -> str:
+        v = self.values
+        if self.kind == "value":
+            return describe(v[0])
+        if self.kind == "pair":
+            return repr((v[0], v[1]))
+        if self.kind == "range_for_all":
+            pair = (v[0], v[1])
+            return f" (the range {pair} for every joint: [{pair}] * {v[2]})"
+        if self.kind == "axis_for_all":
+            return f"the single axis {v[0]} (for every joint: [{v[0]}] * {v[1]})"
+        return _PHRASES[self.kind]
+
+    def __repr__(self) -> str:
+        return f"Spell({self.kind!r}{''.join(f', {x!r}' for x in self.values)})"
+
+
+_PHRASES = {
+    "signed_range": " (a signed range is a (min, max) pair)",
+    "pair_needs": "a (min, max) pair needs",
+    "or_pair": "or a (min, max) pair",
+    "two_numbers": "two numbers (min, max)",
+}
 
 
 class InvalidChainError(GeoIKError):
@@ -85,7 +176,7 @@ class ProtocolError(GeoIKError):
     """A message the viewer cannot act on; ``field`` names the offending part."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+        super().__init__(message, argument=field)
         self.field = field
         self.msg_id: Any = None
         self.request: Any = None

@@ -28,6 +28,22 @@ REVOLUTE = 0
 CONTINUOUS = 1
 PRISMATIC = 2
 KIND_NAMES = ("revolute", "continuous", "prismatic")
+"""The joint kinds by code: ``KIND_NAMES[code]`` is the URDF name. Code reads a kind through
+:func:`slides` and :func:`wraps`, never by comparing codes."""
+
+
+@njit(cache=True)
+def slides(kind):
+    """True for a joint that slides (prismatic: ``q`` metres along its axis); revolute and
+    continuous joints turn ``q`` radians about theirs."""
+    return kind == PRISMATIC
+
+
+@njit(cache=True)
+def wraps(kind):
+    """True for a joint that turns without limits (continuous): its angle is taken in
+    (-pi, pi] and it is never clamped."""
+    return kind == CONTINUOUS
 
 
 @njit(cache=True)
@@ -82,7 +98,7 @@ def fk_joints(parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins
         ax, ay, az = axes[j, 0], axes[j, 1], axes[j, 2]
         for r in range(3):
             world_axes[j, r] = fr[r, 0] * ax + fr[r, 1] * ay + fr[r, 2] * az
-        if kinds[j] == PRISMATIC:
+        if slides(kinds[j]):
             for r in range(3):
                 pos[j, r] = origins[j, r] + q[j] * world_axes[j, r]
                 for c in range(3):
@@ -221,7 +237,7 @@ def all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
 def clamp_joints(kinds, lo, hi, q):
     """Hold every joint with limits inside them (continuous joints have none)."""
     for j in range(q.shape[0]):
-        if kinds[j] != CONTINUOUS:
+        if not wraps(kinds[j]):
             if q[j] < lo[j]:
                 q[j] = lo[j]
             elif q[j] > hi[j]:

@@ -59,8 +59,8 @@ def start_state(chain: Chain, start: Any) -> np.ndarray:
     if isinstance(start, Pose):
         if start.positions.shape != (chain.n + 1, chain.dim):
             raise InvalidPoseError(
-                f"start: expected a pose of shape {(chain.n + 1, chain.dim)}, "
-                f"got {start.positions.shape}"
+                f"expected a pose of shape {(chain.n + 1, chain.dim)}, got {start.positions.shape}",
+                argument="start",
             )
         angles = start.angles()
     else:
@@ -84,8 +84,9 @@ def _start_2d(chain: Chain, angles: np.ndarray) -> np.ndarray:
     if bad.size:
         i = int(bad[0])
         raise InvalidPoseError(
-            f"start: joint {i} at {math.degrees(angles[i]):.6g} degrees is outside its limits "
-            f"[{math.degrees(chain.lo[i]):.6g}, {math.degrees(chain.hi[i]):.6g}]"
+            f"joint {i} at {math.degrees(angles[i]):.6g} degrees is outside its limits "
+            f"[{math.degrees(chain.lo[i]):.6g}, {math.degrees(chain.hi[i]):.6g}]",
+            argument=f"start[{i}]",
         )
     return state
 
@@ -96,7 +97,9 @@ def _start_3d(chain: Chain, angles: np.ndarray) -> np.ndarray:
         c = call(g.constrain_joint_3d, *q[i], i, chain.cone, chain.hinge, chain.lo, chain.hi)
         d = call(g.qmul, *c, q[i, 0], -q[i, 1], -q[i, 2], -q[i, 3])
         if call(g.q_angle, *d) > 1e-7:
-            raise InvalidPoseError(f"start: joint {i} {_breach_3d(chain, i, q[i])}")
+            raise InvalidPoseError(
+                f"joint {i} {_breach_3d(chain, i, q[i])}", argument=f"start[{i}]"
+            )
     return q
 
 

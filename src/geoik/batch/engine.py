@@ -42,14 +42,20 @@ from geoik.batch import spatial
 from geoik.batch.parallel import take
 from geoik.batch.trees import TreeBatchResult, evaluate_tree
 from geoik.chain import Chain
-from geoik.checks import check_flag, check_max_iter, check_motion, check_points, check_tol
-from geoik.errors import InvalidChainError, InvalidOptionError, describe
+from geoik.checks import (
+    DEFAULT_METHOD,
+    check_flag,
+    check_motion,
+    check_points,
+)
+from geoik.errors import InvalidOptionError
 from geoik.geometry import CLOSEST, REACHED, fk_2d, wrap_free_joints
 from geoik.judge import judge, judge_params, judge_xyz
 from geoik.motion import costs_2d
 from geoik.rigs.skeleton import Skeleton
 from geoik.solvers import Solver
-from geoik.solvers.auto import AUTO, NEARER, check_no_options, get_or_auto, out_of_reach_all, plan
+from geoik.solvers.auto import NEARER, out_of_reach_all
+from geoik.solvers.request import Request, check_request
 from geoik.state import rest_state
 
 __all__ = ["BatchResult", "TreeBatchResult", "evaluate", "evaluate_grid"]
@@ -475,7 +481,7 @@ def _lane_engine(
 def evaluate(
     chain: Chain | Skeleton,
     targets: Any,
-    method: str,
+    method: str = DEFAULT_METHOD,
     tol: float | None = None,
     max_iter: int | None = None,
     angles: bool = False,
@@ -532,7 +538,7 @@ def evaluate_grid(
     chain: Chain,
     targets: Any,
     width: int,
-    method: str,
+    method: str = DEFAULT_METHOD,
     tol: float | None = None,
     max_iter: int | None = None,
     angles: bool = False,
@@ -551,7 +557,9 @@ def evaluate_grid(
         number of targets is a multiple.
     """
     if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 1:
-        raise InvalidOptionError(f"width: expected a positive whole number, got {width!r}")
+        raise InvalidOptionError(
+            f"expected a positive whole number, got {width!r}", argument="width"
+        )
     return _evaluate(
         chain, targets, method, tol, max_iter, angles, costs, False, options, int(width)
     )
@@ -573,50 +581,36 @@ def _evaluate(
     if isinstance(chain, Skeleton):
         if check_flag(angles, "angles"):
             raise InvalidOptionError(
-                "angles: a skeleton's state is its joints' positions; ask for positions=True"
+                "a skeleton's state is its joints' positions; ask for positions=True",
+                argument="angles",
             )
         check_flag(costs, "costs")
         return evaluate_tree(chain, targets, method, tol, max_iter, positions, options)
-    auto = method == AUTO
-    solver = None if auto else get_or_auto(method)
-    if not isinstance(chain, Chain):
-        raise InvalidChainError(
-            f"chain: expected a geoik.Chain or a geoik.Skeleton, got {describe(chain)}"
-        )
-    if auto:
-        check_no_options(options)
-        attempts = list(plan(chain))
-    else:
-        assert solver is not None
-        solver.check_chain(chain.n, chain.dim)
+    req = check_request(chain, method, tol, max_iter, options, "a geoik.Chain or a geoik.Skeleton")
     want_angles = check_flag(angles, "angles")
     want_costs = check_flag(costs, "costs")
     if check_flag(positions, "positions"):
         raise InvalidOptionError(
-            "positions: a chain's joints follow from its angles (angles=True and "
-            "Chain.pose_from_angles); positions=True is for skeletons"
+            "a chain's joints follow from its angles (angles=True and Chain.pose_from_angles); "
+            "positions=True is for skeletons",
+            argument="positions",
         )
     t = check_points(targets, chain.dim, "targets", own=False)  # the engines only read it
     if width > 0 and t.shape[0] % width != 0:
         raise InvalidOptionError(
-            f"width: {t.shape[0]} targets are not whole rows of {width} targets each"
+            f"{t.shape[0]} targets are not whole rows of {width} targets each", argument="width"
         )
-    tol_ = check_tol(tol, chain.total_length)
-    if not auto:
-        assert solver is not None
-        attempts = [(solver, np.ascontiguousarray(solver.kernel_opts(chain, options)))]
-    budgets = [check_max_iter(max_iter, s.default_max_iter) for s, _ in attempts]
     if want_costs:  # each thread keeps one target's keyframes
-        for (s, _), iters in zip(attempts, budgets, strict=True):
+        for s, _, iters in req.attempts:
             rows = s.capacity(chain.n, iters)
             row_bytes = 8 * chain.n * (1 if chain.dim == 2 else 4)
             check_motion(rows, row_bytes, iters, f"{s.name!r} on {chain.n} links")
     out = _empty(t.shape[0], chain.n, want_angles, chain.dim)
-    if auto:
-        solved_by = _run_auto(attempts, budgets, chain, t, tol_, want_costs, out, width)
+    if req.auto:
+        solved_by = _run_auto(req, t, want_costs, out, width)
     else:
-        opts = attempts[0][1]
-        _run_any(attempts[0][0], chain, t, tol_, budgets[0], opts, want_costs, out, width)
+        solver, opts, iters = req.attempts[0]
+        _run_any(solver, chain, t, req.tol, iters, opts, want_costs, out, width)
         solved_by = None
     status, it, err, count, rotsum, path, final = out
     return BatchResult(
@@ -627,32 +621,26 @@ def _evaluate(
         rotation_sum_deg=np.degrees(rotsum) if want_costs else rotsum,
         path_length=path,
         angles=final if want_angles else None,
-        tol=tol_,
-        max_iter=budgets[0],
-        solvers=tuple(s.name for s, _ in attempts),
+        tol=req.tol,
+        max_iter=req.attempts[0].max_iter,
+        solvers=tuple(a.solver.name for a in req.attempts),
         solved_by=solved_by,
     )
 
 
 def _run_auto(
-    attempts: list[tuple[Solver, np.ndarray]],
-    budgets: list[int],
-    chain: Chain,
-    t: np.ndarray,
-    tol: float,
-    costs: bool,
-    out: list[np.ndarray],
-    width: int = 0,
+    req: Request, t: np.ndarray, costs: bool, out: list[np.ndarray], width: int = 0
 ) -> np.ndarray:
     """``method="auto"`` target by target as :func:`geoik.solve` runs it: each attempt of
     :func:`geoik.solvers.auto.plan` on the targets no attempt has ended REACHED or CLOSEST (after
     the first, only those not provably out of reach), a target keeping the first such result or
     else its nearest one. Fills ``out``; returns the index of each target's attempt. The first
     attempt takes every target, so it may run them as the grid ``width`` wide (if > 0)."""
+    chain, tol = req.chain, req.tol
     m, n = t.shape[0], chain.n
     solved_by = np.zeros(m, np.int8)
     pending = np.arange(m)
-    for k, ((solver, opts), iters) in enumerate(zip(attempts, budgets, strict=True)):
+    for k, (solver, opts, iters) in enumerate(req.attempts):
         if pending.size == 0:
             break
         sub = np.ascontiguousarray(t[pending])

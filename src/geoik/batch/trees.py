@@ -22,7 +22,7 @@ import numpy as np
 from numba import get_num_threads, njit, prange
 
 from geoik.batch.parallel import take
-from geoik.checks import check_flag, check_max_iter, check_points, check_tol
+from geoik.checks import check_flag, check_max_iter, check_points, check_tol, relative_tol
 from geoik.errors import InvalidOptionError, InvalidTargetError, UnknownMethodError, describe
 from geoik.geometry import CLOSEST, REACHED, annulus_closest
 from geoik.judge import annulus_params, judge
@@ -97,15 +97,16 @@ def evaluate_tree(
     """See :func:`geoik.batch.evaluate` (a skeleton and its rows of targets)."""
     if method != AUTO and method not in METHODS:
         raise UnknownMethodError(
-            f"method: expected {AUTO} or one of {', '.join(METHODS)} for trees, got {method!r}"
+            f"expected {AUTO} or one of {', '.join(METHODS)} for trees, got {method!r}",
+            argument="method",
         )
     if options:
         key = next(iter(options))
-        raise InvalidOptionError(f"{key}: the tree solvers take no options, got {key!r}")
+        raise InvalidOptionError(f"the tree solvers take no options, got {key!r}", argument=key)
     want_positions = check_flag(positions, "positions")
     names, t = _check_rows(skeleton, targets)
     scale = tree_scale(skeleton)
-    tol_ = check_tol(tol, scale)
+    tol_ = check_tol(tol, relative_tol(scale))
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
     attempts = METHODS if method == AUTO else (method,)
     if skeleton.is_limited:
@@ -258,13 +259,15 @@ def _check_rows(sk: Skeleton, targets: Any) -> tuple[tuple[str, ...], np.ndarray
     if isinstance(targets, Mapping):
         if not targets:
             raise InvalidTargetError(
-                "targets: expected at least one end effector's targets, got an empty mapping"
+                "expected at least one end effector's targets, got an empty mapping",
+                argument="targets",
             )
         names, columns = [], []
         for name, value in targets.items():
             if name not in effectors:
                 raise InvalidTargetError(
-                    f"targets: expected end-effector names ({', '.join(effectors)}), got {name!r}"
+                    f"expected end-effector names ({', '.join(effectors)}), got {name!r}",
+                    argument="targets",
                 )
             names.append(name)
             columns.append(check_points(value, sk.dim, f"targets[{name!r}]"))
@@ -272,7 +275,7 @@ def _check_rows(sk: Skeleton, targets: Any) -> tuple[tuple[str, ...], np.ndarray
         if len(rows) > 1:
             counts = ", ".join(f"{n!r}: {c.shape[0]}" for n, c in zip(names, columns, strict=True))
             raise InvalidTargetError(
-                f"targets: expected as many rows for every end effector, got {counts}"
+                f"expected as many rows for every end effector, got {counts}", argument="targets"
             )
         return tuple(names), np.ascontiguousarray(np.stack(columns, axis=1))
     try:
@@ -282,9 +285,10 @@ def _check_rows(sk: Skeleton, targets: Any) -> tuple[tuple[str, ...], np.ndarray
     shape = ("m", len(effectors), sk.dim)
     if arr.ndim != 3 or arr.shape[1:] != shape[1:]:
         raise InvalidTargetError(
-            f"targets: expected a mapping of end-effector names to (m, {sk.dim}) arrays, or an "
-            f"(m, {len(effectors)}, {sk.dim}) array for the end effectors "
-            f"{', '.join(effectors)}, got {describe(targets)}"
+            f"expected a mapping of end-effector names to (m, {sk.dim}) arrays, or an (m, "
+            f"{len(effectors)}, {sk.dim}) array for the end effectors {', '.join(effectors)}, got "
+            f"{describe(targets)}",
+            argument="targets",
         )
     flat = check_points(arr.reshape(-1, sk.dim), sk.dim, "targets")
     return effectors, np.ascontiguousarray(flat.reshape(arr.shape))

@@ -17,7 +17,6 @@ import argparse
 import json
 import math
 import os
-import re
 import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -32,6 +31,7 @@ from geoik.errors import (
     InvalidOptionError,
     InvalidPoseError,
     InvalidTargetError,
+    Spell,
     describe,
 )
 
@@ -106,7 +106,7 @@ def parse_lengths(text: str, name: str = "--lengths") -> list[float]:
     """Link lengths from ``"2x10"`` (ten links of length 2), ``"9,9,9,9,4"`` or a mix
     (``"9x4,4"``)."""
     expected = (
-        f"{name}: expected positive link lengths as LENGTHxCOUNT (e.g. 2x10) or a comma list "
+        f"expected positive link lengths as LENGTHxCOUNT (e.g. 2x10) or a comma list "
         f"(e.g. 9,9,9,9,4), got {text!r}"
     )
     out: list[float] = []
@@ -118,9 +118,11 @@ def parse_lengths(text: str, name: str = "--lengths") -> list[float]:
             count_text = count_text.strip()
             count = int(count_text) if count_text.isdigit() else 0
         if length is None or not length > 0 or count < 1:
-            raise InvalidChainError(expected)
+            raise InvalidChainError(expected, argument=name)
         if len(out) + count > MAX_LINKS:
-            raise InvalidChainError(f"{name}: expected at most {MAX_LINKS} links, got {text!r}")
+            raise InvalidChainError(
+                f"expected at most {MAX_LINKS} links, got {text!r}", argument=name
+            )
         out.extend([length] * count)
     return out
 
@@ -133,7 +135,7 @@ def parse_point(text: str, name: str = "--target", dims: tuple[int, ...] = (2, 3
     if len(parts) not in dims or any(v is None for v in values):
         want = " or ".join(str(d) for d in dims)
         raise InvalidTargetError(
-            f"{name}: expected {want} numbers separated by commas, got {text!r}"
+            f"expected {want} numbers separated by commas, got {text!r}", argument=name
         )
     return check_point(values, len(values), name).tolist()
 
@@ -177,13 +179,14 @@ def _bend_entry(text: str, name: str) -> MaxBend:
         pair = (_float(lo), _float(hi))
         if pair[0] is None or pair[1] is None:
             raise InvalidChainError(
-                f"{name}: expected a signed MIN:MAX pair in degrees (e.g. -30:120), got {text!r}"
+                f"expected a signed MIN:MAX pair in degrees (e.g. -30:120), got {text!r}",
+                argument=name,
             )
         return (pair[0], pair[1])
     value = _float(t)
     if value is None:
         raise InvalidChainError(
-            f"{name}: expected a maximum bend in degrees, MIN:MAX or none, got {text!r}"
+            f"expected a maximum bend in degrees, MIN:MAX or none, got {text!r}", argument=name
         )
     return value
 
@@ -206,11 +209,14 @@ def parse_options(items: list[str] | None, name: str = "--opt") -> dict[str, Any
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key.isidentifier():
-            raise InvalidOptionError(f"{name}: expected KEY=VALUE (e.g. elbow=-1), got {item!r}")
+            raise InvalidOptionError(
+                f"expected KEY=VALUE (e.g. elbow=-1), got {item!r}", argument=name
+            )
         numbers = [_float(part) for part in value.split(",")]
         if any(v is None for v in numbers):
             raise InvalidOptionError(
-                f"{name} {key}: expected a number or comma-separated numbers, got {value!r}"
+                f"expected a number or comma-separated numbers, got {value!r}",
+                argument=f"{name} {key}",
             )
         out[key] = numbers[0] if len(numbers) == 1 else tuple(numbers)
     return out
@@ -225,8 +231,9 @@ def parse_start_deg(text: str, chain: Chain, name: str = "--start-deg") -> Any:
     if len(parts) != per * chain.n:
         what = "one angle" if per == 1 else "one rotation vector (3 numbers)"
         raise InvalidPoseError(
-            f"{name}: expected {per * chain.n} numbers in degrees ({what} per joint of "
-            f"{chain.n}), got {text!r}"
+            f"expected {per * chain.n} numbers in degrees ({what} per joint of {chain.n}), got "
+            f"{text!r}",
+            argument=name,
         )
     rad = []
     for k, part in enumerate(parts):
@@ -246,17 +253,21 @@ def check_output(path: str | None, flag: str, formats: Sequence[str] | None = No
     if path is None:
         return
     if os.path.isdir(path):
-        raise InvalidOptionError(f"{flag}: expected a file name, got the folder {path!r}")
+        raise InvalidOptionError(f"expected a file name, got the folder {path!r}", argument=flag)
     ext = os.path.splitext(path)[1].lower().lstrip(".")
     if formats is not None and ext not in formats:
         raise InvalidOptionError(
-            f"{flag}: expected a file name ending in .{', .'.join(formats)}, got {path!r}"
+            f"expected a file name ending in .{', .'.join(formats)}, got {path!r}", argument=flag
         )
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise InvalidOptionError(f"{flag}: expected a file in an existing folder, got {path!r}")
+        raise InvalidOptionError(
+            f"expected a file in an existing folder, got {path!r}", argument=flag
+        )
     if not os.access(folder, os.W_OK):
-        raise InvalidOptionError(f"{flag}: expected a file in a writable folder, got {path!r}")
+        raise InvalidOptionError(
+            f"expected a file in a writable folder, got {path!r}", argument=flag
+        )
 
 
 def writing(flag: str, path: str, write: Callable[[], Any]) -> Any:
@@ -266,7 +277,9 @@ def writing(flag: str, path: str, write: Callable[[], Any]) -> Any:
         return write()
     except OSError as e:
         where = e.filename if isinstance(e.filename, str) else path
-        raise InvalidOptionError(f"{flag}: cannot write {where!r}: {e.strerror or e}") from None
+        raise InvalidOptionError(
+            f"cannot write {where!r}: {e.strerror or e}", argument=flag
+        ) from None
 
 
 class TypedStore(argparse._StoreAction):
@@ -295,33 +308,18 @@ def typed_flag(args: argparse.Namespace, dest: str, default: str) -> str:
 
 # --------------------------------------------------------------------------- library errors
 
-# the library's hints are Python (``[(90.0, 90.0)] * 3``); on the command line and in a chain
-# file they must be what to type
-_NUM = r"-?(?:\d+\.?\d*(?:e[-+]?\d+)?|inf|nan)"
-_RANGE_FOR_ALL = re.compile(
-    rf" \(the range \(({_NUM}), ({_NUM})\) for every joint: \[\(.*?\)\] \* (\d+)\)$"
-)
-_AXIS_FOR_ALL = re.compile(
-    rf"the single axis \(({_NUM}), ({_NUM}), ({_NUM})\) \(for every joint: \[\(.*?\)\] \* (\d+)\)$"
-)
-_TUPLE_AT_END = re.compile(r"got \(([^()]*)\)$")
-_LIST_AT_END = re.compile(r"got \[([^\[\]]*)\]$")
-_LIMITS_OF_JOINT = re.compile(r"without joint (\d+) leaving its limits \(([^()]*)\)")
-_START_JOINT = re.compile(r"^start: joint (\d+) ")
-_LIMIT_JOINT = re.compile(r"^chain: (method .* without joint (\d+) leaving its limits .*)$")
 
-
-def _g(text: str) -> str:
+def _g(value: Any) -> str:
     """A number as the user would type it: ``90.0`` as ``90``."""
-    try:
-        return f"{float(text):g}"
-    except ValueError:
-        return text.strip()
+    return f"{value:g}" if isinstance(value, int | float) else str(value)
 
 
-def _numbers_in(text: str) -> list[str] | None:
-    items = [t.strip() for t in text.split(",")]
-    return items if items and all(re.fullmatch(_NUM, t) for t in items) else None
+def _numbers(value: Any) -> list[float] | None:
+    """``value``'s items if it is a tuple or list of plain numbers, else None."""
+    plain = isinstance(value, tuple | list) and value
+    if plain and all(isinstance(x, int | float) and not isinstance(x, bool) for x in value):
+        return list(value)
+    return None
 
 
 def _example(value: str, n: int) -> str:
@@ -329,91 +327,84 @@ def _example(value: str, n: int) -> str:
     return ",".join([value] * n) if n <= 4 else f"{value},{value},... ({n} entries)"
 
 
-def _cli_syntax(flag: str, text: str) -> str:
-    """The library's Python hints and tuples in ``text`` as command-line syntax."""
-    m = _RANGE_FOR_ALL.search(text)
-    if m:
-        lo, hi, n = _g(m[1]), _g(m[2]), int(m[3])
-        text = text[: m.start()] + (
-            f" (the range {lo}:{hi} for every joint: {flag} {lo}:{hi}; one bend per joint: "
-            f"{_example(_g(m[2]), n)})"
-        )
-    text = text.replace(
-        " (a signed range is a (min, max) pair)", " (a signed range is MIN:MAX, such as -30:120)"
-    )
-    text = text.replace("a (min, max) pair needs", "a MIN:MAX range needs")
-    text = text.replace("or a (min, max) pair", "or MIN:MAX").replace(
-        "two numbers (min, max)", "MIN:MAX"
-    )
-    m = _LIMITS_OF_JOINT.search(text)
-    if m and _numbers_in(m[2]) and len(m[2].split(",")) == 2:
-        lo, hi = (_g(v) for v in m[2].split(","))
-        text = text[: m.start(2) - 1] + f"{lo}:{hi}" + text[m.end(2) + 1 :]
-    m = _TUPLE_AT_END.search(text)
-    if m and _numbers_in(m[1]):
-        items = [_g(v) for v in m[1].split(",")]
+_CLI_PHRASES = {
+    "signed_range": " (a signed range is MIN:MAX, such as -30:120)",
+    "pair_needs": "a MIN:MAX range needs",
+    "or_pair": "or MIN:MAX",
+    "two_numbers": "MIN:MAX",
+}
+_FILE_PHRASES = {
+    "signed_range": ' (a signed range: [-30, 120] or "-30:120")',
+    "pair_needs": "a [min, max] pair needs",
+    "or_pair": "or a [min, max] pair",
+    "two_numbers": "[min, max]",
+}
+
+
+def _cli_spelling(part: Spell, flag: str) -> str:
+    """A Spell part of a library error in command-line syntax (``-30:120``, ``1,2``)."""
+    v = part.values
+    if part.kind == "value":
+        items = _numbers(v[0])
+        if items is None:
+            return str(part)
         sep = ":" if flag.startswith("--max-bend-deg") and len(items) == 2 else ","
-        text = text[: m.start()] + f"got {sep.join(items)}"
-    m = _LIST_AT_END.search(text)
-    if m and _numbers_in(m[1]):
-        text = text[: m.start()] + f"got {','.join(_g(v) for v in m[1].split(','))}"
-    return text
+        return sep.join(_g(x) for x in items)
+    if part.kind == "pair":
+        return f"{_g(v[0])}:{_g(v[1])}"
+    if part.kind == "range_for_all":
+        lo, hi, n = _g(v[0]), _g(v[1]), v[2]
+        return (
+            f" (the range {lo}:{hi} for every joint: {flag} {lo}:{hi}; one bend per joint: "
+            f"{_example(hi, n)})"
+        )
+    return _CLI_PHRASES.get(part.kind, str(part))
 
 
-def _file_syntax(text: str) -> str:
-    """The library's Python hints and tuples in ``text`` as a chain file's syntax (TOML and
-    JSON alike: lists in brackets, or the command line's strings)."""
-    m = _RANGE_FOR_ALL.search(text)
-    if m:
-        lo, hi = _g(m[1]), _g(m[2])
-        text = text[: m.start()] + f' (the range {lo}:{hi} for every joint: "{lo}:{hi}")'
-    m = _AXIS_FOR_ALL.search(text)
-    if m:
-        axis = f"[{_g(m[1])}, {_g(m[2])}, {_g(m[3])}]"
-        n = int(m[4])
+def _file_spelling(part: Spell) -> str:
+    """A Spell part of a library error in a chain file's syntax (TOML and JSON alike)."""
+    v = part.values
+    if part.kind == "value":
+        items = _numbers(v[0])
+        return str(part) if items is None else f"[{', '.join(_g(x) for x in items)}]"
+    if part.kind == "pair":
+        return f"[{_g(v[0])}, {_g(v[1])}]"
+    if part.kind == "range_for_all":
+        lo, hi = _g(v[0]), _g(v[1])
+        return f' (the range {lo}:{hi} for every joint: "{lo}:{hi}")'
+    if part.kind == "axis_for_all":
+        axis = f"[{', '.join(_g(x) for x in v[0])}]"
+        n = v[1]
         axes = ", ".join([axis] * n) if n <= 4 else f"{axis}, {axis}, ... ({n} entries)"
-        text = text[: m.start()] + f"the single axis {axis} (for every joint: [{axes}])"
-    text = text.replace(
-        " (a signed range is a (min, max) pair)", ' (a signed range: [-30, 120] or "-30:120")'
-    )
-    text = text.replace("(min, max) pair", "[min, max] pair").replace(
-        "two numbers (min, max)", "[min, max]"
-    )
-    m = _LIMITS_OF_JOINT.search(text)
-    if m and _numbers_in(m[2]):
-        text = text[: m.start(2) - 1] + f"[{m[2]}]" + text[m.end(2) + 1 :]
-    m = _TUPLE_AT_END.search(text)
-    if m:  # a list in the file
-        text = text[: m.start()] + f"got [{m[1]}]"
-    return text
+        return f"the single axis {axis} (for every joint: [{axes}])"
+    return _FILE_PHRASES.get(part.kind, str(part))
 
 
 def as_typed(
     error: GeoIKError, options: Iterable[str] = (), names: Mapping[str, str] | None = None
 ) -> GeoIKError:
-    """``error`` (same type) with the argument its message names spelled as the user typed it
-    and its hints in the syntax the user types: ``max_bend_deg[2]: ...`` becomes
-    ``--max-bend-deg[2]: ...``, ``tol: ...`` ``--tol: ...``, a solver option ``elbow: ...`` (one
-    of ``options``) ``--opt elbow: ...``; ``start: joint 2 ...`` ``--start-deg[2]: joint 2 ...``.
+    """``error`` (same type) about the argument as the user typed it, its values and hints in
+    the syntax the user types: an error about ``max_bend_deg[2]`` becomes one about
+    ``--max-bend-deg[2]``, ``tol`` ``--tol``, a solver option ``elbow`` (one of ``options``)
+    ``--opt elbow``, ``start[2]`` ``--start-deg[2]``. Read from the error's
+    :attr:`~geoik.GeoIKError.argument` and :attr:`~geoik.GeoIKError.parts`, never its message.
 
     ``names`` maps argument names to what to print instead (default :data:`FLAGS`; see
     :func:`chain_names` for a chain from a file). A name mapped to ``--chain FILE: field`` gets
     its hints in a chain file's syntax."""
-    message = str(error)
-    table = FLAGS if names is None else names
-    m = _START_JOINT.match(message)
-    if m:
-        message = f"start[{m[1]}]: {message.partition(': ')[2]}"
-    m = _LIMIT_JOINT.match(message)
-    if m:
-        message = f"max_bend_deg[{m[2]}]: {m[1]}"
-    head, sep, rest = message.partition(":")
-    name, bracket, index = head.partition("[")
-    flag = table.get(name) or (f"--opt {name}" if name in options else None)
-    if not sep or flag is None:
+    if error.argument is None:
         return error
-    rest = _file_syntax(rest) if flag.startswith("--chain ") else _cli_syntax(flag, rest)
-    return type(error)(f"{flag}{bracket}{index}{sep}{rest}")
+    table = FLAGS if names is None else names
+    name, bracket, index = error.argument.partition("[")
+    flag = table.get(name) or (f"--opt {name}" if name in options else None)
+    if flag is None:
+        return error
+    in_file = flag.startswith("--chain ")
+    detail = "".join(
+        p if isinstance(p, str) else _file_spelling(p) if in_file else _cli_spelling(p, flag)
+        for p in error.parts
+    )
+    return error.about(f"{flag}{bracket}{index}", detail)
 
 
 def chain_names(path: str, flags: Mapping[str, str] = FLAGS) -> dict[str, str]:
@@ -451,37 +442,46 @@ def _read_chain_file(path: str, where: str) -> dict[str, Any]:
     try:
         info = p.stat()
         if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would block or never end
-            raise InvalidChainError(f"{where}: expected a regular file, got {_kind_of(info)}")
+            raise InvalidChainError(
+                f"expected a regular file, got {_kind_of(info)}", argument=where
+            )
         if info.st_size > MAX_CHAIN_FILE_BYTES:
             raise InvalidChainError(
-                f"{where}: expected a chain file of at most {MAX_CHAIN_FILE_BYTES:,} bytes, "
-                f"got {info.st_size:,}"
+                f"expected a chain file of at most {MAX_CHAIN_FILE_BYTES:,} bytes, got "
+                f"{info.st_size:,}",
+                argument=where,
             )
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise InvalidChainError(f"{where}: expected a readable chain file, got: {why}") from None
+        raise InvalidChainError(
+            f"expected a readable chain file, got: {why}", argument=where
+        ) from None
     kind = "TOML" if p.suffix.lower() == ".toml" else "JSON"
     try:
         data: Any = tomllib.loads(text) if kind == "TOML" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
-        raise InvalidChainError(f"{where}: expected {kind}, got a syntax error: {e}") from None
+        raise InvalidChainError(
+            f"expected {kind}, got a syntax error: {e}", argument=where
+        ) from None
     except RecursionError:
         raise InvalidChainError(
-            f"{where}: expected {kind} of chain fields, got values nested too deeply"
+            f"expected {kind} of chain fields, got values nested too deeply", argument=where
         ) from None
     if not isinstance(data, dict):
-        raise InvalidChainError(f"{where}: expected a table of chain fields, got {describe(data)}")
+        raise InvalidChainError(
+            f"expected a table of chain fields, got {describe(data)}", argument=where
+        )
     unknown = sorted(set(data) - set(CHAIN_FIELDS))
     if unknown:
         raise InvalidChainError(
-            f"{where}: {unknown[0]}: expected one of the fields {', '.join(CHAIN_FIELDS)}, "
-            f"got an unknown field"
+            f"expected one of the fields {', '.join(CHAIN_FIELDS)}, got an unknown field",
+            argument=f"{where}: {unknown[0]}",
         )
     if "lengths" not in data:
         raise InvalidChainError(
-            f'{where}: lengths: expected link lengths (a list, or a string such as "2x10"), '
-            f"got no such field"
+            'expected link lengths (a list, or a string such as "2x10"), got no such field',
+            argument=f"{where}: lengths",
         )
     return data
 
@@ -522,10 +522,11 @@ def load_chain_file(path: str, dim: int | None = None, name: str = "--chain") ->
         file_dim = 3
     file_dim = file_dim if file_dim is not None else (dim or 2)
     if file_dim not in (2, 3) or isinstance(file_dim, bool):
-        raise InvalidChainError(f"{where}: dim: expected 2 or 3, got {file_dim!r}")
+        raise InvalidChainError(f"dim: expected 2 or 3, got {file_dim!r}", argument=where)
     if file_dim == 2 and hinges is not None:
         raise InvalidChainError(
-            f"{where}: hinge_axes: expected none in a 2-D chain (dim = 2), got {describe(hinges)}"
+            f"hinge_axes: expected none in a 2-D chain (dim = 2), got {describe(hinges)}",
+            argument=where,
         )
     if isinstance(bend, tuple) and isinstance(lengths, list):
         bend = [bend] * len(lengths)
@@ -535,7 +536,7 @@ def load_chain_file(path: str, dim: int | None = None, name: str = "--chain") ->
         return Chain.spatial(lengths, bend, hinges, base if base is not None else (0.0, 0.0, 0.0))
     except InvalidChainError as e:
         typed = as_typed(e, names=chain_names(path))
-        raise typed if typed is not e else InvalidChainError(f"{where}: {e}") from None
+        raise typed if typed is not e else e.about(where, str(e)) from None
 
 
 # --------------------------------------------------------------------------- argparse glue

@@ -99,10 +99,10 @@ def listing(titles: Iterable[tuple[str, str]]) -> str:
 def _check_out(out: Path) -> None:
     """Fail before the work, not after it, when ``out`` cannot take the results."""
     if out.exists() and not out.is_dir():
-        raise InvalidOptionError(f"--out: expected a directory, got the file {out}")
+        raise InvalidOptionError(f"expected a directory, got the file {out}", argument="--out")
     writing("--out", str(out), lambda: out.mkdir(parents=True, exist_ok=True))
     if not os.access(out, os.W_OK | os.X_OK):
-        raise InvalidOptionError(f"--out: expected a writable directory, got {out}")
+        raise InvalidOptionError(f"expected a writable directory, got {out}", argument="--out")
 
 
 def _run(mod: Any, args: argparse.Namespace, seed: int, bar: ProgressBar) -> Any:
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         names = list(EXPERIMENTS) if args.name == "all" else [get(args.name).NAME]
     except GeoIKError as e:
-        raise type(e)(f"NAME: {str(e).partition(': ')[2]}") from None
+        raise e.about("NAME") from None
     _check_out(args.out)
     start = time.perf_counter()
     for name in names:

@@ -248,8 +248,9 @@ def parse_joints(text: str, name: str = "--joints") -> list[int]:
             a = b = 0
         if a < 1 or b < a or b > 64:
             raise InvalidOptionError(
-                f"{name}: expected joint counts within 1-64 as a range (2-10) or a list "
-                f"(2,3,5), got {text!r}"
+                f"expected joint counts within 1-64 as a range (2-10) or a list (2,3,5), got "
+                f"{text!r}",
+                argument=name,
             )
         out.update(range(a, b + 1))
     return sorted(out)
@@ -258,7 +259,7 @@ def parse_joints(text: str, name: str = "--joints") -> list[int]:
 def parse_methods(text: str, name: str) -> list[str]:
     methods = [s.strip() for s in text.split(",") if s.strip()]
     if not methods:
-        raise InvalidOptionError(f"{name}: expected solver names, got {text!r}")
+        raise InvalidOptionError(f"expected solver names, got {text!r}", argument=name)
     return methods
 
 
@@ -275,7 +276,7 @@ def _methods(args: argparse.Namespace) -> tuple[list[str], str]:
         return parse_methods(args.methods or "ccd", "--methods"), "--methods"
     if args.methods is not None:
         raise InvalidOptionError(
-            "--method: expected --methods alone (--method is its old spelling), got both"
+            "expected --methods alone (--method is its old spelling), got both", argument="--method"
         )
     return parse_methods(alias, "--method"), "--method"
 
@@ -310,7 +311,8 @@ def _space(args: argparse.Namespace) -> tuple[int, Any, int | None]:
     plane, volume = args.plane, args.volume
     if plane is not None and volume is not None:
         raise InvalidOptionError(
-            "--plane: a volume map (--volume) covers the whole cube; expected one of the two"
+            "a volume map (--volume) covers the whole cube; expected one of the two",
+            argument="--plane",
         )
     if volume is not None:
         return 3, None, parse_int(volume, "--volume", 1, MAX_VOLUME)
@@ -326,7 +328,7 @@ def _space(args: argparse.Namespace) -> tuple[int, Any, int | None]:
         normal = []
     if len(normal) != 3:
         raise InvalidOptionError(
-            f"--plane: expected xy, xz, yz or a normal vector A,B,C, got {plane!r}"
+            f"expected xy, xz, yz or a normal vector A,B,C, got {plane!r}", argument="--plane"
         )
     return 3, tuple(normal), None
 
@@ -611,8 +613,9 @@ def _sweep_chain(args: argparse.Namespace, n: int, dim: int) -> Chain:
         bend = parse_max_bend(args.max_bend_deg)
         if isinstance(bend, list):
             raise InvalidOptionError(
-                f"--max-bend-deg: expected one limit for every joint of every chain (60 or "
-                f"-30:120), got {args.max_bend_deg!r}"
+                f"expected one limit for every joint of every chain (60 or -30:120), got "
+                f"{args.max_bend_deg!r}",
+                argument="--max-bend-deg",
             )
         bend = [bend] * n
     try:

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from geoik.errors import GeoIKError
 from geoik.solvers import REGISTRY, Solver, get
 from geoik.solvers.auto import AUTO, SUMMARY
 
@@ -42,8 +43,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         solvers = list(REGISTRY.values()) if args.name is None else [get(args.name)]
-    except ValueError as e:
-        raise type(e)(f"NAME: {str(e).partition(': ')[2]}") from None
+    except GeoIKError as e:
+        raise e.about("NAME") from None
     if args.json:
         print(json.dumps({s.name: solver_record(s) for s in solvers}))
     elif args.name is not None:

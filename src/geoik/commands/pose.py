@@ -31,6 +31,18 @@ examples:
   geoik pose walk.bvh --targets pins.toml --limits knees.toml --tol 1e-4 -o out.bvh --json"""
 
 
+POSE_FLAGS = {"tol": "--tol", "max_iter": "--max-iter"}
+"""The flag of each argument of :func:`geoik.pose_clip` that ``geoik pose`` takes as one."""
+
+
+def _pin_index(argument: str | None) -> int | None:
+    """``k`` of an error about ``pins[k]`` or one of its fields (``pins[k].joint``), else None."""
+    if argument is None or not argument.startswith("pins["):
+        return None
+    index = argument[5:].partition("]")[0]
+    return int(index) if index.isdigit() else None
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "pose",
@@ -69,13 +81,17 @@ def _read_table(path: str, flag: str) -> dict[str, Any]:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise InvalidOptionError(f"{flag}: cannot read {path!r}: {why}") from None
+        raise InvalidOptionError(f"cannot read {path!r}: {why}", argument=flag) from None
     try:
         data = tomllib.loads(text) if path.lower().endswith(".toml") else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
-        raise InvalidOptionError(f"{flag}: {path!r} is not valid TOML or JSON: {e}") from None
+        raise InvalidOptionError(
+            f"{path!r} is not valid TOML or JSON: {e}", argument=flag
+        ) from None
     if not isinstance(data, dict):
-        raise InvalidOptionError(f"{flag}: {path!r}: expected a table, got {type(data).__name__}")
+        raise InvalidOptionError(
+            f"{path!r}: expected a table, got {type(data).__name__}", argument=flag
+        )
     return data
 
 
@@ -89,7 +105,7 @@ def parse_pin(text: str, count: int, flag: str = "--pin") -> Any:
     name, eq, coords = head.partition("=")
     name = name.strip()
     if not name:
-        raise InvalidTargetError(f"{flag}: expected NAME[=X,Y,Z][@FRAMES], got {text!r}")
+        raise InvalidTargetError(f"expected NAME[=X,Y,Z][@FRAMES], got {text!r}", argument=flag)
     target = parse_point(coords, f"{flag} {name}", dims=(3,)) if eq else None
     which = parse_frames(frames, count, f"{flag} {name}@") if at else None
     return Pin(name, target, which)
@@ -102,15 +118,15 @@ def _file_pins(path: str, count: int) -> list[Any]:
     data = _read_table(path, "--targets")
     items = data.get("pin")
     if not isinstance(items, list) or not items:
-        raise InvalidTargetError(f"--targets: {path!r}: expected a list 'pin' of tables")
+        raise InvalidTargetError(f"{path!r}: expected a list 'pin' of tables", argument="--targets")
     pins = []
     for k, item in enumerate(items):
         where = f"--targets {path}: pin[{k}]"
         if not isinstance(item, dict) or not isinstance(item.get("joint"), str):
-            raise InvalidTargetError(f"{where}: expected a table with a 'joint' name")
+            raise InvalidTargetError("expected a table with a 'joint' name", argument=where)
         unknown = sorted(set(item) - {"joint", "target", "frames"})
         if unknown:
-            raise InvalidTargetError(f"{where}: unknown field {unknown[0]!r}")
+            raise InvalidTargetError(f"unknown field {unknown[0]!r}", argument=where)
         frames = item.get("frames")
         which = parse_frames(str(frames), count, f"{where}.frames") if frames is not None else None
         pins.append(Pin(item["joint"], item.get("target"), which))
@@ -128,10 +144,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.method not in METHODS:
         raise InvalidOptionError(
-            f"--method: expected one of {', '.join(METHODS)}, got {args.method!r}"
+            f"expected one of {', '.join(METHODS)}, got {args.method!r}", argument="--method"
         )
     if not args.pin and not args.targets:
-        raise InvalidTargetError("--pin: expected at least one pin (or --targets FILE)")
+        raise InvalidTargetError("expected at least one pin (or --targets FILE)", argument="--pin")
     skeleton, frames, frame_time = load_bvh(args.input)
     count = len(frames)
     pins = [parse_pin(p, count) for p in args.pin or []]
@@ -142,8 +158,8 @@ def run(args: argparse.Namespace) -> int:
         unknown = sorted(set(data) - {"max_bend_deg", "hinge_axes"})
         if unknown:
             raise InvalidOptionError(
-                f"--limits: {args.limits!r}: unknown field {unknown[0]!r} "
-                "(fields: max_bend_deg, hinge_axes)"
+                f"{args.limits!r}: unknown field {unknown[0]!r} (fields: max_bend_deg, hinge_axes)",
+                argument="--limits",
             )
         bends = {
             k: tuple(v) if isinstance(v, list) else v
@@ -152,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             skeleton = skeleton.with_limits(bends or None, data.get("hinge_axes"))
         except GeoIKError as e:
-            raise type(e)(f"--limits: {args.limits}: {e}") from None
+            raise e.about(f"--limits: {args.limits}", str(e)) from None
     bar = None if args.quiet else ProgressBar("geoik pose", "frames")
     t0 = time.perf_counter()
     try:
@@ -166,14 +182,11 @@ def run(args: argparse.Namespace) -> int:
             progress=bar,
         )
     except GeoIKError as e:
-        message = str(e)
-        for old, new in (("tol:", "--tol:"), ("max_iter:", "--max-iter:")):
-            if message.startswith(old):
-                raise type(e)(new + message[len(old) :]) from None
-        head, sep, rest = message.partition(":")
-        if head.startswith("pins[") and sep:  # pins[k].joint: ... -> --pin NAME: ...
-            k = int(head[5 : head.index("]")])
-            raise type(e)(f"--pin {pins[k].joint}{sep}{rest}") from None
+        if e.argument in POSE_FLAGS:
+            raise e.about(POSE_FLAGS[e.argument]) from None
+        pin = _pin_index(e.argument)
+        if pin is not None:  # pins[k].joint: ... -> --pin NAME: ...
+            raise e.about(f"--pin {pins[pin].joint}") from None
         raise
     finally:
         if bar is not None:

@@ -11,6 +11,7 @@ import numpy as np
 
 from geoik.api import solve
 from geoik.chain import Chain
+from geoik.checks import DEFAULT_METHOD
 from geoik.commands._args import (
     FIGURE_FORMATS,
     add_chain_arguments,
@@ -80,7 +81,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--target", required=True, metavar="X,Y[,Z]", help="target point: 2 or 3 numbers"
     )
-    add_solver_arguments(p, default_method="auto")
+    add_solver_arguments(p, default_method=DEFAULT_METHOD)
     p.add_argument(
         "--start-deg",
         metavar="A",
@@ -94,7 +95,7 @@ def register(subparsers: Any) -> None:
         help="draw start pose, final pose and end-effector path (PNG, SVG, PDF, ...: the "
         "extension says which)",
     )
-    p.set_defaults(handler=run, method=None)
+    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,9 +103,7 @@ def run(args: argparse.Namespace) -> int:
         return run_robot(args)
     for flag, value in (("--tip", args.tip), ("--orientation", args.orientation)):
         if value is not None:
-            raise InvalidOptionError(f"{flag}: needs a robot (--urdf FILE)")
-    if args.method is None:
-        args.method = "fabrik"
+            raise InvalidOptionError("needs a robot (--urdf FILE)", argument=flag)
     check_output(args.plot, "--plot", FIGURE_FORMATS)  # before the solve, not after it
     target = parse_point(args.target)
     chain = chain_from_args(args, len(target))
@@ -219,9 +218,11 @@ def run_robot(args: argparse.Namespace) -> int:
 
     for flag, value in (("--max-bend-deg", args.max_bend_deg), ("--start-deg", args.start_deg)):
         if value is not None:
-            raise InvalidOptionError(f"{flag}: takes a chain (--lengths or --chain), not --urdf")
+            raise InvalidOptionError(
+                "takes a chain (--lengths or --chain), not --urdf", argument=flag
+            )
     if args.plot is not None:
-        raise InvalidOptionError("--plot: draws chains only, not --urdf robots")
+        raise InvalidOptionError("draws chains only, not --urdf robots", argument="--plot")
     target = parse_point(args.target, dims=(3,))
     orientation = None
     if args.orientation is not None:
@@ -232,7 +233,7 @@ def run_robot(args: argparse.Namespace) -> int:
         sol = solve(
             robot,
             target,
-            method="dls" if args.method is None else args.method,
+            method=args.method,
             tol=args.tol,
             max_iter=args.max_iter,
             orientation=orientation,
@@ -240,12 +241,10 @@ def run_robot(args: argparse.Namespace) -> int:
             **options,
         )
     except GeoIKError as e:
-        message = str(e)
-        name, sep, rest = message.partition(":")
-        if sep and name in ROBOT_FLAGS:
-            raise type(e)(f"{ROBOT_FLAGS[name]}{sep}{rest}") from None
-        if sep and name == "tip" and args.tip is not None:
-            raise type(e)(f"--tip{sep}{rest}") from None
+        if e.argument in ROBOT_FLAGS:
+            raise e.about(ROBOT_FLAGS[e.argument]) from None
+        if e.argument == "tip" and args.tip is not None:
+            raise e.about("--tip") from None
         raise as_typed(e, options) from None
     c = costs(sol)
     robot_: Any = sol.chain

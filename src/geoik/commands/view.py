@@ -108,17 +108,17 @@ def load_models(args: argparse.Namespace) -> Any:
 
     models = Models()
     if args.robot is not None and args.urdf is not None:
-        raise InvalidOptionError("--robot, --urdf: expected one of them, got both")
+        raise InvalidOptionError("expected one of them, got both", argument="--robot, --urdf")
     if args.tip is not None and args.robot is None and args.urdf is None:
-        raise InvalidOptionError("--tip: expected with --urdf FILE or --robot NAME")
+        raise InvalidOptionError("expected with --urdf FILE or --robot NAME", argument="--tip")
     if args.output is not None and args.bvh is None:
-        raise InvalidOptionError("--output: expected with --bvh FILE")
+        raise InvalidOptionError("expected with --bvh FILE", argument="--output")
     if args.robot is not None:
         from geoik.robots.urdf import EXAMPLES, example_path
 
         if args.robot not in EXAMPLES:
             raise InvalidOptionError(
-                f"--robot: expected one of {', '.join(EXAMPLES)}, got {args.robot!r}"
+                f"expected one of {', '.join(EXAMPLES)}, got {args.robot!r}", argument="--robot"
             )
         tip = args.tip if args.tip is not None else EXAMPLES[args.robot][1][0]
         models.robot = _flagged(
@@ -138,14 +138,15 @@ def _flagged(flag: str, load: Any) -> Any:
     try:
         return load()
     except GeoIKError as e:
-        text = str(e)
-        if text.startswith("--"):
+        if e.argument is not None and e.argument.startswith("--"):
             raise
-        raise type(e)(f"{flag}: {text}") from None
+        raise e.about(flag, str(e)) from None
     except OSError as e:
         from geoik.errors import InvalidOptionError
 
-        raise InvalidOptionError(f"{flag}: cannot read {e.filename!r}: {e.strerror}") from None
+        raise InvalidOptionError(
+            f"cannot read {e.filename!r}: {e.strerror}", argument=flag
+        ) from None
 
 
 def missing_dependencies() -> list[str]:
@@ -160,7 +161,8 @@ def listen(host: str, port: int) -> socket.socket:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as e:
         raise ServerAddressError(
-            f"--host: expected an address or host name of this machine, got {host!r} ({e})"
+            f"expected an address or host name of this machine, got {host!r} ({e})",
+            argument="--host",
         ) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)

@@ -38,4 +38,4 @@ def get(name: str) -> ModuleType:
         return EXPERIMENTS[name]
     except KeyError:
         known = ", ".join([*EXPERIMENTS, "all"])
-        raise GeoIKError(f"experiment: expected one of {known}, got {name!r}") from None
+        raise GeoIKError(f"expected one of {known}, got {name!r}", argument="experiment") from None

@@ -81,7 +81,7 @@ def plane_axes(plane: Any) -> tuple[str, Axes]:
         if plane in PLANES:
             return plane, PLANES[plane]
         raise InvalidOptionError(
-            f"plane: expected xy, xz, yz or a normal vector (3 numbers), got {plane!r}"
+            f"expected xy, xz, yz or a normal vector (3 numbers), got {plane!r}", argument="plane"
         )
     try:
         n = np.array(plane, dtype=np.float64)
@@ -96,8 +96,9 @@ def plane_axes(plane: Any) -> tuple[str, Axes]:
     norm = float(np.linalg.norm(n)) if ok else 0.0
     if not ok or norm == 0.0 or norm > 1e150:
         raise InvalidOptionError(
-            f"plane: expected xy, xz, yz or a non-zero normal vector (3 finite numbers), "
-            f"got {describe(plane)}"
+            f"expected xy, xz, yz or a non-zero normal vector (3 finite numbers), got "
+            f"{describe(plane)}",
+            argument="plane",
         )
     n = n / norm
     e = (
@@ -246,21 +247,25 @@ def _check(
 ) -> tuple[str, Axes | None]:
     """Check a map's arguments; the plane's name and axes (None for a planar chain)."""
     if not isinstance(chain, Chain):
-        raise InvalidChainError(f"chain: expected a geoik.Chain, got {describe(chain)}")
+        raise InvalidChainError(f"expected a geoik.Chain, got {describe(chain)}", argument="chain")
     if metric not in METRICS:
         known = ", ".join(METRICS)
-        raise InvalidOptionError(f"metric: expected one of {known}, got {describe(metric)}")
+        raise InvalidOptionError(
+            f"expected one of {known}, got {describe(metric)}", argument="metric"
+        )
     for name, value, most in (("size", size, top), ("tile_rows", tile_rows, None)):
         ok = isinstance(value, int | np.integer) and not isinstance(value, bool)
         if not ok or value < 1 or (most is not None and value > most):
             span = f"1-{most}" if most is not None else ">= 1"
             raise InvalidOptionError(
-                f"{name}: expected an integer number of pixels in {span}, got {describe(value)}"
+                f"expected an integer number of pixels in {span}, got {describe(value)}",
+                argument=name,
             )
     if chain.dim == 2:
         if plane not in (None, "xy"):
             raise InvalidOptionError(
-                f"plane: a planar chain is mapped in its own plane (xy), got {describe(plane)}"
+                f"a planar chain is mapped in its own plane (xy), got {describe(plane)}",
+                argument="plane",
             )
         return "xy", None
     return plane_axes("xy" if plane is None else plane)

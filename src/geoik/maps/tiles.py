@@ -281,8 +281,9 @@ def _result(fut: Any, tile: Tile) -> TileResult:
         what = f"{type(e).__name__}: {e}".strip().rstrip(":")
         hint = " (is geoik installed on the workers?)" if isinstance(e, ImportError) else ""
         raise ClusterError(
-            f"scheduler: tile rows {tile.rows[0]}-{tile.rows[1] - 1} of the {tile.method} map "
-            f"failed on the cluster: {what}{hint}"
+            f"tile rows {tile.rows[0]}-{tile.rows[1] - 1} of the {tile.method} map failed on the "
+            f"cluster: {what}{hint}",
+            argument="scheduler",
         ) from None
     return result
 
@@ -293,8 +294,8 @@ def _await_worker(client: Any, timeout: float = CONNECT_TIMEOUT) -> None:
         client.wait_for_workers(1, timeout=timeout)
     except (TimeoutError, OSError):
         raise ClusterError(
-            f"scheduler: the cluster at {client.scheduler.address} has no worker after "
-            f"{timeout:g} s"
+            f"the cluster at {client.scheduler.address} has no worker after {timeout:g} s",
+            argument="scheduler",
         ) from None
 
 
@@ -303,8 +304,9 @@ def _distributed() -> Any:
         import dask.distributed as distributed
     except ImportError:
         raise DaskMissingError(
-            "scheduler: running tiles on a cluster needs dask.distributed; install it with "
-            "pip install 'geoik[dask]'"
+            "running tiles on a cluster needs dask.distributed; install it with pip install "
+            "'geoik[dask]'",
+            argument="scheduler",
         ) from None
     return distributed
 
@@ -351,8 +353,9 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
         return distributed.Client(address, timeout=timeout)
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise ClusterError(
-            f"scheduler: cannot connect to {address!r} (expected a running Dask scheduler at "
-            f"tcp://HOST:PORT, or 'local'): {e}"
+            f"cannot connect to {address!r} (expected a running Dask scheduler at "
+            f"tcp://HOST:PORT, or 'local'): {e}",
+            argument="scheduler",
         ) from None
 
 

@@ -97,8 +97,9 @@ class VolumeMap:
         its coverage that of the layer."""
         if axis not in ("x", "y", "z") or not 0 <= index < self.size:
             raise InvalidOptionError(
-                f"slice: expected an axis x, y or z and an index in 0-{self.size - 1}, "
-                f"got {axis!r}, {index!r}"
+                f"expected an axis x, y or z and an index in 0-{self.size - 1}, got {axis!r}, "
+                f"{index!r}",
+                argument="slice",
             )
 
         def take(a: np.ndarray) -> np.ndarray:
@@ -166,7 +167,7 @@ def check_volume(
     _check(chain, metric, size, rows, "xy", MAX_VOLUME)
     if chain.dim != 3:
         raise InvalidOptionError(
-            f"volume: a volume map is of a 3-D chain, got a {chain.dim}-D chain"
+            f"a volume map is of a 3-D chain, got a {chain.dim}-D chain", argument="volume"
         )
     evaluate(chain, np.empty((0, 3)), method, **solver_options)
     return rows

@@ -152,7 +152,8 @@ class Frames(Sequence[TreePose]):
         pos = np.array(positions, dtype=np.float64)
         if pos.shape != self.positions.shape:
             raise InvalidPoseError(
-                f"positions: expected shape {self.positions.shape}, got {describe(positions)}"
+                f"expected shape {self.positions.shape}, got {describe(positions)}",
+                argument="positions",
             )
         return Frames(pos, self.root_rotations, self._layout, self._hints, self._values)
 
@@ -169,7 +170,9 @@ def example_path(name: str) -> Path:
     """Path of the example clip ``name`` (a key of :data:`EXAMPLES`), installed with geoik:
     ``geoik.load_bvh(example_path("walk"))``."""
     if name not in EXAMPLES:
-        raise BVHError(f"name: expected one of {', '.join(EXAMPLES)}, got {describe(name)}")
+        raise BVHError(
+            f"expected one of {', '.join(EXAMPLES)}, got {describe(name)}", argument="name"
+        )
     return Path(__file__).resolve().parent / "data" / EXAMPLES[name]
 
 
@@ -286,10 +289,10 @@ def _read(path: str) -> tuple[list[_Joint], np.ndarray, float]:
         with open(path, encoding="utf-8-sig") as f:
             text = f.read()
     except UnicodeDecodeError as e:
-        raise BVHError(f"{path}: not a text file ({e})") from None
+        raise BVHError(f"not a text file ({e})", argument=path) from None
     r = _Reader(path, text)
     if not r.toks:
-        raise BVHError(f"{path}: empty file, expected HIERARCHY")
+        raise BVHError("empty file, expected HIERARCHY", argument=path)
     r.expect("HIERARCHY")
     r.expect("ROOT")
     name, line = r.take("the root's name")
@@ -316,24 +319,29 @@ def _read(path: str) -> tuple[list[_Joint], np.ndarray, float]:
     start = r.toks[r.i][1] if r.i < len(r.toks) else len(r.lines) + 1
     rows = [ln for ln in range(start - 1, len(r.lines)) if r.lines[ln].strip()]
     if len(rows) < frames:
-        raise BVHError(f"{path}: truncated: expected {frames} frames of motion, got {len(rows)}")
+        raise BVHError(
+            f"truncated: expected {frames} frames of motion, got {len(rows)}", argument=path
+        )
     if len(rows) > frames:
-        raise BVHError(f"{path}:{rows[frames] + 1}: expected {frames} frames, got more")
+        raise BVHError(f"expected {frames} frames, got more", argument=f"{path}:{rows[frames] + 1}")
     data = np.empty((frames, width))
     for k, ln in enumerate(rows):
         parts = r.lines[ln].split()
         if len(parts) != width:
             raise BVHError(
-                f"{path}:{ln + 1}: frame {k}: expected {width} channel values (the hierarchy's "
-                f"channel count), got {len(parts)}"
+                f"frame {k}: expected {width} channel values (the hierarchy's "
+                f"channel count), got {len(parts)}",
+                argument=f"{path}:{ln + 1}",
             )
         try:
             data[k] = [float(v) for v in parts]
         except ValueError:
             bad = next(v for v in parts if not _is_float(v))
-            raise BVHError(f"{path}:{ln + 1}: frame {k}: expected numbers, got {bad!r}") from None
+            raise BVHError(
+                f"frame {k}: expected numbers, got {bad!r}", argument=f"{path}:{ln + 1}"
+            ) from None
     if not np.all(np.isfinite(data)):
-        raise BVHError(f"{path}: expected finite channel values, got NaN or infinity")
+        raise BVHError("expected finite channel values, got NaN or infinity", argument=path)
     return joints, data, dt
 
 
@@ -432,7 +440,7 @@ def load_bvh(path: str | os.PathLike[str]) -> Clip:
     name = os.fspath(path)
     joints, data, dt = _read(name)
     if data.shape[0] == 0:
-        raise BVHError(f"{name}: expected at least one frame of motion, got none")
+        raise BVHError("expected at least one frame of motion, got none", argument=name)
     world, pos, local = _forward(joints, data)
     # rigid links: position channels may not move a joint relative to its parent
     size = max(float(np.abs(pos[0]).max()), 1.0)
@@ -441,8 +449,9 @@ def load_bvh(path: str | os.PathLike[str]) -> Clip:
             spread = float(np.abs(local[:, b] - local[0, b]).max())
             if spread > _RIGID * (size + 10.0 * float(np.linalg.norm(local[0, b]))):
                 raise BVHError(
-                    f"{name}:{jt.line}: joint {jt.name!r}: its position channels move it "
-                    f"relative to its parent (by up to {spread:.6g}); geoik's skeletons are rigid"
+                    f"joint {jt.name!r}: its position channels move it "
+                    f"relative to its parent (by up to {spread:.6g}); geoik's skeletons are rigid",
+                    argument=f"{name}:{jt.line}",
                 )
     fixed_local = [tuple(float(v) for v in local[0, b]) for b in range(len(joints))]
     joints = [
@@ -475,7 +484,8 @@ def _make_layout(path: str, joints: Sequence[_Joint]) -> _Layout:
                 k += 1
             if nm != jt.name and not jt.end_site:
                 raise BVHError(
-                    f"{path}:{jt.line}: expected unique joint names, got {jt.name!r} twice"
+                    f"expected unique joint names, got {jt.name!r} twice",
+                    argument=f"{path}:{jt.line}",
                 )
             seen.add(nm)
             index[b] = len(names)
@@ -655,8 +665,8 @@ def _channel_values(
         if rot_cols:
             if len(rot_cols) != 3:
                 raise BVHError(
-                    f"joint {jt.name!r}: {len(rot_cols)} rotation channels; geoik writes joints "
-                    "with 0 or 3"
+                    f"{len(rot_cols)} rotation channels; geoik writes joints with 0 or 3",
+                    argument=f"joint {jt.name!r}",
                 )
             axes = tuple(_AXES[jt.channels[n][0].lower()] for n in rot_cols)
             h = (
@@ -692,19 +702,22 @@ def _positions_of(sk: Skeleton, frames: Any) -> np.ndarray:
             seq = list(frames)
         except TypeError:
             raise InvalidPoseError(
-                f"frames: expected a sequence of poses, got {describe(frames)}"
+                f"expected a sequence of poses, got {describe(frames)}", argument="frames"
             ) from None
         rows = [np.asarray(getattr(fr, "positions", fr), dtype=np.float64) for fr in seq]
         if not rows:
-            raise InvalidPoseError("frames: expected at least one frame, got none")
+            raise InvalidPoseError("expected at least one frame, got none", argument="frames")
         shapes = {r.shape for r in rows}
         if len(shapes) != 1:
-            raise InvalidPoseError(f"frames: expected frames of one shape, got {sorted(shapes)}")
+            raise InvalidPoseError(
+                f"expected frames of one shape, got {sorted(shapes)}", argument="frames"
+            )
         pos = np.stack(rows)
     if pos.ndim != 3 or pos.shape[1:] != (sk.n, sk.dim) or not np.all(np.isfinite(pos)):
         raise InvalidPoseError(
-            f"frames: expected frames of {(sk.n, sk.dim)} finite joint positions, got shape "
-            f"{pos.shape[1:] if pos.ndim == 3 else pos.shape}"
+            f"expected frames of {(sk.n, sk.dim)} finite joint positions, got shape "
+            f"{(pos.shape[1:] if pos.ndim == 3 else pos.shape)}",
+            argument="frames",
         )
     if sk.dim == 2:
         pos = np.concatenate([pos, np.zeros(pos.shape[:2] + (1,))], axis=2)
@@ -736,9 +749,13 @@ def save_bvh(
     pathlib.Path of the file written.
     """
     if not isinstance(skeleton, Skeleton):
-        raise InvalidPoseError(f"skeleton: expected a geoik.Skeleton, got {describe(skeleton)}")
+        raise InvalidPoseError(
+            f"expected a geoik.Skeleton, got {describe(skeleton)}", argument="skeleton"
+        )
     if not (isinstance(frame_time, int | float) and math.isfinite(frame_time) and frame_time > 0):
-        raise InvalidPoseError(f"frame_time: expected seconds > 0, got {describe(frame_time)}")
+        raise InvalidPoseError(
+            f"expected seconds > 0, got {describe(frame_time)}", argument="frame_time"
+        )
     positions = _positions_of(skeleton, frames)
     layout: _Layout | None = getattr(frames, "_layout", None)
     hints = values = None

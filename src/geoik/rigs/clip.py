@@ -76,12 +76,12 @@ def parse_frames(text: str, count: int, name: str = "frames") -> list[int]:
             hi = (count - 1 if b.strip() == "" else int(b)) if sep else lo
         except ValueError:
             raise InvalidOptionError(
-                f"{name}: expected frame numbers as N, A-B or A- (from 0), got {text!r}"
+                f"expected frame numbers as N, A-B or A- (from 0), got {text!r}", argument=name
             ) from None
         if not 0 <= lo <= hi < count:
             raise InvalidOptionError(
-                f"{name}: expected frames within 0-{count - 1} (first <= last), got "
-                f"{part.strip()!r}"
+                f"expected frames within 0-{count - 1} (first <= last), got {part.strip()!r}",
+                argument=name,
             )
         out.extend(range(lo, hi + 1))
     return sorted(set(out))
@@ -101,10 +101,13 @@ def _as_pins(
     root = sk.names[sk.root_index]
     for k, p in enumerate(items):
         if not isinstance(p, Pin):
-            raise InvalidTargetError(f"pins[{k}]: expected a geoik.Pin, got {describe(p)}")
+            raise InvalidTargetError(
+                f"expected a geoik.Pin, got {describe(p)}", argument=f"pins[{k}]"
+            )
         if p.joint not in sk.names or p.joint == root:
             raise InvalidTargetError(
-                f"pins[{k}].joint: expected a joint other than the root {root!r}, got {p.joint!r}"
+                f"expected a joint other than the root {root!r}, got {p.joint!r}",
+                argument=f"pins[{k}].joint",
             )
         target = None if p.target is None else check_point(p.target, sk.dim, f"pins[{k}].target")
         mask = np.zeros(count, dtype=bool)
@@ -116,13 +119,13 @@ def _as_pins(
             idx = np.array(list(p.frames), dtype=np.int64)
             if idx.size and (idx.min() < 0 or idx.max() >= count):
                 raise InvalidOptionError(
-                    f"pins[{k}].frames: expected frames within 0-{count - 1}, got "
-                    f"{describe(p.frames)}"
+                    f"expected frames within 0-{count - 1}, got {describe(p.frames)}",
+                    argument=f"pins[{k}].frames",
                 )
             mask[idx] = True
         out.append((p.joint, target, mask))
     if not out:
-        raise InvalidTargetError("pins: expected at least one pin, got none")
+        raise InvalidTargetError("expected at least one pin, got none", argument="pins")
     return out
 
 
@@ -170,9 +173,13 @@ def pose_clip(
     PosedClip
     """
     if not isinstance(skeleton, Skeleton):
-        raise InvalidPoseError(f"skeleton: expected a geoik.Skeleton, got {describe(skeleton)}")
+        raise InvalidPoseError(
+            f"expected a geoik.Skeleton, got {describe(skeleton)}", argument="skeleton"
+        )
     if method not in METHODS:
-        raise InvalidOptionError(f"method: expected one of {', '.join(METHODS)}, got {method!r}")
+        raise InvalidOptionError(
+            f"expected one of {', '.join(METHODS)}, got {method!r}", argument="method"
+        )
     clip = frames if isinstance(frames, Frames) else _frames_of(skeleton, frames)
     count = len(clip)
     pinned = _as_pins(pins, skeleton, count)
@@ -220,10 +227,10 @@ def _frames_of(sk: Skeleton, frames: Any) -> Frames:
         seq: Sequence[Any] = list(frames)
     except TypeError:
         raise InvalidPoseError(
-            f"frames: expected a sequence of poses, got {describe(frames)}"
+            f"expected a sequence of poses, got {describe(frames)}", argument="frames"
         ) from None
     if not seq:
-        raise InvalidPoseError("frames: expected at least one frame, got none")
+        raise InvalidPoseError("expected at least one frame, got none", argument="frames")
     pos = []
     rots = []
     for k, fr in enumerate(seq):

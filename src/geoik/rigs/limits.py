@@ -336,7 +336,7 @@ def _entries(value: Any, names: Sequence[str], parents: np.ndarray, field: str) 
         return out
     if not isinstance(value, Mapping):
         raise InvalidChainError(
-            f"{field}: expected a mapping of joint names to entries, got {describe(value)}"
+            f"expected a mapping of joint names to entries, got {describe(value)}", argument=field
         )
     index = {nm: i for i, nm in enumerate(names)}
     kids: dict[int, list[int]] = {}
@@ -348,21 +348,23 @@ def _entries(value: Any, names: Sequence[str], parents: np.ndarray, field: str) 
         j = index.get(name, -1) if isinstance(name, str) else -1
         if j < 0:
             raise InvalidChainError(
-                f"{where}: expected the name of a joint ({', '.join(names)}), got {name!r}"
+                f"expected the name of a joint ({', '.join(names)}), got {name!r}", argument=where
             )
         children = kids.get(j, [])
         if not children:
             raise InvalidChainError(
-                f"{where}: joint {name!r} has no link leaving it (a limit holds the links from "
-                "a joint to its children)"
+                f"joint {name!r} has no link leaving it (a limit holds the links from a joint to "
+                f"its children)",
+                argument=where,
             )
         if isinstance(entry, Mapping):
             for child, sub in entry.items():
                 c = index.get(child, -1) if isinstance(child, str) else -1
                 if c not in children:
                     raise InvalidChainError(
-                        f"{where}[{child!r}]: expected a child of {name!r} "
-                        f"({', '.join(names[k] for k in children)}), got {child!r}"
+                        f"expected a child of {name!r} "
+                        f"({', '.join(names[k] for k in children)}), got {child!r}",
+                        argument=f"{where}[{child!r}]",
                     )
                 special[c] = (sub, f"{where}[{child!r}]")
         else:
@@ -378,7 +380,7 @@ def _bend(entry: Any, where: str, signed_ok: bool) -> tuple[float, float] | None
     try:
         return _bend_entry(entry, 0, signed_ok)
     except InvalidChainError as e:
-        raise InvalidChainError(str(e).replace("max_bend_deg[0]", where, 1)) from None
+        raise e.about(where) from None
 
 
 def parse_limits(
@@ -404,8 +406,8 @@ def parse_limits(
         hinge[:, 2] = 1.0
         if hinge_axes is not None:
             raise InvalidChainError(
-                "hinge_axes: a planar skeleton's joints all turn about z, got "
-                f"{describe(hinge_axes)}"
+                f"a planar skeleton's joints all turn about z, got {describe(hinge_axes)}",
+                argument="hinge_axes",
             )
     for j, (axis, where) in _entries(hinge_axes, names, parents, "hinge_axes").items():
         if axis is None:
@@ -417,7 +419,7 @@ def parse_limits(
         norm = float(np.linalg.norm(h)) if h.shape == (3,) else 0.0
         if h.shape != (3,) or not np.all(np.isfinite(h)) or norm == 0.0:
             raise InvalidChainError(
-                f"{where}: expected None or a non-zero 3-vector, got {describe(axis)}"
+                f"expected None or a non-zero 3-vector, got {describe(axis)}", argument=where
             )
         p = int(parents[j])
         f = frames[p]
@@ -425,8 +427,9 @@ def parse_limits(
         r = np.array(call(_rest_dir, rest, j))
         if abs(float(local @ r)) > _PERP_TOL:
             raise InvalidChainError(
-                f"{where}: expected an axis perpendicular to the rest direction of the link to "
-                f"{names[j]!r} ({np.round(dirs[j], 6).tolist()}), got {describe(axis)}"
+                f"expected an axis perpendicular to the rest direction of the link to "
+                f"{names[j]!r} ({np.round(dirs[j], 6).tolist()}), got {describe(axis)}",
+                argument=where,
             )
         local -= float(local @ r) * r
         hinge[j] = local / np.linalg.norm(local)

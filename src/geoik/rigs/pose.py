@@ -33,8 +33,9 @@ class TreePose:
         pos = np.array(self.positions, dtype=np.float64)
         if pos.ndim != 2 or pos.shape[1] not in (2, 3) or not np.all(np.isfinite(pos)):
             raise InvalidPoseError(
-                f"positions: expected an (m, 2) or (m, 3) array of finite coordinates, got "
-                f"{describe(self.positions)}"
+                f"expected an (m, 2) or (m, 3) array of finite coordinates, got "
+                f"{describe(self.positions)}",
+                argument="positions",
             )
         pos.setflags(write=False)
         object.__setattr__(self, "positions", pos)
@@ -55,6 +56,6 @@ def check_root_rotation(value: Any, name: str) -> np.ndarray:
     norm = float(np.linalg.norm(q)) if q.shape == (4,) and np.all(np.isfinite(q)) else 0.0
     if norm < 1e-12:
         raise InvalidPoseError(
-            f"{name}: expected a non-zero quaternion (w, x, y, z), got {describe(value)}"
+            f"expected a non-zero quaternion (w, x, y, z), got {describe(value)}", argument=name
         )
     return q / norm

@@ -101,7 +101,7 @@ class Skeleton:
 
     def __post_init__(self) -> None:
         if self.dim not in (2, 3) or isinstance(self.dim, bool):
-            raise InvalidChainError(f"dim: expected 2 or 3, got {describe(self.dim)}")
+            raise InvalidChainError(f"expected 2 or 3, got {describe(self.dim)}", argument="dim")
         names = _check_names(self.names)
         m = len(names)
         parents = _check_parents(self.parents, m)
@@ -153,8 +153,9 @@ class Skeleton:
             return self._index[name]
         except (KeyError, TypeError):
             raise InvalidChainError(
-                f"joint: expected one of the skeleton's joints ({', '.join(self.names)}), "
-                f"got {describe(name)}"
+                f"expected one of the skeleton's joints ({', '.join(self.names)}), got "
+                f"{describe(name)}",
+                argument="joint",
             ) from None
 
     def path(self, name: str) -> np.ndarray:
@@ -197,7 +198,8 @@ class Skeleton:
         d = np.array(directions, dtype=np.float64)
         if d.shape != (self.n, self.dim):
             raise InvalidChainError(
-                f"directions: expected shape {(self.n, self.dim)}, got {describe(directions)}"
+                f"expected shape {(self.n, self.dim)}, got {describe(directions)}",
+                argument="directions",
             )
         return self._positions(_check_directions(d, self.n, self.dim, skip=self.root_index))
 
@@ -247,8 +249,8 @@ class Skeleton:
             pos = np.zeros(0)
         if pos.shape != (self.n, self.dim) or not np.all(np.isfinite(pos)):
             raise InvalidPoseError(
-                f"{name}: expected {(self.n, self.dim)} finite joint positions, got "
-                f"{describe(positions)}"
+                f"expected {(self.n, self.dim)} finite joint positions, got {describe(positions)}",
+                argument=name,
             )
         return pos, check_root_rotation(root_q, f"{name}.root_rotation")
 
@@ -272,14 +274,14 @@ class Skeleton:
 
         if self.dim != 2:
             raise UnsupportedChainError(
-                "skeleton.chain: expected a planar skeleton (a 3-D skeleton's limited branches "
-                "are solved by solve_tree: chain solvers twist ball joints, which joint "
-                "positions do not record)"
+                "expected a planar skeleton (a 3-D skeleton's limited branches are solved by "
+                "solve_tree: chain solvers twist ball joints, which joint positions do not record)",
+                argument="skeleton.chain",
             )
         path = self.path(joint)
         if len(path) < 2:
             raise UnsupportedChainError(
-                f"joint: expected a joint other than the root, got {joint!r}"
+                f"expected a joint other than the root, got {joint!r}", argument="joint"
             )
         _, root_q = self._pose_arrays(self.rest_positions() if pose is None else pose, "pose")
         heading = math.degrees(2.0 * math.atan2(root_q[3], root_q[0]))  # root frame about z
@@ -300,9 +302,10 @@ class Skeleton:
                 a, b = a - 360.0, b - 360.0
             if a < -180.0 or b > 180.0:
                 raise UnsupportedChainError(
-                    f"joint {self.names[self.parents[j]]!r}: its range from the parent link, "
+                    f"its range from the parent link, "
                     f"[{a:.6g}, {b:.6g}] degrees, crosses the half turn, which a Chain's limits "
-                    "cannot hold"
+                    "cannot hold",
+                    argument=f"joint {self.names[self.parents[j]]!r}",
                 )
             bends.append((a, b))
         return Chain.planar(self.lengths[path[1:]], bends, base=self.root)
@@ -318,8 +321,8 @@ class Skeleton:
         pts = np.array(positions, dtype=np.float64)
         if pts.shape != (len(path), self.dim):
             raise UnsupportedChainError(
-                f"positions: expected {(len(path), self.dim)} chain positions, got "
-                f"{describe(positions)}"
+                f"expected {(len(path), self.dim)} chain positions, got {describe(positions)}",
+                argument="positions",
             )
         src, root_q = self._pose_arrays(self.rest_positions() if start is None else start, "start")
         fixed = np.zeros(self.n, dtype=np.bool_)
@@ -366,8 +369,9 @@ class Skeleton:
             parent = root_name if br.parent is None else br.parent
             if parent not in where:
                 raise InvalidChainError(
-                    f"chains[{b}].parent: expected the name of the root or of a joint of an "
-                    f"earlier branch ({', '.join(names)}), got {describe(parent)}"
+                    f"expected the name of the root or of a joint of an "
+                    f"earlier branch ({', '.join(names)}), got {describe(parent)}",
+                    argument=f"chains[{b}].parent",
                 )
             up = where[parent]
             direction = np.eye(dim)[0] if br.direction is None else br.direction
@@ -382,7 +386,8 @@ class Skeleton:
             dirs = np.array(directions, dtype=np.float64)
         except (TypeError, ValueError):
             raise InvalidChainError(
-                f"direction: expected {dim} numbers per branch, got {describe(directions)}"
+                f"expected {dim} numbers per branch, got {describe(directions)}",
+                argument="direction",
             ) from None
         return cls(
             tuple(names),
@@ -551,16 +556,22 @@ def _wrap_deg(a: float) -> float:
 
 def _check_names(names: Any) -> tuple[str, ...]:
     if isinstance(names, str) or not isinstance(names, Sequence | np.ndarray):
-        raise InvalidChainError(f"names: expected a sequence of joint names, got {describe(names)}")
+        raise InvalidChainError(
+            f"expected a sequence of joint names, got {describe(names)}", argument="names"
+        )
     out = tuple(names)
     if not out:
-        raise InvalidChainError("names: expected at least one joint, got none")
+        raise InvalidChainError("expected at least one joint, got none", argument="names")
     seen: set[str] = set()
     for i, nm in enumerate(out):
         if not isinstance(nm, str) or not nm:
-            raise InvalidChainError(f"names[{i}]: expected a non-empty string, got {describe(nm)}")
+            raise InvalidChainError(
+                f"expected a non-empty string, got {describe(nm)}", argument=f"names[{i}]"
+            )
         if nm in seen:
-            raise InvalidChainError(f"names[{i}]: expected unique names, got {nm!r} twice")
+            raise InvalidChainError(
+                f"expected unique names, got {nm!r} twice", argument=f"names[{i}]"
+            )
         seen.add(nm)
     return out
 
@@ -572,20 +583,21 @@ def _check_parents(parents: Any, m: int) -> np.ndarray:
         p = np.zeros(0)
     if p.shape != (m,) or (m and not np.issubdtype(p.dtype, np.integer)):
         raise InvalidChainError(
-            f"parents: expected {m} integer parent indices (-1 for the root), got "
-            f"{describe(parents)}"
+            f"expected {m} integer parent indices (-1 for the root), got {describe(parents)}",
+            argument="parents",
         )
     p = p.astype(np.int64)
     for i, v in enumerate(p):
         if v < -1 or v >= m or v == i:
             raise InvalidChainError(
-                f"parents[{i}]: expected -1 or the index of another joint (0..{m - 1}), got {v}"
+                f"expected -1 or the index of another joint (0..{m - 1}), got {v}",
+                argument=f"parents[{i}]",
             )
     roots = np.flatnonzero(p < 0)
     if roots.size != 1:
         raise InvalidChainError(
-            f"parents: expected exactly one root (parent -1), got {roots.size}: "
-            f"joints {roots.tolist()}"
+            f"expected exactly one root (parent -1), got {roots.size}: joints {roots.tolist()}",
+            argument="parents",
         )
     return p
 
@@ -602,7 +614,8 @@ def _topological_order(parents: np.ndarray) -> np.ndarray:
     if len(order) != m:
         lost = sorted(set(range(m)) - set(order))
         raise InvalidChainError(
-            f"parents: expected a tree, got a cycle through joints {lost} (not joined to the root)"
+            f"expected a tree, got a cycle through joints {lost} (not joined to the root)",
+            argument="parents",
         )
     return np.array(order, dtype=np.int64)
 
@@ -614,15 +627,19 @@ def _check_lengths(lengths: Any, parents: np.ndarray) -> np.ndarray:
         ls = np.zeros(0)
     if ls.shape != parents.shape:
         raise InvalidChainError(
-            f"lengths: expected {parents.size} link lengths (0 for the root), got "
-            f"{describe(lengths)}"
+            f"expected {parents.size} link lengths (0 for the root), got {describe(lengths)}",
+            argument="lengths",
         )
     for i, v in enumerate(ls):
         if parents[i] < 0:
             if v != 0.0:
-                raise InvalidChainError(f"lengths[{i}]: expected 0 for the root, got {v!r}")
+                raise InvalidChainError(
+                    f"expected 0 for the root, got {v!r}", argument=f"lengths[{i}]"
+                )
         elif not (math.isfinite(v) and v > 0.0):
-            raise InvalidChainError(f"lengths[{i}]: expected a finite length > 0, got {v!r}")
+            raise InvalidChainError(
+                f"expected a finite length > 0, got {v!r}", argument=f"lengths[{i}]"
+            )
     return ls
 
 
@@ -638,13 +655,14 @@ def _check_effectors(effectors: Any, children: np.ndarray, names: tuple[str, ...
         e = np.zeros(0, dtype=bool)
     if e.shape != leaves.shape:
         raise InvalidChainError(
-            f"effectors: expected {leaves.size} booleans, got {describe(effectors)}"
+            f"expected {leaves.size} booleans, got {describe(effectors)}", argument="effectors"
         )
     bad = np.flatnonzero(e & ~leaves)
     if bad.size:
         raise InvalidChainError(
-            f"effectors: expected end effectors at leaves (not the root), got "
-            f"{names[int(bad[0])]!r}, a joint with children"
+            f"expected end effectors at leaves (not the root), got {names[int(bad[0])]!r}, a "
+            f"joint with children",
+            argument="effectors",
         )
     return e
 
@@ -660,12 +678,14 @@ def _check_directions(value: Any, m: int, dim: int, skip: int = -1) -> np.ndarra
         d = np.zeros(0)
     if d.shape != (m, dim) or not np.all(np.isfinite(d)):
         raise InvalidChainError(
-            f"directions: expected {m} finite {dim}-vectors, got {describe(value)}"
+            f"expected {m} finite {dim}-vectors, got {describe(value)}", argument="directions"
         )
     norms = np.linalg.norm(d, axis=1)
     for i in range(m):
         if i != skip and norms[i] == 0.0:
-            raise InvalidChainError(f"directions[{i}]: expected a non-zero vector, got zeros")
+            raise InvalidChainError(
+                "expected a non-zero vector, got zeros", argument=f"directions[{i}]"
+            )
     safe = np.where(norms > 0.0, norms, 1.0)
     return d / safe[:, None]
 
@@ -676,21 +696,27 @@ def _as_branch(item: Any, b: int) -> Branch:
     if isinstance(item, tuple) and 2 <= len(item) <= 5:
         return Branch(*item)
     raise InvalidChainError(
-        f"chains[{b}]: expected a Branch or a tuple (name, lengths[, parent[, direction"
-        f"[, joints]]]), got {describe(item)}"
+        f"expected a Branch or a tuple (name, lengths[, parent[, direction[, joints]]]), got "
+        f"{describe(item)}",
+        argument=f"chains[{b}]",
     )
 
 
 def _branch_joints(br: Branch, k: int, b: int) -> list[str]:
     if not isinstance(br.name, str) or not br.name:
-        raise InvalidChainError(f"chains[{b}].name: expected a non-empty string, got {br.name!r}")
+        raise InvalidChainError(
+            f"expected a non-empty string, got {br.name!r}", argument=f"chains[{b}].name"
+        )
     if k == 0:
-        raise InvalidChainError(f"chains[{b}].lengths: expected at least one link, got none")
+        raise InvalidChainError(
+            "expected at least one link, got none", argument=f"chains[{b}].lengths"
+        )
     if br.joints is None:
         return [f"{br.name}_{i}" for i in range(1, k)] + [br.name]
     joints = list(br.joints)
     if len(joints) != k:
         raise InvalidChainError(
-            f"chains[{b}].joints: expected {k} names (one per link), got {describe(br.joints)}"
+            f"expected {k} names (one per link), got {describe(br.joints)}",
+            argument=f"chains[{b}].joints",
         )
     return joints

@@ -70,7 +70,7 @@ from typing import Any
 
 import numpy as np
 
-from geoik.checks import check_max_iter, check_point, check_tol
+from geoik.checks import DEFAULT_METHOD, check_max_iter, check_point, check_tol, relative_tol
 from geoik.errors import (
     InvalidChainError,
     InvalidPoseError,
@@ -88,7 +88,7 @@ from geoik.rigs.skeleton import Skeleton
 from geoik.robots.model import Robot
 from geoik.robots.solve import solve_robot_tree
 from geoik.solution import STATUSES, Status, TreeSolution
-from geoik.solvers.auto import AUTO
+from geoik.solvers.auto import AUTO, ROBOT_AUTO
 from geoik.solvers.circles.tree import circles_tree
 from geoik.solvers.fabrik import fabrik_tree
 
@@ -102,7 +102,7 @@ _LENGTH_RTOL = 1e-6
 def solve_tree(
     skeleton: Skeleton | Robot,
     targets: Mapping[str, Any],
-    method: str | None = None,
+    method: str | None = DEFAULT_METHOD,
     tol: float | None = None,
     max_iter: int | None = None,
     start: Any = None,
@@ -139,27 +139,30 @@ def solve_tree(
     TreeSolution
     """
     if isinstance(skeleton, Robot):
-        name = "dls" if method is None or method == AUTO else method
+        name = ROBOT_AUTO if method is None or method == AUTO else method
         return solve_robot_tree(
             skeleton, targets, name, tol, max_iter, start, orientations, angle_tol
         )
-    method = AUTO if method is None else method
+    method = DEFAULT_METHOD if method is None else method
     if not isinstance(skeleton, Skeleton):
         raise InvalidChainError(
-            f"skeleton: expected a geoik.Skeleton or a geoik.Robot, got {describe(skeleton)}"
+            f"expected a geoik.Skeleton or a geoik.Robot, got {describe(skeleton)}",
+            argument="skeleton",
         )
     if orientations is not None or angle_tol is not None:
         raise UnsupportedChainError(
-            "orientations: orientation targets need tip frames, which a geoik.Robot has; a "
-            "geoik.Skeleton takes positions only"
+            "orientation targets need tip frames, which a geoik.Robot has; a geoik.Skeleton takes "
+            "positions only",
+            argument="orientations",
         )
     if method != AUTO and method not in METHODS:
         raise UnknownMethodError(
-            f"method: expected {AUTO} or one of {', '.join(METHODS)} for trees, got {method!r}"
+            f"expected {AUTO} or one of {', '.join(METHODS)} for trees, got {method!r}",
+            argument="method",
         )
     goals = _check_targets(skeleton, targets)
     scale = tree_scale(skeleton)
-    tol_ = check_tol(tol, scale)
+    tol_ = check_tol(tol, relative_tol(scale))
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
     first, root_q = _check_start(skeleton, start)
     root_q.setflags(write=False)
@@ -331,7 +334,8 @@ def _judge(sk: Skeleton, goals: dict[str, np.ndarray], pos: np.ndarray, tol: flo
 def _check_targets(sk: Skeleton, targets: Any) -> dict[str, np.ndarray]:
     if not isinstance(targets, Mapping):
         raise InvalidTargetError(
-            f"targets: expected a mapping of end-effector names to points, got {describe(targets)}"
+            f"expected a mapping of end-effector names to points, got {describe(targets)}",
+            argument="targets",
         )
     out: dict[str, np.ndarray] = {}
     root = sk.names[sk.root_index]
@@ -339,8 +343,8 @@ def _check_targets(sk: Skeleton, targets: Any) -> dict[str, np.ndarray]:
         if not isinstance(name, str) or name not in sk.names or name == root:
             others = ", ".join(nm for nm in sk.names if nm != root)
             raise InvalidTargetError(
-                f"targets: expected names of joints other than the root {root!r} ({others}), "
-                f"got {name!r}"
+                f"expected names of joints other than the root {root!r} ({others}), got {name!r}",
+                argument="targets",
             )
         t = check_point(value, sk.dim, f"targets[{name!r}]", model="skeleton")
         t.setflags(write=False)
@@ -363,18 +367,20 @@ def _check_start(sk: Skeleton, start: Any) -> tuple[np.ndarray, np.ndarray]:
     shape = (sk.n, sk.dim)
     if pos.shape != shape or not np.all(np.isfinite(pos)):
         raise InvalidPoseError(
-            f"start: expected {shape} finite joint positions, got {describe(start)}"
+            f"expected {shape} finite joint positions, got {describe(start)}", argument="start"
         )
     scale = max(sk.total_length, 1.0)
     if not np.allclose(pos[sk.root_index], sk.root, rtol=0.0, atol=1e-9 * scale):
         raise InvalidPoseError(
-            f"start: expected the root at {sk.root.tolist()}, got {pos[sk.root_index].tolist()}"
+            f"expected the root at {sk.root.tolist()}, got {pos[sk.root_index].tolist()}",
+            argument="start",
         )
     for j in sk.order[1:]:
         got = float(np.linalg.norm(pos[j] - pos[sk.parents[j]]))
         if abs(got - sk.lengths[j]) > _LENGTH_RTOL * sk.lengths[j]:
             raise InvalidPoseError(
-                f"start: expected joint {sk.names[j]!r} at {sk.lengths[j]:.6g} from its parent, "
-                f"got {got:.6g}"
+                f"expected joint {sk.names[j]!r} at {sk.lengths[j]:.6g} from its parent, got "
+                f"{got:.6g}",
+                argument="start",
             )
     return pos, root_q

@@ -24,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from geoik.checks import check_array, check_ints, check_names, check_rotations
 from geoik.errors import InvalidChainError, InvalidPoseError, describe
 from geoik.jit import call
-from geoik.kinematics import CONTINUOUS, KIND_NAMES, PRISMATIC, fk_robot
+from geoik.kinematics import KIND_NAMES, fk_robot, slides, wraps
 
 __all__ = ["Robot"]
 
@@ -88,6 +89,10 @@ class Robot:
     """Always 3."""
     kind_codes: np.ndarray = field(init=False, repr=False, compare=False)
     """(m,) joint types as the kernels' codes (:mod:`geoik.kinematics`)."""
+    slides: np.ndarray = field(init=False, repr=False, compare=False)
+    """(m,) bool: which joints slide (prismatic, metres); the others turn (radians)."""
+    wraps: np.ndarray = field(init=False, repr=False, compare=False)
+    """(m,) bool: which joints turn without limits (continuous; angles in (-pi, pi])."""
     on_path: np.ndarray = field(init=False, repr=False, compare=False)
     """(k, m) whether joint ``j`` lies on the path from the base to tip ``i``."""
     total_length: float = field(init=False, repr=False, compare=False)
@@ -99,56 +104,63 @@ class Robot:
     axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path)``."""
 
     def __post_init__(self) -> None:
-        names = _names(self.joint_names, "joint_names", allow_empty=False)
+        names = check_names(self.joint_names, "joint_names", allow_empty=False)
         m = len(names)
         kinds = tuple(self.kinds)
         if len(kinds) != m or any(k not in KIND_NAMES for k in kinds):
             raise InvalidChainError(
-                f"kinds: expected {m} of {', '.join(KIND_NAMES)}, got {describe(self.kinds)}"
+                f"expected {m} of {', '.join(KIND_NAMES)}, got {describe(self.kinds)}",
+                argument="kinds",
             )
         codes = np.array([KIND_NAMES.index(k) for k in kinds], dtype=np.int64)
-        parents = _ints(self.parents, m, "parents")
+        parents = check_ints(self.parents, m, "parents")
         for j, p in enumerate(parents):
             if not -1 <= p < j:
                 raise InvalidChainError(
-                    f"parents[{j}]: expected -1 (the base) or an earlier joint (0..{j - 1}), "
-                    f"got {p}"
+                    f"expected -1 (the base) or an earlier joint (0..{j - 1}), got {p}",
+                    argument=f"parents[{j}]",
                 )
-        xyz = _floats(self.origin_xyz, (m, 3), "origin_xyz")
-        rot = _rotations(self.origin_rot, m, "origin_rot")
-        axes = _floats(self.axes, (m, 3), "axes")
+        xyz = check_array(self.origin_xyz, (m, 3), "origin_xyz")
+        rot = check_rotations(self.origin_rot, m, "origin_rot")
+        axes = check_array(self.axes, (m, 3), "axes")
         bad = np.flatnonzero(np.abs(np.linalg.norm(axes, axis=1) - 1.0) > _UNIT_TOL)
         if bad.size:
             j = int(bad[0])
-            raise InvalidChainError(f"axes[{j}]: expected a unit vector, got {axes[j].tolist()}")
-        lo = _floats(self.lo, (m,), "lo", finite=False)
-        hi = _floats(self.hi, (m,), "hi", finite=False)
+            raise InvalidChainError(
+                f"expected a unit vector, got {axes[j].tolist()}", argument=f"axes[{j}]"
+            )
+        lo = check_array(self.lo, (m,), "lo", finite=False)
+        hi = check_array(self.hi, (m,), "hi", finite=False)
+        slide = np.array([call(slides, c) for c in codes.tolist()], dtype=np.bool_)
+        wrap = np.array([call(wraps, c) for c in codes.tolist()], dtype=np.bool_)
         for j in range(m):
-            if codes[j] == CONTINUOUS:
+            if wrap[j]:
                 lo[j], hi[j] = -np.inf, np.inf
             elif not (math.isfinite(lo[j]) and math.isfinite(hi[j]) and lo[j] <= hi[j]):
                 raise InvalidChainError(
-                    f"lo[{j}], hi[{j}]: expected finite limits lo <= hi for the {kinds[j]} joint "
-                    f"{names[j]!r}, got {lo[j]!r}, {hi[j]!r}"
+                    f"expected finite limits lo <= hi for the {kinds[j]} joint "
+                    f"{names[j]!r}, got {lo[j]!r}, {hi[j]!r}",
+                    argument=f"lo[{j}], hi[{j}]",
                 )
-        tips = _names(self.tip_names, "tip_names", allow_empty=False)
+        tips = check_names(self.tip_names, "tip_names", allow_empty=False)
         k = len(tips)
-        tip_parents = _ints(self.tip_parents, k, "tip_parents")
+        tip_parents = check_ints(self.tip_parents, k, "tip_parents")
         for i, p in enumerate(tip_parents):
             if not 0 <= p < m:
                 raise InvalidChainError(
-                    f"tip_parents[{i}]: expected the index of the joint that moves tip "
-                    f"{tips[i]!r} (0..{m - 1}), got {p}"
+                    f"expected the index of the joint that moves tip {tips[i]!r} (0..{m - 1}), "
+                    f"got {p}",
+                    argument=f"tip_parents[{i}]",
                 )
-        tip_xyz = _floats(self.tip_xyz, (k, 3), "tip_xyz")
-        tip_rot = _rotations(self.tip_rot, k, "tip_rot")
+        tip_xyz = check_array(self.tip_xyz, (k, 3), "tip_xyz")
+        tip_rot = check_rotations(self.tip_rot, k, "tip_rot")
         on_path = np.zeros((k, m), dtype=np.bool_)
         for i, p in enumerate(tip_parents):
             j = int(p)
             while j >= 0:
                 on_path[i, j] = True
                 j = int(parents[j])
-        travel = np.where(codes == PRISMATIC, np.maximum(np.abs(lo), np.abs(hi)), 0.0)
+        travel = np.where(slide, np.maximum(np.abs(lo), np.abs(hi)), 0.0)
         reach = np.linalg.norm(xyz, axis=1) + travel
         size = max(float(reach[on_path[i]].sum() + np.linalg.norm(tip_xyz[i])) for i in range(k))
         fields = {
@@ -165,7 +177,9 @@ class Robot:
             "tip_xyz": tip_xyz,
             "tip_rot": tip_rot,
             "kind_codes": codes,
-            "_prismatic_rows": (codes == PRISMATIC)[:, None],
+            "slides": slide,
+            "wraps": wrap,
+            "_prismatic_rows": slide[:, None],
             "on_path": on_path,
             "n": m,
             "dim": 3,
@@ -190,7 +204,7 @@ class Robot:
     @property
     def is_limited(self) -> bool:
         """True if any joint has limits (every revolute and prismatic joint has)."""
-        return bool(np.any(self.kind_codes != CONTINUOUS))
+        return not bool(np.all(self.wraps))
 
     def tip_index(self, tip: str) -> int:
         """Index of the tip called ``tip``; InvalidTargetError-free lookups use this."""
@@ -198,8 +212,9 @@ class Robot:
             return self.tip_names.index(tip)
         except ValueError:
             raise InvalidChainError(
-                f"tip: expected one of the robot's tips ({', '.join(self.tip_names)}), "
-                f"got {describe(tip)}"
+                f"expected one of the robot's tips ({', '.join(self.tip_names)}), got "
+                f"{describe(tip)}",
+                argument="tip",
             ) from None
 
     def path(self, tip: str) -> np.ndarray:
@@ -217,7 +232,7 @@ class Robot:
         joints on their paths from the base (in the same order)."""
         wanted = [tips] if isinstance(tips, str) else list(tips)
         if not wanted:
-            raise InvalidChainError("tips: expected at least one tip name, got none")
+            raise InvalidChainError("expected at least one tip name, got none", argument="tips")
         rows = [self.tip_index(t) for t in wanted]
         keep = np.flatnonzero(self.on_path[rows].any(axis=0))
         new = {int(j): i for i, j in enumerate(keep)}
@@ -257,16 +272,18 @@ class Robot:
             a = np.zeros(0)
         if a.shape != (self.n,) or not np.all(np.isfinite(a)):
             raise InvalidPoseError(
-                f"{name}: expected {self.n} finite joint values (radians; metres for prismatic "
-                f"joints) in the order of joint_names, got {describe(angles)}"
+                f"expected {self.n} finite joint values (radians; metres for prismatic joints) in "
+                f"the order of joint_names, got {describe(angles)}",
+                argument=name,
             )
         if limits:
             bad = np.flatnonzero((a < self.lo - _LIMIT_SLACK) | (a > self.hi + _LIMIT_SLACK))
             if bad.size:
                 j = int(bad[0])
                 raise InvalidPoseError(
-                    f"{name}[{j}]: joint {self.joint_names[j]!r} at {a[j]:.9g} is outside its "
-                    f"limits [{self.lo[j]:.9g}, {self.hi[j]:.9g}]"
+                    f"joint {self.joint_names[j]!r} at {a[j]:.9g} is outside its "
+                    f"limits [{self.lo[j]:.9g}, {self.hi[j]:.9g}]",
+                    argument=f"{name}[{j}]",
                 )
             np.clip(a, self.lo, self.hi, out=a)
         return a
@@ -331,8 +348,9 @@ class Robot:
             return self.tip_index(tip)
         if self.k != 1:
             raise InvalidChainError(
-                f"tip: expected one of the robot's tips ({', '.join(self.tip_names)}), since it "
-                f"has {self.k}, got None"
+                f"expected one of the robot's tips ({', '.join(self.tip_names)}), since it has "
+                f"{self.k}, got None",
+                argument="tip",
             )
         return 0
 
@@ -343,54 +361,3 @@ class Robot:
         trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
         call(fk_robot, self.kernel_arrays, q, rot, pos, origins, world_axes, trot, tpos)
         return rot, pos, origins, world_axes, trot, tpos
-
-
-# ---------------------------------------------------------------------- field checks
-
-
-def _names(value: Any, name: str, allow_empty: bool) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, Sequence | np.ndarray):
-        raise InvalidChainError(f"{name}: expected a sequence of names, got {describe(value)}")
-    out = tuple(value)
-    if not out and not allow_empty:
-        raise InvalidChainError(f"{name}: expected at least one name, got none")
-    seen: set[str] = set()
-    for i, nm in enumerate(out):
-        if not isinstance(nm, str) or not nm:
-            raise InvalidChainError(f"{name}[{i}]: expected a non-empty string, got {describe(nm)}")
-        if nm in seen:
-            raise InvalidChainError(f"{name}[{i}]: expected unique names, got {nm!r} twice")
-        seen.add(nm)
-    return out
-
-
-def _ints(value: Any, size: int, name: str) -> np.ndarray:
-    try:
-        a = np.array(value)
-    except (TypeError, ValueError):
-        a = np.zeros(0)
-    if a.shape != (size,) or (size and not np.issubdtype(a.dtype, np.integer)):
-        raise InvalidChainError(f"{name}: expected {size} integers, got {describe(value)}")
-    return a.astype(np.int64)
-
-
-def _floats(value: Any, shape: tuple[int, ...], name: str, finite: bool = True) -> np.ndarray:
-    try:
-        a = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        a = np.zeros(0)
-    if a.shape != shape or (finite and not np.all(np.isfinite(a))) or np.any(np.isnan(a)):
-        raise InvalidChainError(
-            f"{name}: expected an array of shape {shape} of finite numbers, got {describe(value)}"
-        )
-    return a
-
-
-def _rotations(value: Any, count: int, name: str) -> np.ndarray:
-    r = _floats(value, (count, 3, 3), name)
-    for i in range(count):
-        if not np.allclose(r[i] @ r[i].T, np.eye(3), atol=1e-9) or np.linalg.det(r[i]) <= 0:
-            raise InvalidChainError(
-                f"{name}[{i}]: expected a rotation matrix, got {np.round(r[i], 9).tolist()}"
-            )
-    return r

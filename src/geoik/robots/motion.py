@@ -16,7 +16,7 @@ from numba import njit
 
 from geoik.geometry import sq
 from geoik.jit import call
-from geoik.kinematics import PRISMATIC, fk_robot
+from geoik.kinematics import fk_robot, slides
 from geoik.motion import (
     FIVE_DEG,
     MAX_SAMPLES,
@@ -38,7 +38,7 @@ def _step_size(kinds, a, b, size):
     biggest = 0.0
     for j in range(a.shape[0]):
         d = abs(b[j] - a[j])
-        biggest = max(biggest, d / size if kinds[j] == PRISMATIC else d)
+        biggest = max(biggest, d / size if slides(kinds[j]) else d)
     return biggest
 
 
@@ -65,7 +65,7 @@ def costs_robot(model, size, keys, nkeys):
         a, b = keys[s - 1], keys[s]
         for j in range(m):
             d = abs(b[j] - a[j])
-            if kinds[j] != PRISMATIC and d > STILL:
+            if not slides(kinds[j]) and d > STILL:
                 total += d
                 if d > FIVE_DEG:
                     count += 1
@@ -142,7 +142,7 @@ class RobotMotion(Motion):
         """(S, m) magnitude in radians of each joint's rotation in each step (prismatic: 0)."""
         robot: Any = self.chain
         turns = np.abs(np.diff(self.keys, axis=0))
-        turns[:, robot.kind_codes == PRISMATIC] = 0.0
+        turns[:, robot.slides] = 0.0
         return turns
 
     def poses(self) -> np.ndarray:

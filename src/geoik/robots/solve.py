@@ -17,12 +17,19 @@ from typing import Any
 
 import numpy as np
 
-from geoik.checks import check_angle_tol, check_max_iter, check_point, check_rotation, check_tol
+from geoik.checks import (
+    DEFAULT_ROBOT_TOL,
+    check_angle_tol,
+    check_max_iter,
+    check_point,
+    check_rotation,
+    check_tol,
+)
 from geoik.errors import InvalidChainError, InvalidPoseError, InvalidTargetError, describe
 from geoik.geometry import wrap
 from geoik.jit import call
 from geoik.judge import judge_robot
-from geoik.kinematics import CONTINUOUS, angle_between
+from geoik.kinematics import angle_between
 from geoik.robots.model import Robot
 from geoik.robots.motion import RobotMotion
 from geoik.solution import STATUSES, Solution, TreeSolution
@@ -47,12 +54,13 @@ def solve_robot(
     solver.check_model(robot, general_methods())
     if robot.k != 1:
         raise InvalidChainError(
-            f"chain: geoik.solve moves one tip, got {robot.describe()}; take one with "
-            f"robot.with_tips(NAME), load with tip=NAME, or use geoik.solve_tree"
+            f"geoik.solve moves one tip, got {robot.describe()}; take one with "
+            f"robot.with_tips(NAME), load with tip=NAME, or use geoik.solve_tree",
+            argument="chain",
         )
     t = check_point(target, 3, "target", model="robot")
     goal_rot = None if orientation is None else check_rotation(orientation, "orientation")
-    tol_ = check_tol(tol, robot.total_length)
+    tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
     iters = check_max_iter(max_iter, solver.default_max_iter)
     opts = solver.general_opts(robot, options)
@@ -96,12 +104,13 @@ def solve_robot_tree(
     solver.check_model(robot, general_methods())
     if not isinstance(targets, Mapping):
         raise InvalidTargetError(
-            f"targets: expected a mapping of tip names to points, got {describe(targets)}"
+            f"expected a mapping of tip names to points, got {describe(targets)}",
+            argument="targets",
         )
     if orientations is not None and not isinstance(orientations, Mapping):
         raise InvalidTargetError(
-            f"orientations: expected a mapping of tip names to orientations, got "
-            f"{describe(orientations)}"
+            f"expected a mapping of tip names to orientations, got {describe(orientations)}",
+            argument="orientations",
         )
     wanted: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
     for name, value in targets.items():
@@ -111,10 +120,11 @@ def solve_robot_tree(
         i = _tip(robot, name, "orientations")
         if i not in wanted:
             raise InvalidTargetError(
-                f"orientations[{name!r}]: expected an orientation for a tip that has a target"
+                "expected an orientation for a tip that has a target",
+                argument=f"orientations[{name!r}]",
             )
         wanted[i] = (wanted[i][0], check_rotation(value, f"orientations[{name!r}]"))
-    tol_ = check_tol(tol, robot.total_length)
+    tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
     iters = check_max_iter(max_iter, solver.default_max_iter)
     opts = solver.general_opts(robot, {})
@@ -156,9 +166,7 @@ def public_values(robot: Robot, q: np.ndarray) -> np.ndarray:
     out = q.copy()
     wrapped = robot._cache.get("continuous")
     if wrapped is None:
-        wrapped = robot._cache["continuous"] = np.flatnonzero(
-            robot.kind_codes == CONTINUOUS
-        ).tolist()
+        wrapped = robot._cache["continuous"] = np.flatnonzero(robot.wraps).tolist()
     for j in wrapped:
         out[j] = wrap(out[j])
     return out
@@ -167,7 +175,8 @@ def public_values(robot: Robot, q: np.ndarray) -> np.ndarray:
 def _tip(robot: Robot, name: Any, what: str) -> int:
     if name not in robot.tip_names:
         raise InvalidTargetError(
-            f"{what}: expected tip names ({', '.join(robot.tip_names)}), got {describe(name)}"
+            f"expected tip names ({', '.join(robot.tip_names)}), got {describe(name)}",
+            argument=what,
         )
     return robot.tip_names.index(name)
 
@@ -178,7 +187,9 @@ def _start(robot: Robot, start: Any) -> np.ndarray:
     if isinstance(start, Solution | TreeSolution):
         owner = start.chain if isinstance(start, Solution) else start.skeleton
         if owner is not robot:
-            raise InvalidPoseError("start: expected a solution of this robot, or joint values")
+            raise InvalidPoseError(
+                "expected a solution of this robot, or joint values", argument="start"
+            )
         start = start.angles
     return robot.check_angles(start, "start")
 

@@ -78,14 +78,14 @@ def load_urdf(
         from lxml import etree
     except ImportError:
         raise RobotsMissingError(
-            "load_urdf: reading URDF files needs yourdfpy: pip install 'geoik[robots]'"
+            "reading URDF files needs yourdfpy: pip install 'geoik[robots]'", argument="load_urdf"
         ) from None
     try:
         etree.parse(str(file), etree.XMLParser(remove_blank_text=True))
     except etree.XMLSyntaxError as e:
-        raise URDFError(f"path: {str(file)!r} is not well-formed XML: {e}") from None
+        raise URDFError(f"{str(file)!r} is not well-formed XML: {e}", argument="path") from None
     except OSError as e:
-        raise URDFError(f"path: cannot read {str(file)!r}: {e}") from None
+        raise URDFError(f"cannot read {str(file)!r}: {e}", argument="path") from None
     try:
         urdf = yourdfpy.URDF.load(
             str(file),
@@ -95,18 +95,20 @@ def load_urdf(
             load_collision_meshes=False,
         )
     except Exception as e:  # yourdfpy raises what its parser meets
-        raise URDFError(f"path: {str(file)!r} is not a URDF robot yourdfpy can read: {e}") from None
+        raise URDFError(
+            f"{str(file)!r} is not a URDF robot yourdfpy can read: {e}", argument="path"
+        ) from None
     return robot_from_urdf(urdf.robot, tip=tip, tips=tips, base=base)
 
 
 def _check_path(path: Any) -> Path:
     if not isinstance(path, str | os.PathLike):
-        raise URDFError(f"path: expected a file name, got {describe(path)}")
+        raise URDFError(f"expected a file name, got {describe(path)}", argument="path")
     file = Path(path)
     if not file.exists():
-        raise URDFError(f"path: no such file {str(file)!r}")
+        raise URDFError(f"no such file {str(file)!r}", argument="path")
     if not file.is_file():
-        raise URDFError(f"path: expected a file, got the directory {str(file)!r}")
+        raise URDFError(f"expected a file, got the directory {str(file)!r}", argument="path")
     return file
 
 
@@ -125,29 +127,36 @@ def robot_from_urdf(
         children.setdefault(j.parent, []).append(j)
         for end in (j.parent, j.child):
             if end not in links:
-                raise URDFError(f"joint {j.name!r}: names the link {end!r}, which is not defined")
+                raise URDFError(
+                    f"names the link {end!r}, which is not defined", argument=f"joint {j.name!r}"
+                )
     roots = [name for name in links if name not in by_child]
     if base is None:
         if len(roots) != 1:
             raise URDFError(
-                f"base: the file has {len(roots)} root links ({', '.join(roots)}); name one"
+                f"the file has {len(roots)} root links ({', '.join(roots)}); name one",
+                argument="base",
             )
         base = roots[0]
     _check_link(base, links, "base")
     if tip is not None and tips is not None:
-        raise URDFError("tip, tips: expected one of them (tip for one link, tips for several)")
+        raise URDFError(
+            "expected one of them (tip for one link, tips for several)", argument="tip, tips"
+        )
     if tip is not None:
         wanted = [_check_link(tip, links, "tip")]
     elif tips is not None:
         if isinstance(tips, str) or not isinstance(tips, Sequence) or not tips:
-            raise URDFError(f"tips: expected a sequence of link names, got {describe(tips)}")
+            raise URDFError(
+                f"expected a sequence of link names, got {describe(tips)}", argument="tips"
+            )
         wanted = [_check_link(t, links, f"tips[{i}]") for i, t in enumerate(tips)]
         if len(set(wanted)) != len(wanted):
-            raise URDFError(f"tips: expected distinct links, got {list(wanted)}")
+            raise URDFError(f"expected distinct links, got {list(wanted)}", argument="tips")
     else:
         wanted = _default_tips(base, children)
         if not wanted:
-            raise URDFError(f"tip: no movable joint hangs below the base {base!r}")
+            raise URDFError(f"no movable joint hangs below the base {base!r}", argument="tip")
     paths = [_path(base, t, by_child, "tip" if tip is not None else "tips") for t in wanted]
 
     index: dict[str, int] = {}  # movable joint name -> model index
@@ -182,8 +191,8 @@ def robot_from_urdf(
             above, offset = index[j.name], np.eye(4)
         if above < 0:
             raise URDFError(
-                f"tip {t!r}: no movable joint lies between the base {base!r} and it, so it "
-                "cannot move"
+                f"no movable joint lies between the base {base!r} and it, so it cannot move",
+                argument=f"tip {t!r}",
             )
         tip_parents.append(above)
         tip_xyz.append(offset[:3, 3].copy())
@@ -209,7 +218,9 @@ def robot_from_urdf(
 def _check_link(name: Any, links: list[str], what: str) -> str:
     if not isinstance(name, str) or name not in links:
         shown = ", ".join(links[:12]) + (", ..." if len(links) > 12 else "")
-        raise URDFError(f"{what}: expected a link of the URDF ({shown}), got {describe(name)}")
+        raise URDFError(
+            f"expected a link of the URDF ({shown}), got {describe(name)}", argument=what
+        )
     return name
 
 
@@ -235,21 +246,23 @@ def _path(base: str, tip: str, by_child: dict[str, Any], what: str) -> list[Any]
     while link != base:
         j = by_child.get(link)
         if j is None:
-            raise URDFError(f"{what}: the link {tip!r} does not hang from the base {base!r}")
+            raise URDFError(f"the link {tip!r} does not hang from the base {base!r}", argument=what)
         path.append(j)
         link = j.parent
     path.reverse()
     for j in path:
         if j.mimic is not None:
             raise UnsupportedJointError(
-                f"{what}: the joint {j.name!r} on the way to {tip!r} mimics {j.mimic.joint!r}; "
-                "geoik does not solve mimic joints (choose a tip above it)"
+                f"the joint {j.name!r} on the way to {tip!r} mimics {j.mimic.joint!r}; geoik does "
+                f"not solve mimic joints (choose a tip above it)",
+                argument=what,
             )
         if j.type not in _MOVABLE and j.type != "fixed":
             raise UnsupportedJointError(
-                f"{what}: the joint {j.name!r} on the way to {tip!r} is {j.type}; geoik solves "
-                "revolute, continuous, prismatic and fixed joints (a floating base: load with "
-                "base= the link below it)"
+                f"the joint {j.name!r} on the way to {tip!r} is {j.type}; geoik solves revolute, "
+                f"continuous, prismatic and fixed joints (a floating base: load with base= the "
+                f"link below it)",
+                argument=what,
             )
     return path
 
@@ -263,7 +276,8 @@ def _axis(joint: Any) -> np.ndarray:
     norm = float(np.linalg.norm(axis))
     if axis.shape != (3,) or not np.all(np.isfinite(axis)) or norm == 0.0:
         raise URDFError(
-            f"joint {joint.name!r}: expected a non-zero axis, got {describe(joint.axis)}"
+            f"expected a non-zero axis, got {describe(joint.axis)}",
+            argument=f"joint {joint.name!r}",
         )
     return axis / norm
 
@@ -276,7 +290,8 @@ def _limits(joint: Any) -> tuple[float, float]:
     high = 0.0 if limit is None or limit.upper is None else float(limit.upper)
     if not (np.isfinite(low) and np.isfinite(high) and low <= high):
         raise URDFError(
-            f"joint {joint.name!r}: expected limits lower <= upper, got {low!r}, {high!r}"
+            f"expected limits lower <= upper, got {low!r}, {high!r}",
+            argument=f"joint {joint.name!r}",
         )
     return low, high
 
@@ -305,7 +320,9 @@ def example_path(name: str) -> Path:
     from importlib import metadata
 
     if name not in EXAMPLES:
-        raise URDFError(f"name: expected one of {', '.join(EXAMPLES)}, got {describe(name)}")
+        raise URDFError(
+            f"expected one of {', '.join(EXAMPLES)}, got {describe(name)}", argument="name"
+        )
     try:
         dist = metadata.distribution("example-robot-data")
     except metadata.PackageNotFoundError:

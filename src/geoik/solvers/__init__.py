@@ -39,7 +39,9 @@ def get(method: str) -> Solver:
         return REGISTRY[method]
     except (KeyError, TypeError):
         known = ", ".join(sorted(REGISTRY))
-        raise UnknownMethodError(f"method: expected one of {known}, got {method!r}") from None
+        raise UnknownMethodError(
+            f"expected one of {known}, got {method!r}", argument="method"
+        ) from None
 
 
 def general_methods() -> list[str]:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AUTO",
     "FALLBACKS",
+    "ROBOT_AUTO",
     "NEARER",
     "SUMMARY",
     "Attempt",
@@ -56,6 +57,9 @@ SUMMARY = (
     "dls, ccd, fabrik (escape on) when one ends short"
 )
 """One line for ``geoik methods``."""
+ROBOT_AUTO = "dls"
+"""What ``method="auto"`` runs on a :class:`geoik.Robot`: damped least squares, the general
+solver that honours the joint limits and orientation targets."""
 FALLBACKS = ("dls", "ccd", "fabrik")
 """The iterative solvers tried, in order, after the first choice ends short."""
 NEARER = 1e-9
@@ -111,7 +115,7 @@ def get_or_auto(method: Any) -> Solver:
     except UnknownMethodError:
         known = ", ".join(sorted(REGISTRY))
         raise UnknownMethodError(
-            f"method: expected auto or one of {known}, got {method!r}"
+            f"expected auto or one of {known}, got {method!r}", argument="method"
         ) from None
 
 
@@ -120,6 +124,7 @@ def check_no_options(options: dict[str, Any]) -> None:
     if options:
         key = next(iter(options))
         raise InvalidOptionError(
-            f"{key}: method 'auto' takes no solver options (it picks the solvers and their "
-            f"options itself); name a method to set its options"
+            "method 'auto' takes no solver options (it picks the solvers and their options "
+            "itself); name a method to set its options",
+            argument=key,
         )

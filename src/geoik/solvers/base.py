@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from geoik.errors import InvalidOptionError, LimitError, UnsupportedChainError, describe
+from geoik.errors import InvalidOptionError, LimitError, Spell, UnsupportedChainError
 from geoik.jit import runner
 
 __all__ = ["Option", "Solver"]
@@ -160,9 +160,10 @@ class Solver:
         if self.kernel_general is not None:
             return
         raise UnsupportedChainError(
-            f"chain: method {self.name!r} needs {self.general_note}, got {model.describe()} "
-            f"(joint origins, axes and limits of a general model); for a geoik.Robot use one "
-            f"of {', '.join(general)}"
+            f"method {self.name!r} needs {self.general_note}, got {model.describe()} (joint "
+            f"origins, axes and limits of a general model); for a geoik.Robot use one of "
+            f"{', '.join(general)}",
+            argument="chain",
         )
 
     def general_opts(self, model: Any, options: Mapping[str, Any]) -> np.ndarray:
@@ -179,10 +180,16 @@ class Solver:
     def limit_error(self, chain: Any, target: np.ndarray, joint: int) -> LimitError:
         """The error of a kernel that reported joint ``joint``'s limits as unmeetable."""
         why = f" ({self.limit_note})" if self.limit_note else ""
+        limit = chain.max_bend_deg()[joint]
+        shown = Spell("pair", *limit) if isinstance(limit, tuple) else Spell("value", limit)
         return LimitError(
-            f"chain: method {self.name!r} cannot reach target {np.round(target, 6).tolist()} "
-            f"without joint {joint} leaving its limits {chain.max_bend_deg()[joint]!r} "
-            f"(degrees){why}"
+            (
+                f"method {self.name!r} cannot reach target {np.round(target, 6).tolist()} "
+                f"without joint {joint} leaving its limits ",
+                shown,
+                f" (degrees){why}",
+            ),
+            argument=f"max_bend_deg[{joint}]",
         )
 
     def check_chain(self, n: int, dim: int) -> None:
@@ -193,12 +200,12 @@ class Solver:
         if n < lo or (hi is not None and n > hi):
             want = f"exactly {lo}" if hi == lo else f"at least {lo}" if hi is None else f"{lo}-{hi}"
             raise UnsupportedChainError(
-                f"chain: method {self.name!r} needs {want} links, got a chain of {n}"
+                f"method {self.name!r} needs {want} links, got a chain of {n}", argument="chain"
             )
         if self.kernel(dim) is None:
             raise UnsupportedChainError(
-                f"chain: method {self.name!r} solves {self.dims[0]}-D chains only, got a "
-                f"{dim}-D chain"
+                f"method {self.name!r} solves {self.dims[0]}-D chains only, got a {dim}-D chain",
+                argument="chain",
             )
         self._fits.add((n, dim))
 
@@ -228,7 +235,8 @@ class Solver:
             if key not in self._option_index:
                 known = ", ".join(o.name for o in self.options) or "none"
                 raise InvalidOptionError(
-                    f"{key}: method {self.name!r} takes no option {key!r} (its options: {known})"
+                    f"method {self.name!r} takes no option {key!r} (its options: {known})",
+                    argument=key,
                 )
         out: list[float] = []
         for o in self.options:
@@ -239,7 +247,9 @@ class Solver:
                 if why is None and o.check is not None:
                     why = o.check(value)
                 if why is not None:
-                    raise InvalidOptionError(f"{o.name}: expected {why}, got {describe(value)}")
+                    raise InvalidOptionError(
+                        (f"expected {why}, got ", Spell("value", value)), argument=o.name
+                    )
                 out.append(float(value))
             else:
                 try:
@@ -252,6 +262,8 @@ class Solver:
                 elif o.check is not None:
                     why = o.check(vec)
                 if why is not None:
-                    raise InvalidOptionError(f"{o.name}: expected {why}, got {describe(value)}")
+                    raise InvalidOptionError(
+                        (f"expected {why}, got ", Spell("value", value)), argument=o.name
+                    )
                 out.extend(float(v) for v in vec)
         return np.array(out, dtype=np.float64)

@@ -61,14 +61,14 @@ from numba import njit
 
 from geoik.geometry import MAX_ITERATIONS, REACHED, sq
 from geoik.kinematics import (
-    CONTINUOUS,
-    PRISMATIC,
     all_within,
     clamp_joints,
     fk_joints,
     fk_tips,
     rotation_error,
+    slides,
     tip_errors,
+    wraps,
 )
 
 MAX_ANGLE = math.pi / 2.0
@@ -128,7 +128,7 @@ def jacobian(kinds, origins, world_axes, tips_pos, on_path, targeted, oriented, 
             if not on_path[i, j]:
                 continue
             ax, ay, az = world_axes[j, 0], world_axes[j, 1], world_axes[j, 2]
-            if kinds[j] == PRISMATIC:
+            if slides(kinds[j]):
                 jac[r, j], jac[r + 1, j], jac[r + 2, j] = ax, ay, az
             else:
                 dx = tips_pos[i, 0] - origins[j, 0]
@@ -191,7 +191,7 @@ def limited_step(jac, e, rows, lam2, kinds, lo, hi, q, active, a, g, dq):
         damped_solve(jac, e, rows, lam2, active, a, g, dq)
         again = False
         for j in range(m):
-            if not active[j] or kinds[j] == CONTINUOUS:
+            if not active[j] or wraps(kinds[j]):
                 continue
             if (q[j] <= lo[j] + AT_LIMIT and dq[j] < 0.0) or (
                 q[j] >= hi[j] - AT_LIMIT and dq[j] > 0.0
@@ -269,7 +269,7 @@ def dls_general(
         )
         scale = 1.0
         for j in range(m):
-            cap = max_travel if kinds[j] == PRISMATIC else MAX_ANGLE
+            cap = max_travel if slides(kinds[j]) else MAX_ANGLE
             if abs(dq[j]) * scale > cap:
                 scale = cap / abs(dq[j])
         for _ in range(HALVINGS + 1):
@@ -314,7 +314,7 @@ def dls_general(
             for _ in range(CANDIDATES):
                 for j in range(m):
                     seed, u = next_random(seed)
-                    if kinds[j] == CONTINUOUS:
+                    if wraps(kinds[j]):
                         trial[j] = -math.pi + 2.0 * math.pi * u
                     else:
                         trial[j] = lo[j] + (hi[j] - lo[j]) * u

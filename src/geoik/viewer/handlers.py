@@ -15,13 +15,15 @@ from typing import Any
 import numpy as np
 
 from geoik.api import solve
+from geoik.checks import DEFAULT_METHOD
 from geoik.costs import costs
 from geoik.errors import InvalidOptionError, describe
 from geoik.maps.metric import METRICS
 from geoik.maps.palette import METRICS as METRIC_INFO
 from geoik.maps.palette import page_colours
 from geoik.rigs.tree import METHODS as TREE_METHODS
-from geoik.solvers import REGISTRY, get
+from geoik.solvers import REGISTRY
+from geoik.solvers.auto import AUTO, get_or_auto
 from geoik.viewer.protocol import MAX_ITER, ProtocolError, chain_from, integer, point, tol
 
 __all__ = ["MAP_METRICS", "methods_reply", "options_of", "reach_reply", "solve_reply", "tol_of"]
@@ -85,8 +87,8 @@ def options_of(msg: dict[str, Any]) -> dict[str, Any]:
     opts = msg.get("options") or {}
     if not isinstance(opts, dict) or len(opts) > _MAX_OPTIONS:
         raise InvalidOptionError(
-            f"options: expected an object of at most {_MAX_OPTIONS} solver options, "
-            f"got {describe(opts)}"
+            f"expected an object of at most {_MAX_OPTIONS} solver options, got {describe(opts)}",
+            argument="options",
         )
     return opts
 
@@ -100,8 +102,9 @@ def solve_reply(msg: dict[str, Any]) -> dict[str, Any]:
     """Solve one target; with ``"motion": true`` (default) also the keyframes and trace."""
     chain = chain_from(msg)
     target = point(msg, "target", 2)
-    method = msg.get("method", "fabrik")
-    get(method)  # UnknownMethodError names the method before anything else runs
+    method = msg.get("method", DEFAULT_METHOD)
+    if method != AUTO:  # UnknownMethodError names the method before anything else runs
+        get_or_auto(method)
     max_iter = integer(msg, "max_iter", None, 1, MAX_ITER)
     start = msg.get("start")
     if start is not None and (not isinstance(start, list) or len(start) != chain.n):

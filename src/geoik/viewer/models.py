@@ -396,13 +396,15 @@ def load_rig(
 
     file = Path(path)
     if not file.is_file():
-        raise BVHError(f"--bvh: no such file {str(file)!r}")
+        raise BVHError(f"no such file {str(file)!r}", argument="--bvh")
     skeleton, frames, frame_time = load_bvh(file)
     out = Path(output) if output is not None else file.with_name(f"{file.stem}.posed.bvh")
     if out.resolve() == file.resolve():
-        raise BVHError(f"--output: expected another file than the input, got {describe(str(out))}")
+        raise BVHError(
+            f"expected another file than the input, got {describe(str(out))}", argument="--output"
+        )
     if out.exists() and not out.is_file():
-        raise BVHError(f"--output: expected a file, got the directory {str(out)!r}")
+        raise BVHError(f"expected a file, got the directory {str(out)!r}", argument="--output")
     return RigModel(skeleton, frames, float(frame_time), file, out, _effectors(skeleton))
 
 

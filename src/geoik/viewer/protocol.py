@@ -106,7 +106,7 @@ def _field(name: str) -> Iterator[None]:
     except ProtocolError:
         raise
     except GeoIKError as e:
-        raise ProtocolError(name, _after_field(str(e))) from None
+        raise ProtocolError(name, _after_field(e)) from None
 
 
 field_scope = _field
@@ -216,7 +216,7 @@ def chain_from(msg: dict[str, Any], key: str = "chain") -> Chain:
             spec.get("lengths"), spec.get("max_bend_deg"), spec.get("base", (0.0, 0.0))
         )
     except GeoIKError as e:
-        raise ProtocolError(f"{key}.{field_of(e)}", _after_field(str(e))) from None
+        raise ProtocolError(f"{key}.{field_of(e)}", _after_field(e)) from None
     for i, length in enumerate(chain.lengths.tolist()):
         with _field(f"{key}.lengths[{i}]"):
             check_number(length, f"{key}.lengths[{i}]", 0.0, MAX_COORDINATE)
@@ -234,17 +234,20 @@ def chain_key(chain: Chain) -> tuple[Any, ...]:
 
 
 def field_of(error: Exception) -> str:
-    """The field a geoik error message names: its text before the first colon."""
+    """The field a geoik error is about (:attr:`geoik.GeoIKError.argument`), else
+    ``"message"``."""
     if isinstance(error, ProtocolError):
         return error.field
-    text = str(error)
-    head, sep, _ = text.partition(":")
-    return head.strip() if sep and head and " " not in head.strip() else "message"
+    argument = getattr(error, "argument", None)
+    return argument if isinstance(argument, str) and " " not in argument else "message"
 
 
-def _after_field(text: str) -> str:
-    head, sep, rest = text.partition(":")
-    return rest.strip() if sep and " " not in head.strip() else text
+def _after_field(error: Exception) -> str:
+    """The error's message without the field it is about."""
+    argument = getattr(error, "argument", None)
+    if isinstance(argument, str) and " " not in argument:
+        return str(getattr(error, "detail", error))
+    return str(error)
 
 
 def error_reply(msg_id: Any, request: Any, error: Exception) -> dict[str, Any]:

@@ -35,12 +35,12 @@ from numba import njit
 
 from geoik.geometry import MAX_ITERATIONS, REACHED, STALLED, sq
 from geoik.kinematics import (
-    CONTINUOUS,
-    PRISMATIC,
     all_within,
     fk_joints,
     fk_tips,
+    slides,
     tip_errors,
+    wraps,
 )
 from geoik.solvers.dls_general import WEIGHT
 
@@ -102,7 +102,7 @@ def ccd_general(
         for j in range(m - 1, -1, -1):
             ax, ay, az = world_axes[j, 0], world_axes[j, 1], world_axes[j, 2]
             ox, oy, oz = origins[j, 0], origins[j, 1], origins[j, 2]
-            if kinds[j] == PRISMATIC:
+            if slides(kinds[j]):
                 d, count = 0.0, 0
                 for i in range(k):
                     if targeted[i] and on_path[i, j]:
@@ -143,7 +143,7 @@ def ccd_general(
                             )
                 if ca == 0.0 and cb == 0.0:
                     continue
-                new = best_turn(ca, cb, q[j], lo[j], hi[j], kinds[j] == CONTINUOUS)
+                new = best_turn(ca, cb, q[j], lo[j], hi[j], wraps(kinds[j]))
                 moved = abs(new - q[j])
             if moved <= MOVED:
                 continue
