@@ -196,3 +196,23 @@ def test_modules_that_moved_keep_their_old_names():
     assert geoik.tree.solve_tree is geoik.solve_tree  # attribute access on the package too
     for name in geoik.__all__:
         assert getattr(geoik, name) is not None
+
+
+def test_every_public_function_says_what_it_takes_and_returns():
+    """Every public function and method of the package, kernels included, has a docstring."""
+    missing = []
+    for name, f in sorted(_modules().items()):
+
+        def visit(nodes: list[ast.stmt], prefix: str) -> None:
+            for node in nodes:
+                if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                    visit(node.body, f"{prefix}{node.name}.")
+                elif (
+                    isinstance(node, ast.FunctionDef)
+                    and not node.name.startswith("_")
+                    and ast.get_docstring(node) is None
+                ):
+                    missing.append(f"{prefix}{node.name}")
+
+        visit(ast.parse(f.read_text()).body, f"{name}.")
+    assert missing == []

@@ -347,6 +347,9 @@ class Chain:
         return Pose(self._fk(a), a)
 
     def check_angles(self, angles: Any, name: str) -> np.ndarray:
+        """Joint angles checked for this chain: a fresh (n,) array in 2-D or (n, 3) rotation
+        vectors in 3-D, radians, finite; :class:`~geoik.InvalidPoseError` naming ``name``
+        otherwise. Limits are checked by :func:`geoik.state.start_state`, not here."""
         shape = (self.n,) if self.dim == 2 else (self.n, 3)
         try:
             a = np.array(angles, dtype=np.float64)

@@ -83,6 +83,7 @@ def wrap(a):
 
 @njit(cache=True)
 def clamp(x, lo, hi):
+    """``x`` (a float) held within ``[lo, hi]``."""
     if x < lo:
         return lo
     if x > hi:
@@ -158,6 +159,8 @@ def qrot(q0, q1, q2, q3, x, y, z):
 
 @njit(cache=True)
 def qnormalize(q0, q1, q2, q3):
+    """The unit quaternion ``(w, x, y, z)`` along ``(q0, q1, q2, q3)``; the identity for a zero
+    quaternion."""
     s = math.sqrt(q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3)
     if s == 0.0:
         return 1.0, 0.0, 0.0, 0.0
@@ -192,6 +195,8 @@ def q_to_rotvec(q0, q1, q2, q3):
 
 @njit(cache=True)
 def rotvec_to_q(x, y, z):
+    """The unit quaternion ``(w, x, y, z)`` of the rotation vector ``(x, y, z)`` (radians about its
+    direction)."""
     a = math.sqrt(x * x + y * y + z * z)
     if a < 1e-300:
         return 1.0, 0.5 * x, 0.5 * y, 0.5 * z
@@ -370,6 +375,8 @@ def quats_from_positions_3d(pos, out):
 
 @njit(cache=True)
 def rotvecs_from_quats(q, out):
+    """Write into ``out`` (n, 3) the rotation vectors (radians) of the unit quaternions ``q``
+    (n, 4), ``(w, x, y, z)`` each."""
     for i in range(q.shape[0]):
         x, y, z = q_to_rotvec(q[i, 0], q[i, 1], q[i, 2], q[i, 3])
         out[i, 0] = x
@@ -437,6 +444,7 @@ def annulus_closest(t, centre, rmin, rmax, out):
 
 @njit(cache=True, inline="always")
 def dist2(p, q):
+    """The squared distance between the points ``p`` and ``q`` (d,)."""
     s = 0.0
     for k in range(p.shape[0]):
         s += sq(p[k] - q[k])
@@ -457,6 +465,8 @@ def dist2(p, q):
 
 @njit(cache=True)
 def all_done(pos, targeted, targets, has_closest, closest, tol):
+    """True when every targeted joint of ``pos`` (m, d) is within ``tol`` of its target, or of its
+    closest reachable point when the target is out of its reach (see the section's arrays)."""
     tol2 = tol * tol
     for j in range(pos.shape[0]):
         if not targeted[j] or dist2(pos[j], targets[j]) <= tol2:
@@ -490,6 +500,8 @@ def toward(src, dst, fallback_from, fallback_to, length, out):
 
 @njit(cache=True)
 def max_move(pos, prev, active):
+    """The largest distance a joint on a targeted path (``active``) moved from ``prev`` to ``pos``
+    (m, d)."""
     worst = 0.0
     for j in range(pos.shape[0]):
         if active[j]:

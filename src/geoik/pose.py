@@ -31,6 +31,7 @@ class Pose:
 
     @property
     def end_effector(self) -> np.ndarray:
+        """(d,) the end effector's position (the last joint)."""
         return self.positions[-1]
 
     def angles(self) -> np.ndarray:

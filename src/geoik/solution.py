@@ -144,6 +144,7 @@ class Solution:
 
     @property
     def reached(self) -> bool:
+        """True when the status is REACHED."""
         return self.status is Status.REACHED
 
     @property
@@ -153,6 +154,7 @@ class Solution:
 
     @property
     def end_effector(self) -> np.ndarray:
+        """(d,) the end effector's final position."""
         return self.positions[-1]
 
 

@@ -50,6 +50,7 @@ examples:
 
 
 def register(subparsers: Any) -> None:
+    """Add the parser of ``geoik experiment`` to ``subparsers`` (see :mod:`geoik.commands`)."""
     p = subparsers.add_parser(
         "experiment",
         help=HELP,
@@ -115,6 +116,7 @@ def _run(mod: Any, args: argparse.Namespace, seed: int, bar: ProgressBar) -> Any
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``geoik experiment`` with the parsed ``args``; the exit status."""
     from geoik.experiments import EXPERIMENTS, get
 
     seed = parse_int(args.seed, "--seed", lo=0)

@@ -152,6 +152,8 @@ _FMT = argparse.RawDescriptionHelpFormatter
 
 
 def register(subparsers: Any) -> None:
+    """Add the parsers of ``geoik map``, ``geoik compare`` and ``geoik sweep`` to
+    ``subparsers`` (see :mod:`geoik.commands`)."""
     _register_map(subparsers)
     _register_compare(subparsers)
     _register_sweep(subparsers)
@@ -257,6 +259,8 @@ def parse_joints(text: str, name: str = "--joints") -> list[int]:
 
 
 def parse_methods(text: str, name: str) -> list[str]:
+    """Solver names from a comma list (``ccd,fabrik``); InvalidOptionError naming ``name``
+    when there is none."""
     methods = [s.strip() for s in text.split(",") if s.strip()]
     if not methods:
         raise InvalidOptionError(f"expected solver names, got {text!r}", argument=name)
@@ -469,6 +473,7 @@ def _reachable_line(m: Any) -> str | None:
 
 
 def run_map(args: argparse.Namespace) -> int:
+    """Run ``geoik map`` with the parsed ``args``; the exit status."""
     from geoik.maps.figures import chain_label
 
     flag = _outputs(args, "data")
@@ -525,6 +530,7 @@ def _save_volume(v: Any, path: str | None, flag: str) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    """Run ``geoik compare`` with the parsed ``args``; the exit status."""
     from geoik.maps.figures import chain_label
 
     flag = _outputs(args, "csv")
@@ -556,6 +562,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_sweep(args: argparse.Namespace) -> int:
+    """Run ``geoik sweep`` with the parsed ``args``; the exit status."""
     flag = _outputs(args, "csv")
     joints = parse_joints(args.joints)
     methods, methods_flag = _methods(args)

@@ -25,6 +25,7 @@ examples:
 
 
 def register(subparsers: Any) -> None:
+    """Add the parser of ``geoik methods`` to ``subparsers`` (see :mod:`geoik.commands`)."""
     p = subparsers.add_parser(
         "methods",
         help=HELP,
@@ -38,6 +39,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``geoik methods`` with the parsed ``args``; the exit status."""
     if args.name == AUTO and not args.json:
         print(f"{AUTO}  {SUMMARY}\n    options: none (it sets those of the solvers it runs)")
         return 0
@@ -91,6 +93,7 @@ def _links(solver: Solver) -> str:
 
 
 def solver_record(solver: Solver) -> dict[str, Any]:
+    """What ``geoik methods --json`` prints of one solver."""
     return {
         "summary": solver.summary,
         "source": solver.source,
@@ -106,6 +109,7 @@ def solver_record(solver: Solver) -> dict[str, Any]:
 
 
 def solver_text(solver: Solver) -> str:
+    """What ``geoik methods NAME`` prints of one solver."""
     dims = ", ".join(f"{d}-D" for d in solver.dims)
     budget = f"max_iter {solver.default_max_iter}" if solver.iterative else "one pass"
     lines = [

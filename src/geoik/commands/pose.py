@@ -44,6 +44,7 @@ def _pin_index(argument: str | None) -> int | None:
 
 
 def register(subparsers: Any) -> None:
+    """Add the parser of ``geoik pose`` to ``subparsers`` (see :mod:`geoik.commands`)."""
     p = subparsers.add_parser(
         "pose",
         help=HELP,
@@ -134,6 +135,7 @@ def _file_pins(path: str, count: int) -> list[Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``geoik pose`` with the parsed ``args``; the exit status."""
     import numpy as np
 
     from geoik.commands._progress import ProgressBar

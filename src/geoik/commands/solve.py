@@ -52,6 +52,7 @@ examples:
 
 
 def register(subparsers: Any) -> None:
+    """Add the parser of ``geoik solve`` to ``subparsers`` (see :mod:`geoik.commands`)."""
     p = subparsers.add_parser(
         "solve",
         help=HELP,
@@ -99,6 +100,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``geoik solve`` with the parsed ``args``; the exit status."""
     if args.urdf is not None:
         return run_robot(args)
     for flag, value in (("--tip", args.tip), ("--orientation", args.orientation)):

@@ -55,6 +55,7 @@ _NEEDS = ("starlette", "uvicorn", "websockets")
 
 
 def register(subparsers: Any) -> None:
+    """Add the parser of ``geoik view`` to ``subparsers`` (see :mod:`geoik.commands`)."""
     p = subparsers.add_parser(
         "view",
         help=HELP,
@@ -190,6 +191,7 @@ def _bind_problem(host: str, port: int, e: OSError) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``geoik view`` with the parsed ``args``; the exit status."""
     port = parse_int(args.port, "--port", 0, 65535)
     missing = missing_dependencies()
     if missing:

@@ -32,6 +32,8 @@ EXPERIMENTS: dict[str, ModuleType] = _load()
 
 
 def get(name: str) -> ModuleType:
+    """The experiment called ``name`` (its package); a :class:`~geoik.GeoIKError` about
+    ``experiment`` naming the known ones otherwise."""
     from geoik.errors import GeoIKError
 
     try:

@@ -141,10 +141,12 @@ class Skeleton:
 
     @property
     def root_index(self) -> int:
+        """Index of the root joint."""
         return int(self.order[0])
 
     @property
     def effector_names(self) -> tuple[str, ...]:
+        """Names of the end effectors, in joint order."""
         return tuple(nm for nm, e in zip(self.names, self.effectors, strict=True) if e)
 
     def index(self, name: str) -> int:

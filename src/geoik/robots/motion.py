@@ -160,6 +160,8 @@ class RobotMotion(Motion):
         return call(trace_robot, model, size, self.keys, step, work=self.keys.size * REPLAY_WORK)
 
     def measure(self) -> tuple[int, float, float]:
+        """``(rotations, rotation_sum, path_length)`` of the recorded motion: turns of revolute
+        joints over 5 degrees, the sum of their turns (radians) and the tip's path (metres)."""
         robot: Any = self.chain
         model, size = robot.kernel_arrays, robot.total_length
         return call(

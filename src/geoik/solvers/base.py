@@ -31,18 +31,22 @@ class Option:
 
 
 def positive(value: Any) -> str | None:
+    """An :class:`Option` check: None for a finite number > 0, else what is expected."""
     return None if value > 0 and math.isfinite(value) else "a finite number > 0"
 
 
 def non_negative(value: Any) -> str | None:
+    """An :class:`Option` check: None for a finite number >= 0, else what is expected."""
     return None if value >= 0 and math.isfinite(value) else "a finite number >= 0"
 
 
 def flag(value: Any) -> str | None:
+    """An :class:`Option` check: None for 0 or 1, else what is expected."""
     return None if value in (0, 1) else "0 or 1"
 
 
 def sign(value: Any) -> str | None:
+    """An :class:`Option` check: None for +1 or -1, else what is expected."""
     return None if value in (1, -1) else "+1 or -1"
 
 
@@ -115,9 +119,11 @@ class Solver:
 
     @property
     def dims(self) -> tuple[int, ...]:
+        """The dimensions (2, 3) the solver has a chain kernel for."""
         return tuple(d for d, k in ((2, self.kernel_2d), (3, self.kernel_3d)) if k is not None)
 
     def kernel(self, dim: int) -> Any:
+        """The chain kernel for ``dim`` (2 or 3), or None."""
         return self.kernel_2d if dim == 2 else self.kernel_3d
 
     def run(

@@ -255,6 +255,9 @@ def next_boost(boost, before2, after2):
 
 @njit(cache=True)
 def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+    """Damped least squares on a planar chain (``kernel_2d`` of :class:`~geoik.solvers.Solver`;
+    ``opts``: damping, max_step, escape). ``angles`` (n,) radians in and out; returns
+    ``(status, iterations, nrec)``."""
     n = lengths.shape[0]
     total = lengths.sum()
     lam0_2 = sq(opts[0] * total)
@@ -399,6 +402,9 @@ def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):
 
 @njit(cache=True)
 def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+    """Damped least squares on a 3-D chain (``kernel_3d`` of :class:`~geoik.solvers.Solver`;
+    ``opts`` as for :func:`dls_2d`). ``quats`` (n, 4) local rotations in and out; returns
+    ``(status, iterations, nrec)``."""
     n = lengths.shape[0]
     total = lengths.sum()
     lam0_2 = sq(opts[0] * total)

@@ -122,6 +122,9 @@ def _aim_2d(j, vx, vy, tx, ty, delta, side, angles, lo, hi):
 
 @njit(cache=True)
 def single_pass_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+    """Seed 002's single-pass improved triangulation on a planar chain (``kernel_2d`` of
+    :class:`~geoik.solvers.Solver`; ``opts``: ``offset_deg`` and ``threshold_deg``). ``angles``
+    (n,) radians in and out; returns ``(status, iterations, nrec)``."""
     n = lengths.shape[0]
     offset, threshold = math.radians(opts[0]), math.radians(opts[1])
     p = np.empty((n + 1, 2))
@@ -223,6 +226,9 @@ def _plane_normal(pos, world, target, axis):
 
 @njit(cache=True)
 def single_pass_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+    """Seed 002's single pass on a 3-D chain (``kernel_3d`` of
+    :class:`~geoik.solvers.Solver`). ``quats`` (n, 4) local rotations in and out; returns
+    ``(status, iterations, nrec)``."""
     n = lengths.shape[0]
     offset, threshold = math.radians(opts[0]), math.radians(opts[1])
     pos = np.empty((n + 1, 3))

@@ -116,6 +116,9 @@ def target_angle(a, b, c, formed):
 
 @njit(cache=True)
 def triangulation_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+    """Seed 000's triangulation on a planar chain (``kernel_2d`` of
+    :class:`~geoik.solvers.Solver`): each joint from the root by the law of cosines, one pass.
+    ``angles`` (n,) radians in and out; returns ``(status, iterations, nrec)``."""
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
     outer = np.empty(2)
@@ -157,6 +160,10 @@ def triangulation_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts,
 
 @njit(cache=True)
 def triangulation_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+    """Seed 000's triangulation on a 3-D chain (``kernel_3d`` of
+    :class:`~geoik.solvers.Solver`): each joint from the root turned to the angle the law of
+    cosines gives toward the target, within its cone or hinge. ``quats`` (n, 4) local rotations
+    in and out; returns ``(status, iterations, nrec)``."""
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))

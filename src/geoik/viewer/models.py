@@ -416,6 +416,8 @@ class Models:
     rig: RigModel | None = None
 
     def summary(self) -> dict[str, Any]:
+        """What the page shows of the loaded models: the robot's name and source, the clip's
+        file."""
         return {
             "robot": None
             if self.robot is None
@@ -425,6 +427,8 @@ class Models:
 
 
 def check_loaded(model: Any, what: str) -> Any:
+    """``model`` if it is loaded; a ProtocolError saying how to start the viewer with one
+    (``what``: ``"robot"`` or ``"rig"``) otherwise."""
     if model is None:
         how = (
             "geoik view --robot NAME or --urdf FILE --tip LINK"

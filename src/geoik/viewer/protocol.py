@@ -185,6 +185,8 @@ def point(
 
 
 def choice(msg: dict[str, Any], key: str, options: tuple[str, ...], default: str) -> str:
+    """``msg[key]`` (``default`` when absent) if it is one of ``options``; ProtocolError
+    naming ``key`` otherwise."""
     value = msg.get(key, default)
     if value not in options:
         raise ProtocolError(key, f"expected one of {', '.join(options)}, got {describe(value)}")

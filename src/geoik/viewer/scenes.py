@@ -57,6 +57,8 @@ class SceneState:
     chains: dict[str, Chain] = field(default_factory=dict)
 
     def chain(self, name: str, lengths: Any, limits: Any) -> Chain:
+        """The scene's planar chain called ``name`` (made once from ``lengths`` and ``limits``,
+        then kept)."""
         if name not in self.chains:
             self.chains[name] = Chain.planar(lengths, limits)
         return self.chains[name]

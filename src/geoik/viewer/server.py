@@ -170,6 +170,8 @@ class Session:
         await self.send(await run_in_threadpool(self.serve, msg))
 
     def serve(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The reply to one checked message (``msg['type']`` says which): a scene, a robot or rig
+        pose, a solve or a map; an error reply naming the field when it cannot be served."""
         kind = msg["type"]
         try:
             if kind == "scene":

@@ -41,16 +41,21 @@ class Context:
         return (self.data[ck, m, mode]["status"] == g.REACHED) & self.within[ck]
 
     def pct_reached(self, ck: str, m: str, mode: str, max_iter: int | None = None) -> float:
+        """Percentage of the targets within reach that chain ``ck``, method ``m`` and start
+        ``mode`` reached (within ``max_iter`` iterations when given)."""
         ok = self.reached(ck, m, mode)
         if max_iter is not None:
             ok &= self.data[ck, m, mode]["iterations"] <= max_iter
         return 100.0 * float(ok.sum()) / max(int(self.within[ck].sum()), 1)
 
     def mean_iterations(self, ck: str, m: str, mode: str) -> float:
+        """Mean iterations over the reached targets of ``(ck, m, mode)``; NaN if none."""
         ok = self.reached(ck, m, mode)
         return float(self.data[ck, m, mode]["iterations"][ok].mean()) if ok.any() else math.nan
 
     def mean_cost(self, ck: str, m: str, mode: str, reading: str) -> float:
+        """Mean of the cost ``reading`` over the targets within reach of ``(ck, m, mode)``;
+        NaN if none."""
         w = self.within[ck]
         return float(self.data[ck, m, mode][reading][w].mean()) if w.any() else math.nan
 

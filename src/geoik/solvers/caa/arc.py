@@ -33,6 +33,8 @@ def arc_phi(lengths, m, th):
 
 @njit(cache=True)
 def arc_chord(lengths, m, th):
+    """The chord from the base to the end of the chain laid on a circular arc with link ``m`` at
+    angle ``th`` (radians) to its own chord; the straight chain's length as ``th`` -> 0."""
     s = math.sin(0.5 * th)
     if s > 1e-12:
         return lengths[m] * math.sin(0.5 * arc_phi(lengths, m, th)[0]) / s
@@ -133,5 +135,7 @@ def arc_angles(lengths, th, side, alpha, out):
 
 @njit(cache=True)
 def arc_side(base, target, end):
+    """+1 or -1: the side of the base-to-end-effector line the target lies on (2-D points
+    ``base``, ``target``, ``end``), the way CAA bends its arc."""
     cross = (target[0] - base[0]) * (end[1] - base[1]) - (target[1] - base[1]) * (end[0] - base[0])
     return -1.0 if cross > 0.0 else 1.0

@@ -66,6 +66,8 @@ from geoik.solvers.two_bone.spatial import two_bone_3d
 
 @njit(cache=True)
 def end_error_2d(r1, r2, a0, a1, px, py):
+    """The distance from the end of two links (``r1``, ``r2``) at absolute angle ``a0`` and
+    relative angle ``a1`` (radians) to the point ``(px, py)`` (relative to the base)."""
     ex = r1 * math.cos(a0) + r2 * math.cos(a0 + a1)
     ey = r1 * math.sin(a0) + r2 * math.sin(a0 + a1)
     return math.sqrt(sq(ex - px) + sq(ey - py))
@@ -94,6 +96,10 @@ def branch_2d(r1, r2, px, py, side, angles, lo, hi):
 
 @njit(cache=True)
 def two_bone_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+    """Seed 001's closed form for two planar links: the kernel contract of
+    :class:`~geoik.solvers.Solver` (``kernel_2d``; ``opts[0]`` the elbow, +1 or -1); the other elbow
+    branch is taken when the asked one, held within the limits, misses the target by more.
+    Returns ``(status, 1, nrec)``."""
     r1, r2 = lengths[0], lengths[1]
     px, py = target[0] - base[0], target[1] - base[1]
     end = np.empty(2)
