@@ -1,6 +1,12 @@
-"""The README's examples work as pasted: every Python block runs, and the command lines of every
-shell block run in order in one fresh directory, each exiting 0 and writing the files it names
-(but the long-running and interactive ones, installs and benchmarks)."""
+"""The README's and the user guide's examples work as pasted.
+
+Pages: ``README.md`` and every ``docs/*.md``. Every ``python`` block runs as a script; every
+``pycon`` block runs as a doctest (what it shows printed is what it prints); the command lines
+of every ``sh`` block run in order in one fresh directory, each exiting 0 and writing the files
+it names (but the long-running and interactive ones, installs and benchmarks); ``toml`` blocks
+are the files those commands read. Also: the README stays a front page, every guide page is in
+the guide's index, and every relative link leads to a file (and heading) that exists.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +14,66 @@ import re
 import shlex
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-TEXT = README.read_text(encoding="utf-8")
-FENCE = re.compile(r"```(\w+)\n(.*?)```", re.S)
-BLOCKS = [(m.group(1), m.group(2), m.start()) for m in FENCE.finditer(TEXT)]
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = [README, *sorted(DOCS.glob("*.md"))]
+FRONT_PAGE_LINES = 250
+"""The README is a front page: the rest of the text lives in the guide under docs/."""
 OUTPUTS = ("-o", "--output", "--plot", "--data", "--csv")
 """Options whose value is a file the command writes."""
+DOCTEST_FLAGS = "doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE"
 # not run here: the viewer serves until stopped, the full experiments take a minute (their
 # --quick form runs); lines that are neither `geoik ...` nor `python ...` (installs, benchmarks
 # run as .venv/bin/python, apt-get) are not examples of use
+
+
+@dataclass(frozen=True)
+class Block:
+    """A fenced code block of a page: its language, text and the line its fence opens on."""
+
+    page: Path
+    lang: str
+    code: str
+    line: int
+    before: str  # the paragraph just before the block
+
+    @property
+    def where(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+
+def _blocks(page: Path) -> list[Block]:
+    """The page's fenced blocks, read line by line (a fence without a language counts too, so
+    that its contents are never taken for a block of their own)."""
+    out: list[Block] = []
+    lines = page.read_text(encoding="utf-8").splitlines()
+    prose: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith("```"):
+            prose.append(lines[i])
+            i += 1
+            continue
+        lang, start = lines[i][3:].strip(), i
+        i += 1
+        body = []
+        while i < len(lines) and not lines[i].startswith("```"):
+            body.append(lines[i])
+            i += 1
+        i += 1
+        before = "\n".join(prose).rstrip().split("\n\n")[-1]
+        out.append(Block(page, lang, "\n".join(body) + "\n", start + 1, before))
+        prose = []
+    return out
+
+
+BLOCKS = [b for page in PAGES for b in _blocks(page)]
 
 
 def _skipped(line: str) -> bool:
@@ -29,8 +82,12 @@ def _skipped(line: str) -> bool:
     )
 
 
-def _python_blocks() -> list[str]:
-    return [code for lang, code, _ in BLOCKS if lang == "python"]
+def _python_blocks() -> list[Block]:
+    return [b for b in BLOCKS if b.lang == "python"]
+
+
+def _pycon_blocks() -> list[Block]:
+    return [b for b in BLOCKS if b.lang == "pycon"]
 
 
 def _lines(code: str) -> list[str]:
@@ -44,20 +101,24 @@ def _lines(code: str) -> list[str]:
 
 def _shell_blocks() -> list[list[str]]:
     """The runnable lines of each shell block that has any."""
-    return [lines for lang, code, _ in BLOCKS if lang == "sh" if (lines := _lines(code))]
+    return [lines for b in BLOCKS if b.lang == "sh" if (lines := _lines(b.code))]
+
+
+def _shell_where() -> list[str]:
+    return [b.where for b in BLOCKS if b.lang == "sh" and _lines(b.code)]
 
 
 def _toml_files() -> dict[str, str]:
-    """Each TOML block under the file name the text just before it gives (`` `arm.toml`: ``)."""
-    out = {}
-    end = 0
-    for m in FENCE.finditer(TEXT):
-        if m.group(1) == "toml":
-            before = TEXT[end : m.start()].rstrip().split("\n\n")[-1]
-            names = re.findall(r"`([\w.-]+\.toml)`", before)
-            assert names, f"a TOML block without a file name before it: {before[-200:]!r}"
-            out[names[-1]] = m.group(2)
-        end = m.end()
+    """Each TOML block under the file name the paragraph just before it gives
+    (`` `arm.toml`: ``); one name, one text, whichever page holds it."""
+    out: dict[str, str] = {}
+    for b in BLOCKS:
+        if b.lang != "toml":
+            continue
+        names = re.findall(r"`([\w.-]+\.toml)`", b.before)
+        assert names, f"{b.where}: a TOML block without a file name before it: {b.before[-200:]!r}"
+        assert out.get(names[-1], b.code) == b.code, f"{b.where}: {names[-1]} given twice"
+        out[names[-1]] = b.code
     return out
 
 
@@ -73,23 +134,78 @@ def _written(line: str) -> list[str]:
     return [args[i + 1] for i, a in enumerate(args[:-1]) if a in OUTPUTS]
 
 
-def test_the_readme_has_examples():
-    assert len(_python_blocks()) >= 3
-    assert sum(len(b) for b in _shell_blocks()) >= 12
+def test_the_pages_have_examples():
+    assert len(_python_blocks()) + len(_pycon_blocks()) >= 10
+    assert sum(len(b) for b in _shell_blocks()) >= 20
     assert {"arm.toml", "pins.toml", "knees.toml"} <= set(_toml_files())
+    readme = [b for b in BLOCKS if b.page == README]
+    assert sum(b.lang in ("python", "pycon") for b in readme) >= 3
+    langs = {b.lang for b in BLOCKS}
+    assert langs <= {"python", "pycon", "sh", "toml", ""}, langs
 
 
-@pytest.mark.parametrize("index", range(len(_python_blocks())))
-def test_python_example_runs(index, tmp_path, monkeypatch):
+def test_the_readme_is_a_front_page():
+    lines = README.read_text(encoding="utf-8").count("\n")
+    assert lines <= FRONT_PAGE_LINES, f"README.md has {lines} lines; move text into docs/"
+
+
+def test_every_guide_page_is_in_the_index():
+    index = (DOCS / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"\]\(([\w.-]+\.md)\)", index))
+    pages = {p.name for p in DOCS.glob("*.md")} - {"README.md"}
+    assert pages <= listed, f"not in docs/README.md: {sorted(pages - listed)}"
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(page: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    return {_anchor(m.group(1)) for m in re.finditer(r"^#+ (.*)$", text, re.M)}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
+def test_relative_links_lead_somewhere(page):
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"\w+:", target):  # https:, mailto:
+            continue
+        path, _, anchor = target.partition("#")
+        dest = (page.parent / path).resolve() if path else page
+        assert dest.exists(), f"{page.name}: link to {target}: no such file"
+        if anchor and dest.suffix == ".md":
+            assert anchor in _anchors(dest), f"{page.name}: link to {target}: no such heading"
+
+
+@pytest.mark.parametrize("block", _python_blocks(), ids=[b.where for b in _python_blocks()])
+def test_python_example_runs(block, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code = _python_blocks()[index]
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", block.code], capture_output=True, text=True, timeout=600
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 
-@pytest.mark.parametrize(
-    "lines", _shell_blocks(), ids=[b[0].split("  ")[0][:40] for b in _shell_blocks()]
-)
+@pytest.mark.parametrize("block", _pycon_blocks(), ids=[b.where for b in _pycon_blocks()])
+def test_pycon_example_prints_what_it_shows(block, tmp_path):
+    assert block.code.lstrip().startswith(">>> "), f"{block.where}: a pycon block starts >>>"
+    (tmp_path / "example.txt").write_text(block.code, encoding="utf-8")
+    code = (
+        "import doctest, sys\n"
+        f"failed, _ = doctest.testfile('example.txt', module_relative=False, "
+        f"optionflags={DOCTEST_FLAGS})\n"
+        "sys.exit(1 if failed else 0)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+
+
+@pytest.mark.parametrize("lines", _shell_blocks(), ids=_shell_where())
 def test_shell_example_runs(lines, tmp_path):
     for name, text in _toml_files().items():
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -103,10 +219,10 @@ def test_shell_example_runs(lines, tmp_path):
             assert (tmp_path / out).is_file(), (line, out)
 
 
-def test_the_pose_help_shows_the_readmes_examples():
-    """``geoik pose --help`` gives the README's lines, so both stay runnable."""
+def test_the_pose_help_shows_the_guides_examples():
+    """``geoik pose --help`` gives lines of the guide, so both stay runnable."""
     from geoik.commands.pose import EXAMPLES
 
-    readme = {line for lines in _shell_blocks() for line in lines}
+    guide = {line for lines in _shell_blocks() for line in lines}
     shown = [line.strip() for line in EXAMPLES.splitlines()[1:]]
-    assert shown and all(line in readme for line in shown), set(shown) - readme
+    assert shown and all(line in guide for line in shown), set(shown) - guide

@@ -315,8 +315,8 @@ effector, the Unitree Z1 to its last link, and the Allegro right hand to its fou
 
 def example_path(name: str) -> Path:
     """Path of the URDF of the example robot ``name`` (a key of :data:`EXAMPLES`), from the
-    installed ``example-robot-data`` package (``pip install example-robot-data``; in geoik's
-    ``test`` extra)."""
+    installed ``example-robot-data`` package (in geoik's ``robots`` extra: ``pip install
+    'geoik[robots]'``)."""
     from importlib import metadata
 
     if name not in EXAMPLES:
@@ -327,7 +327,8 @@ def example_path(name: str) -> Path:
         dist = metadata.distribution("example-robot-data")
     except metadata.PackageNotFoundError:
         raise RobotsMissingError(
-            "example robots need the example-robot-data package: pip install example-robot-data"
+            "example robots need the example-robot-data package: pip install 'geoik[robots]' "
+            "(or pip install example-robot-data)"
         ) from None
     root = Path(str(dist.locate_file("cmeel.prefix/share/example-robot-data/robots")))
     return root / EXAMPLES[name][0]
