@@ -242,3 +242,45 @@ def clamp_joints(kinds, lo, hi, q):
                 q[j] = lo[j]
             elif q[j] > hi[j]:
                 q[j] = hi[j]
+
+
+@njit(cache=True)
+def fk_poe(H, P, R_tip, kinds, q, R_out, p_out):
+    """Forward kinematics of a serial chain in product-of-exponentials form.
+
+    ``H`` (n, 3) unit joint axes and ``P`` (n + 1, 3) offsets (metres) at the zero
+    configuration, in the base frame: ``P[0]`` from the base to joint 0's origin, ``P[i]`` from
+    joint ``i - 1``'s origin to joint ``i``'s, ``P[n]`` from the last joint's origin to the tip.
+    ``R_tip`` (3, 3) is the tip's rotation at the zero configuration. Writes the tip's rotation
+    ``R_out`` (3, 3) and position ``p_out`` (3,) for joint values ``q`` (n,)::
+
+        R = R_1 R_2 ... R_n R_tip,   p = P_0 + R_1 P_1 + R_1 R_2 P_2 + ... + R_1 ... R_n P_n
+
+    with ``R_i`` the rotation by ``q[i]`` about ``H[i]``; a prismatic joint (``kinds[i]``)
+    adds ``q[i] H[i]`` turned by the rotations before it instead.
+    """
+    n = H.shape[0]
+    acc = np.eye(3)
+    turn = np.empty((3, 3))
+    tmp = np.empty((3, 3))
+    for r in range(3):
+        p_out[r] = P[0, r]
+    for i in range(n):
+        if slides(kinds[i]):
+            for r in range(3):
+                p_out[r] += q[i] * (acc[r, 0] * H[i, 0] + acc[r, 1] * H[i, 1] + acc[r, 2] * H[i, 2])
+        else:
+            axis_rotation(H[i, 0], H[i, 1], H[i, 2], q[i], turn)
+            for r in range(3):
+                for c in range(3):
+                    tmp[r, c] = (
+                        acc[r, 0] * turn[0, c] + acc[r, 1] * turn[1, c] + acc[r, 2] * turn[2, c]
+                    )
+            acc[:, :] = tmp
+        for r in range(3):
+            p_out[r] += acc[r, 0] * P[i + 1, 0] + acc[r, 1] * P[i + 1, 1] + acc[r, 2] * P[i + 1, 2]
+    for r in range(3):
+        for c in range(3):
+            R_out[r, c] = (
+                acc[r, 0] * R_tip[0, c] + acc[r, 1] * R_tip[1, c] + acc[r, 2] * R_tip[2, c]
+            )

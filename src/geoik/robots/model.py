@@ -28,6 +28,7 @@ from geoik.checks import check_array, check_ints, check_names, check_rotations
 from geoik.errors import InvalidChainError, InvalidPoseError, describe
 from geoik.jit import call
 from geoik.kinematics import KIND_NAMES, fk_robot, slides, wraps
+from geoik.robots.poe import SerialPOE, serial_poe
 
 __all__ = ["Robot"]
 
@@ -253,6 +254,18 @@ class Robot:
             self.base_name,
             self.name,
         )
+
+    def poe(self, tip: str | None = None) -> SerialPOE:
+        """The chain from the base to ``tip`` (default: the only tip) in product-of-exponentials
+        form: joint axes ``H`` (n, 3) and offsets ``P`` (n + 1, 3) at the zero configuration in
+        the base frame, the tip's rotation there, the joints' kinds and limits (cached; see
+        :mod:`geoik.robots.poe`)."""
+        i = self._one_tip(tip)
+        key = ("poe", i)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._cache[key] = serial_poe(self, i)
+        return cached
 
     # ------------------------------------------------------------------ poses
     def rest_angles(self) -> np.ndarray:
