@@ -261,7 +261,7 @@ class Robot:
         the base frame, the tip's rotation there, the joints' kinds and limits (cached; see
         :mod:`geoik.robots.poe`)."""
         i = self._one_tip(tip)
-        key = ("poe", i)
+        key = f"poe {i}"
         cached = self._cache.get(key)
         if cached is None:
             cached = self._cache[key] = serial_poe(self, i)

@@ -183,6 +183,7 @@ def sp2(p1, p2, k1, k2, out):
             t2, f2 = _sp1_unit(p2, n2, x, k2)
             out[i, 0] = -t1
             out[i, 1] = -t2
+            flags |= f1 | f2
         return count, flags
     # The circles miss each other: their closest points lie in the plane of k1 and k2.
     s = math.sqrt(s2)
@@ -234,8 +235,10 @@ def _sp1_unit(p, n, x, k):
         + k[1] * (ux[2] * up[0] - ux[0] * up[2])
         + k[2] * (ux[0] * up[1] - ux[1] * up[0])
     )
-    if dotu == 0.0 and crs == 0.0:
-        return 0.0, DEGENERATE
+    uu = ux[0] * ux[0] + ux[1] * ux[1] + ux[2] * ux[2]
+    up2 = up[0] * up[0] + up[1] * up[1] + up[2] * up[2]
+    if uu <= 1e-18 or up2 <= 1e-18:  # a point on the axis: every angle turns it alike
+        return math.atan2(crs, dotu) if uu > 0.0 and up2 > 0.0 else 0.0, DEGENERATE
     return math.atan2(crs, dotu), EXACT
 
 
