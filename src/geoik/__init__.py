@@ -63,6 +63,9 @@ _EXPORTS = {
     "Motion": "geoik.motion",
     "Pose": "geoik.pose",
     "Robot": "geoik.robots.model",
+    "SetStatus": "geoik.robots.analytic",
+    "SolutionSet": "geoik.robots.analytic",
+    "solve_all": "geoik.robots.analytic",
     "Branch": "geoik.rigs.skeleton",
     "Skeleton": "geoik.rigs.skeleton",
     "Solution": "geoik.solution",
@@ -93,8 +96,10 @@ __all__ = [
     "PosedClip",
     "Robot",
     "RobotsMissingError",
+    "SetStatus",
     "Skeleton",
     "Solution",
+    "SolutionSet",
     "Status",
     "TreePose",
     "TreeSolution",
@@ -108,6 +113,7 @@ __all__ = [
     "pose_clip",
     "save_bvh",
     "solve",
+    "solve_all",
     "solve_tree",
     "warm_up",
 ]
@@ -236,6 +242,7 @@ if TYPE_CHECKING:
     from geoik.rigs.pose import TreePose
     from geoik.rigs.skeleton import Branch, Skeleton
     from geoik.rigs.tree import TreeSolution, solve_tree
+    from geoik.robots.analytic import SetStatus, SolutionSet, solve_all
     from geoik.robots.model import Robot
     from geoik.robots.urdf import load_urdf
     from geoik.solution import Solution, Status

@@ -21,6 +21,7 @@ from geoik.checks import (
     DEFAULT_METHOD,
     DEFAULT_TOL,
     check_flag,
+    check_max_iter,
     check_motion,
     check_point,
 )
@@ -31,6 +32,7 @@ from geoik.judge import finish_2d, finish_3d, judge_params
 from geoik.motion import Motion
 from geoik.pose import Pose
 from geoik.reach import clamp_into_reach
+from geoik.robots.analytic import solve_analytic
 from geoik.robots.model import Robot
 from geoik.robots.solve import solve_robot
 from geoik.solution import STATUSES, Solution, Status
@@ -114,6 +116,10 @@ def solve(
                 argument="clamp_to_reach",
             )
         name = ROBOT_AUTO if method is None or method == AUTO else method
+        if get(name).kernel_all is not None:
+            get(name).pack_options(options)  # it takes none: any is an error
+            check_max_iter(max_iter, 1)
+            return solve_analytic(chain, target, tol, start, orientation, angle_tol)
         return solve_robot(
             chain, target, name, tol, max_iter, start, orientation, angle_tol, options
         )

@@ -63,7 +63,7 @@ def listing(solvers: list[Solver]) -> str:
     lines += [f"  {s.name:<{width}}{s.summary}  [{s.source}]" for s in solvers]
     if len(solvers) == len(REGISTRY):
         lines.append(f"  {AUTO:<{width}}{SUMMARY} (the default)")
-    general = [s.name for s in solvers if s.kernel_general is not None]
+    general = [s.name for s in solvers if s.takes_robots]
     lines += [
         "",
         "robots (general joint models: geoik.Robot, geoik solve --urdf): "
@@ -101,7 +101,7 @@ def solver_record(solver: Solver) -> dict[str, Any]:
         "links": list(solver.links),
         "iterative": solver.iterative,
         "default_max_iter": solver.default_max_iter,
-        "robots": solver.kernel_general is not None,
+        "robots": solver.takes_robots,
         "options": {
             o.name: {"default": o.default, "size": o.size, "help": o.help} for o in solver.options
         },
@@ -112,16 +112,24 @@ def solver_text(solver: Solver) -> str:
     """What ``geoik methods NAME`` prints of one solver."""
     dims = ", ".join(f"{d}-D" for d in solver.dims)
     budget = f"max_iter {solver.default_max_iter}" if solver.iterative else "one pass"
+    chains = f"{dims}; {_links(solver)}; {budget}" if solver.dims else "none (robots only)"
+    if solver.kernel_all is not None:
+        robots = (
+            "6 revolute joints in a family with a closed form (three parallel axes, as UR "
+            "and Unitree Z1; a spherical wrist, as Kinova j2s6s200 and the Talos arm; the "
+            "searched family where axes 5 and 6 meet; robot.family says which): every "
+            "solution of a pose (geoik.solve_all), the nearest by geoik.solve; position "
+            "and orientation targets"
+        )
+    elif solver.kernel_general is not None:
+        robots = "yes (geoik.Robot, geoik solve --urdf), position and orientation targets"
+    else:
+        robots = f"no (needs {solver.general_note})"
     lines = [
         f"{solver.name}  {solver.summary}",
         f"    source:  {solver.source}",
-        f"    chains:  {dims}; {_links(solver)}; {budget}",
-        "    robots:  "
-        + (
-            "yes (geoik.Robot, geoik solve --urdf), position and orientation targets"
-            if solver.kernel_general is not None
-            else f"no (needs {solver.general_note})"
-        ),
+        f"    chains:  {chains}",
+        f"    robots:  {robots}",
     ]
     if not solver.options:
         lines.append("    options: none")

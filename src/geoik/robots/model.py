@@ -29,6 +29,7 @@ from geoik.errors import InvalidChainError, InvalidPoseError, describe
 from geoik.jit import call
 from geoik.kinematics import KIND_NAMES, fk_robot, slides, wraps
 from geoik.robots.poe import SerialPOE, serial_poe
+from geoik.solvers.analytic.decompose import Plan, decompose
 
 __all__ = ["Robot"]
 
@@ -266,6 +267,25 @@ class Robot:
         if cached is None:
             cached = self._cache[key] = serial_poe(self, i)
         return cached
+
+    @property
+    def family(self) -> str:
+        """The arm's kinematic family in words, as the analytic solver decomposes it (one tip),
+        e.g. ``"6R: three parallel axes (2, 3, 4), axes 5 and 6 intersect: closed form, up to
+        8 solutions"``; see :mod:`geoik.solvers.analytic.decompose`."""
+        if self.k != 1:
+            return f"{self.k} tips: a tree, no serial family"
+        return self.analytic_plan().family
+
+    def analytic_plan(self) -> Plan:
+        """The analytic solver's plan of the arm (one tip; cached): its family, and the chain as
+        the family's kernel takes it (:func:`geoik.solvers.analytic.decompose`)."""
+        plan = self._cache.get("analytic plan")
+        if plan is None:
+            poe = self.poe()
+            revolute = bool(np.all(poe.kinds != PRISMATIC))
+            plan = self._cache["analytic plan"] = decompose(poe.H, poe.P, poe.R_tip, revolute)
+        return plan
 
     # ------------------------------------------------------------------ poses
     def rest_angles(self) -> np.ndarray:

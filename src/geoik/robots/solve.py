@@ -25,7 +25,13 @@ from geoik.checks import (
     check_rotation,
     check_tol,
 )
-from geoik.errors import InvalidChainError, InvalidPoseError, InvalidTargetError, describe
+from geoik.errors import (
+    InvalidChainError,
+    InvalidPoseError,
+    InvalidTargetError,
+    UnsupportedChainError,
+    describe,
+)
 from geoik.geometry import wrap
 from geoik.jit import call
 from geoik.judge import judge_robot
@@ -51,7 +57,7 @@ def solve_robot(
 ) -> Solution:
     """:func:`geoik.solve` for a robot with one tip (its parameters)."""
     solver = get(method)
-    solver.check_model(robot, general_methods())
+    _check_general(solver, robot)
     if robot.k != 1:
         raise InvalidChainError(
             f"geoik.solve moves one tip, got {robot.describe()}; take one with "
@@ -101,7 +107,7 @@ def solve_robot_tree(
 ) -> Any:
     """:func:`geoik.solve_tree` for a robot (its parameters): every named tip moved at once."""
     solver = get(method)
-    solver.check_model(robot, general_methods())
+    _check_general(solver, robot)
     if not isinstance(targets, Mapping):
         raise InvalidTargetError(
             f"expected a mapping of tip names to points, got {describe(targets)}",
@@ -159,6 +165,18 @@ def solve_robot_tree(
         angle_error=types.MappingProxyType(angle_error),
         frames=frames,
     )
+
+
+def _check_general(solver: Solver, robot: Robot) -> None:
+    """UnsupportedChainError unless the solver has a general kernel (moving tips towards
+    targets), naming those that have one."""
+    solver.check_model(robot, general_methods())
+    if solver.kernel_general is None:
+        raise UnsupportedChainError(
+            f"chain: method {solver.name!r} gives every solution of one tip's full pose "
+            f"(geoik.solve with an orientation, geoik.solve_all), got {robot.describe()}; for "
+            f"this use one of {', '.join(general_methods())}"
+        )
 
 
 def public_values(robot: Robot, q: np.ndarray) -> np.ndarray:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from geoik.errors import UnknownMethodError
 from geoik.solvers import (
+    analytic,
     caa,
     ccd,
     circles,
@@ -25,11 +26,19 @@ from geoik.solvers import (
 )
 from geoik.solvers.base import Option, Solver
 
-__all__ = ["REGISTRY", "Option", "Solver", "general_methods", "get"]
+__all__ = [
+    "REGISTRY",
+    "Option",
+    "Solver",
+    "chain_methods",
+    "general_methods",
+    "get",
+    "robot_methods",
+]
 
 REGISTRY: dict[str, Solver] = {
     m.SOLVER.name: m.SOLVER
-    for m in (ccd, fabrik, circles, dls, triangulation, single_pass, two_bone, caa)
+    for m in (ccd, fabrik, circles, dls, triangulation, single_pass, two_bone, caa, analytic)
 }
 
 
@@ -47,3 +56,15 @@ def get(method: str) -> Solver:
 def general_methods() -> list[str]:
     """The solvers that take general models (:class:`geoik.Robot`), in registry order."""
     return [s.name for s in REGISTRY.values() if s.kernel_general is not None]
+
+
+def robot_methods() -> list[str]:
+    """The solvers that solve a :class:`geoik.Robot` with one tip (a general kernel, or every
+    solution of a pose), in registry order."""
+    return [s.name for s in REGISTRY.values() if s.takes_robots]
+
+
+def chain_methods(dim: int | None = None) -> list[str]:
+    """The solvers that solve a :class:`geoik.Chain` (of ``dim`` dimensions, default any), in
+    registry order."""
+    return [s.name for s in REGISTRY.values() if s.dims and (dim is None or dim in s.dims)]

@@ -84,6 +84,18 @@ class Solver:
     :class:`geoik.UnsupportedChainError` for a robot, saying what it needs
     (``general_note``).
 
+    ``kernel_all``, if given, returns every solution of a pose of a serial arm rather than
+    moving one state towards it (the analytic solver)::
+
+        kernel_all(code, reverse, H, P, R_tip, points, lo, hi, R_goal, p_goal, start, tol,
+                   angle_tol, out_q, out_flags, out_err) -> (exact, outside_limits, closest)
+
+    with ``decompose(H, P, R_tip, revolute)`` giving the plan (``code``, ``reverse``, the chain
+    as solved and its special points) from the arm's product-of-exponentials form, once per
+    robot; ``out_q`` (:data:`max_solutions`, n) receives the solutions in three sorted groups
+    whose sizes it returns (see :mod:`geoik.solvers.analytic`). Such a solver has no chain
+    kernels; :meth:`check_chain` says it takes robots.
+
     A kernel that cannot produce its pose within the joint limits (CAA: the arc it must take)
     keeps the start pose and returns ``(STALLED, 0, -1 - j)``, ``j`` the first joint whose
     limits it cannot meet: :func:`geoik.solve` raises :class:`geoik.LimitError` naming the joint
@@ -110,12 +122,21 @@ class Solver:
     kernel_general: Any = None
     capacity_general: Callable[[int, int], int] | None = None
     general_note: str = "a geoik.Chain"
+    kernel_all: Any = None
+    decompose: Callable[..., Any] | None = None
+    max_solutions: int = 0
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
     _defaults: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
     _fits: set[tuple[int, int]] = field(default_factory=set, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._option_index.update({o.name: o for o in self.options})
+
+    @property
+    def takes_robots(self) -> bool:
+        """Whether the solver solves general models (:class:`geoik.Robot`): by a general kernel
+        or by every solution of a pose."""
+        return self.kernel_general is not None or self.kernel_all is not None
 
     @property
     def dims(self) -> tuple[int, ...]:
@@ -163,7 +184,7 @@ class Solver:
     def check_model(self, model: Any, general: Sequence[str] = ()) -> None:
         """Raise UnsupportedChainError unless the solver takes general models (robots), naming
         the solvers that do (``general``)."""
-        if self.kernel_general is not None:
+        if self.takes_robots:
             return
         raise UnsupportedChainError(
             f"method {self.name!r} needs {self.general_note}, got {model.describe()} (joint "
@@ -207,6 +228,11 @@ class Solver:
             want = f"exactly {lo}" if hi == lo else f"at least {lo}" if hi is None else f"{lo}-{hi}"
             raise UnsupportedChainError(
                 f"method {self.name!r} needs {want} links, got a chain of {n}", argument="chain"
+            )
+        if not self.dims:
+            raise UnsupportedChainError(
+                f"chain: method {self.name!r} solves robots (a geoik.Robot, e.g. from "
+                f"geoik.load_urdf), got a {dim}-D chain of {n} links"
             )
         if self.kernel(dim) is None:
             raise UnsupportedChainError(

@@ -40,10 +40,12 @@ _MAX_OPTIONS = 16
 
 
 def methods_reply(_msg: dict[str, Any]) -> dict[str, Any]:
-    """The registered solvers, their chains and options; the map metrics with their labels
+    """The registered solvers of chains, their chains and options; the map metrics with their labels
     and the maps' colours (:mod:`geoik.maps.palette`)."""
     out = []
     for name, s in REGISTRY.items():
+        if not s.dims:  # robots only: the page's chains cannot use it
+            continue
         out.append(
             {
                 "name": name,

@@ -99,6 +99,8 @@ def warm_up(models: Models | None = None) -> None:
 
 def _warm_up(models: Models) -> None:
     for name, solver in handlers.REGISTRY.items():
+        if not solver.dims:
+            continue
         lo, hi = solver.links
         chain = {"lengths": [1.0] * (3 if hi is None else min(max(lo, 3), hi))}
         with contextlib.suppress(GeoIKError):

@@ -113,9 +113,9 @@ def decompose(
     if n != 6:
         return _none(H, P, R_tip, f"{n}R: no closed form here (6 revolute joints have one)")
     size = max(float(np.linalg.norm(P, axis=1).sum()), 1e-300)
-    for reverse in (False, True):
+    for reverse, search in ((False, False), (True, False), (False, True), (True, True)):
         h, p, r = reversed_chain(H, P, R_tip) if reverse else (H, P, R_tip)
-        found = _family(h, p, tol, tol * size)
+        found = _family(h, p, tol, tol * size, search)
         if found is not None:
             code, points = found
             words = FAMILIES[code]
@@ -144,7 +144,11 @@ def reversed_chain(
     return np.ascontiguousarray(h), np.ascontiguousarray(p), np.ascontiguousarray(R_tip.T)
 
 
-def _family(H: np.ndarray, P: np.ndarray, tol: float, tol_len: float) -> tuple[int, np.ndarray] | None:
+def _family(
+    H: np.ndarray, P: np.ndarray, tol: float, tol_len: float, search: bool
+) -> tuple[int, np.ndarray] | None:
+    """The closed-form family of the chain (or with ``search``, the searched one), with its
+    special points; None when none fits."""
     o = np.cumsum(P, axis=0)[:-1]  # joint origins at the zero configuration
 
     def parallel(i: int, j: int) -> bool:
@@ -157,10 +161,15 @@ def _family(H: np.ndarray, P: np.ndarray, tol: float, tol_len: float) -> tuple[i
 
     points = np.zeros((2, 3))
     c45 = meet(4, 5)
-    if c45 is not None and parallel(1, 2) and parallel(2, 3):
-        if not parallel(0, 1) and not parallel(1, 4):
-            points[0] = c45
-            return THREE_PARALLEL, points
+    if search:
+        if c45 is None:
+            return None
+        points[0] = c45
+        return SEARCH_56, points
+    three = c45 is not None and parallel(1, 2) and parallel(2, 3)
+    if three and not parallel(0, 1) and not parallel(1, 4):
+        points[0] = c45
+        return THREE_PARALLEL, points
     w = meet(3, 4)
     if w is not None and _on_axis(w, o[5], H[5], tol_len):
         points[0] = w
@@ -177,9 +186,6 @@ def _family(H: np.ndarray, P: np.ndarray, tol: float, tol_len: float) -> tuple[i
             points[1] = c12
             return WRIST_MEET_23, points
         return WRIST_GENERAL, points
-    if c45 is not None:
-        points[0] = c45
-        return SEARCH_56, points
     return None
 
 

@@ -21,14 +21,23 @@ with ``q_0 .. q_3`` only, and rotations about ``h`` keep ``h``-components, so
 Spherical wrist (``h_3``, ``h_4``, ``h_5`` meet at ``w``): ``w`` moves with ``q_0 .. q_2`` only,
 found by one of five position compositions (see :mod:`.decompose`), then SP2 gives ``q_3, q_4``
 from ``R_3^T R36 h_5 = R_4 h_5`` (2) and SP1 ``q_5``.
+
+Searched (``h_4`` and ``h_5`` meet at ``c``, nothing more): for each angle of joint 0, SP5
+places ``c`` (``q_1 .. q_3``, up to 4), and the wrist's two joints can meet the orientation
+only where ``h_4 . R03^T R06 h_5 = h_4 . h_5``; that residual is followed along each branch
+over :data:`SEARCH_SAMPLES` angles and its sign changes refined (:func:`search_56`). A root
+where two branches merge (a tangency) can be missed; every candidate is checked by the
+forward kinematics afterwards.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
+from geoik.geometry import wrap
 from geoik.solvers.analytic.subproblems import DEGENERATE, sp1, sp2, sp3, sp4, sp5
 
 __all__ = ["MAX_SOLUTIONS", "solve_6r"]
@@ -200,10 +209,15 @@ def solve_6r(code, H, P, points, R06, p_goal, tip0, cand, cflags, two, four3):
     o1 = _add(o0, _v(P, 1))
     o2 = _add(o1, _v(P, 2))
     o3 = _add(o2, _v(P, 3))
+    if code == 7:
+        c = _v(points, 0)
+        return search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand,
+                         cflags)
     if code == 1:
         c = _v(points, 0)
-        return _three_parallel(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0,
-                               cand, cflags, two)
+        return _three_parallel(
+            h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand, cflags, two
+        )
     w = _v(points, 0)
     wg = _sub(p_goal, mv(R06, _sub(tip0, w)))  # where the wrist centre must be
     v = _sub(wg, o0)
@@ -305,8 +319,9 @@ def _wrist(h0, h1, h2, h3, h4, h5, R06, pos, npos, cand, cflags):
 
 
 @njit(cache=True)
-def _three_parallel(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand, cflags,
-                    two):
+def _three_parallel(
+    h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand, cflags, two
+):
     h = h1
     cg = _sub(p_goal, mv(R06, _sub(tip0, c)))  # where c must be
     v = _sub(cg, o0)
@@ -338,6 +353,110 @@ def _three_parallel(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0
                 q1, f1 = sp1(_add(pp2, mv(r2, pp3)), d, h1)
                 r12 = mm(rot(h1, q1), r2)
                 q3, f3 = _angle_of(mtm(r12, m), h3)
-                count = _put(cand, cflags, count, q0, q1, q2, q3, q4, q5,
-                             f0 | f4 | f5 | f2 | f1 | f3)
+                count = _put(
+                    cand, cflags, count, q0, q1, q2, q3, q4, q5, f0 | f4 | f5 | f2 | f1 | f3
+                )
+    return count
+
+
+SEARCH_SAMPLES = 64
+"""Samples of joint 0's angle in the searched family (then each bracket is refined)."""
+
+
+@njit(cache=True)
+def _search_branches(t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, buf):
+    """Joint 0 at ``t``: SP5 places ``c`` (``q_1 .. q_3``, up to 4 rows of ``buf`` (4, 4)) and
+    the residual ``h_4 . R03^T R06 h_5 - h_4 . h_5`` of each (column 3), which vanishes where
+    the wrist can meet the orientation. Returns the count."""
+    x = _sub(mtv(rot(h0, t), _sub(cg, o0)), pp1)
+    n, _ = sp5(_neg(pp2), x, pp3, pp4, _neg(h1), h2, h3, buf[:, :3])
+    # sp5 writes (t1, t2, t3) = (q1, q2, q3)
+    for i in range(n):
+        r03 = mm(mm(mm(rot(h0, t), rot(h1, buf[i, 0])), rot(h2, buf[i, 1])), rot(h3, buf[i, 2]))
+        buf[i, 3] = _dot(h4, mtv(r03, mv(R06, h5))) - _dot(h4, h5)
+    return n
+
+
+@njit(cache=True)
+def _nearest(buf, n, q1, q2, q3):
+    best = -1
+    gap = 1e300
+    for i in range(n):
+        d = (
+            abs(wrap(buf[i, 0] - q1)) + abs(wrap(buf[i, 1] - q2)) + abs(wrap(buf[i, 2] - q3))
+        )
+        if d < gap:
+            gap = d
+            best = i
+    return best
+
+
+@njit(cache=True)
+def search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand, cflags):
+    """The searched family: axes 4 and 5 meet at ``c``; joint 0's angle is sampled, each
+    sample solved by SP5 for ``q_1 .. q_3`` and its orientation residual followed along the
+    branch to the next sample (the nearest branch there); each sign change is refined by
+    regula falsi, then SP1 gives ``q_4`` and ``q_5``. Returns the number of candidates."""
+    cg = _sub(p_goal, mv(R06, _sub(tip0, c)))
+    pp1, pp2, pp3, pp4 = _sub(o1, o0), _sub(o2, o1), _sub(o3, o2), _sub(c, o3)
+    N = SEARCH_SAMPLES
+    samples = np.empty((N + 1, 4, 4))
+    counts = np.empty(N + 1, dtype=np.int64)
+    step = 2.0 * math.pi / N
+    for s in range(N + 1):
+        t = -math.pi + s * step
+        counts[s] = _search_branches(
+            t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, samples[s]
+        )
+    buf = np.empty((4, 4))
+    count = 0
+    u5 = normal(h5)
+    for s in range(N):
+        for b in range(counts[s]):
+            a_row = samples[s, b]
+            j = _nearest(samples[s + 1], counts[s + 1], a_row[0], a_row[1], a_row[2])
+            if j < 0:
+                continue
+            b_row = samples[s + 1, j]
+            ea, eb = a_row[3], b_row[3]
+            if ea == 0.0 or (ea > 0.0) == (eb > 0.0):
+                continue
+            lo, hi = -math.pi + s * step, -math.pi + (s + 1) * step
+            q1, q2, q3 = a_row[0], a_row[1], a_row[2]
+            side = 0
+            t = lo
+            ok = True
+            for _ in range(60):
+                t = (lo * eb - hi * ea) / (eb - ea)
+                n = _search_branches(
+                    t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, buf
+                )
+                k = _nearest(buf, n, q1, q2, q3)
+                if k < 0:
+                    ok = False
+                    break
+                q1, q2, q3 = buf[k, 0], buf[k, 1], buf[k, 2]
+                e = buf[k, 3]
+                if e == 0.0 or hi - lo < 1e-14:
+                    break
+                if (e > 0.0) == (ea > 0.0):
+                    lo, ea = t, e
+                    if side == -1:
+                        eb *= 0.5
+                    side = -1
+                else:
+                    hi, eb = t, e
+                    if side == 1:
+                        ea *= 0.5
+                    side = 1
+                if abs(e) < 1e-15:
+                    break
+            if not ok:
+                continue
+            r03 = mm(mm(mm(rot(h0, t), rot(h1, q1)), rot(h2, q2)), rot(h3, q3))
+            v = mtv(r03, mv(R06, h5))
+            q4, f4 = sp1(h5, v, h4)
+            r36 = mtm(r03, R06)
+            q5, f5 = sp1(u5, mtv(rot(h4, q4), mv(r36, u5)), h5)
+            count = _put(cand, cflags, count, t, q1, q2, q3, q4, q5, f4 | f5)
     return count

@@ -5,7 +5,8 @@
 kinematics (:func:`polish`: the closed forms are exact in theory, and this takes their rounding,
 and an arm whose axes meet only within the decomposition's tolerance, down to the last bits),
 the pose error, joint values into the limits (each wrapped into (-pi, pi], then moved by 2 pi
-where that puts it inside), duplicates merged, and the order by distance from the start.
+where that puts it inside, and of two such the one nearer the start), duplicates merged, and
+the order by distance from the start.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from numba import njit
 
 from geoik.geometry import wrap
 from geoik.solvers.analytic.families import mm, mmt, mv, rot, solve_6r
-from geoik.solvers.analytic.subproblems import DEGENERATE, LEAST_SQUARES
+from geoik.solvers.analytic.subproblems import DEGENERATE
 
 __all__ = ["OUTSIDE_LIMITS", "SINGULAR", "all_solutions", "polish"]
 
@@ -43,8 +44,17 @@ def forward(H, P, R_tip, q):
         acc = mm(acc, rot((H[i, 0], H[i, 1], H[i, 2]), q[i]))
         d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
         p = (p[0] + d[0], p[1] + d[1], p[2] + d[2])
-    r = (R_tip[0, 0], R_tip[0, 1], R_tip[0, 2], R_tip[1, 0], R_tip[1, 1], R_tip[1, 2],
-         R_tip[2, 0], R_tip[2, 1], R_tip[2, 2])
+    r = (
+        R_tip[0, 0],
+        R_tip[0, 1],
+        R_tip[0, 2],
+        R_tip[1, 0],
+        R_tip[1, 1],
+        R_tip[1, 2],
+        R_tip[2, 0],
+        R_tip[2, 1],
+        R_tip[2, 2],
+    )
     return mm(acc, r), p
 
 
@@ -139,9 +149,39 @@ def _gauss(a, n):
 
 
 @njit(cache=True)
+def _into_limits(v, lo, hi, near):
+    """Of ``v - 2 pi``, ``v``, ``v + 2 pi`` (``v`` in (-pi, pi]), the one within [lo, hi] (to
+    1e-9, then clamped) nearest ``near``; NaN when none is."""
+    best = np.nan
+    gap = np.inf
+    for k in range(-1, 2):
+        x = v + k * 2.0 * math.pi
+        if lo - 1e-9 <= x <= hi + 1e-9:
+            x = min(max(x, lo), hi)
+            if abs(x - near) < gap:
+                gap = abs(x - near)
+                best = x
+    return best
+
+
+@njit(cache=True)
 def all_solutions(
-    code, reverse, H, P, R_tip, points, lo, hi, R_goal_in, p_goal_in, start, tol, angle_tol,
-    out_q, out_flags, out_err
+    code,
+    reverse,
+    H,
+    P,
+    R_tip,
+    points,
+    lo,
+    hi,
+    R_goal_in,
+    p_goal_in,
+    start,
+    tol,
+    angle_tol,
+    out_q,
+    out_flags,
+    out_err,
 ):
     """Every solution of the 6R arm's pose (the family ``code`` of :mod:`.decompose`).
 
@@ -156,17 +196,42 @@ def all_solutions(
     """
     n = 6
     if reverse:  # solve T'(q') = T_goal^-1
-        Rg = (R_goal_in[0, 0], R_goal_in[1, 0], R_goal_in[2, 0],
-              R_goal_in[0, 1], R_goal_in[1, 1], R_goal_in[2, 1],
-              R_goal_in[0, 2], R_goal_in[1, 2], R_goal_in[2, 2])
+        Rg = (
+            R_goal_in[0, 0],
+            R_goal_in[1, 0],
+            R_goal_in[2, 0],
+            R_goal_in[0, 1],
+            R_goal_in[1, 1],
+            R_goal_in[2, 1],
+            R_goal_in[0, 2],
+            R_goal_in[1, 2],
+            R_goal_in[2, 2],
+        )
         pg = mv(Rg, (-p_goal_in[0], -p_goal_in[1], -p_goal_in[2]))
     else:
-        Rg = (R_goal_in[0, 0], R_goal_in[0, 1], R_goal_in[0, 2],
-              R_goal_in[1, 0], R_goal_in[1, 1], R_goal_in[1, 2],
-              R_goal_in[2, 0], R_goal_in[2, 1], R_goal_in[2, 2])
+        Rg = (
+            R_goal_in[0, 0],
+            R_goal_in[0, 1],
+            R_goal_in[0, 2],
+            R_goal_in[1, 0],
+            R_goal_in[1, 1],
+            R_goal_in[1, 2],
+            R_goal_in[2, 0],
+            R_goal_in[2, 1],
+            R_goal_in[2, 2],
+        )
         pg = (p_goal_in[0], p_goal_in[1], p_goal_in[2])
-    rt = (R_tip[0, 0], R_tip[0, 1], R_tip[0, 2], R_tip[1, 0], R_tip[1, 1], R_tip[1, 2],
-          R_tip[2, 0], R_tip[2, 1], R_tip[2, 2])
+    rt = (
+        R_tip[0, 0],
+        R_tip[0, 1],
+        R_tip[0, 2],
+        R_tip[1, 0],
+        R_tip[1, 1],
+        R_tip[1, 2],
+        R_tip[2, 0],
+        R_tip[2, 1],
+        R_tip[2, 2],
+    )
     R06 = mmt(Rg, rt)
     tip0 = (0.0, 0.0, 0.0)
     for i in range(n + 1):
@@ -174,8 +239,9 @@ def all_solutions(
     m = out_q.shape[0]
     cand = np.empty((m, n))
     cflags = np.zeros(m, dtype=np.int64)
-    count = solve_6r(code, H, P, points, R06, pg, tip0, cand, cflags, np.empty((3, 2)),
-                     np.empty((4, 3)))
+    count = solve_6r(
+        code, H, P, points, R06, pg, tip0, cand, cflags, np.empty((3, 2)), np.empty((4, 3))
+    )
     jac = np.empty((6, 7))
     q = np.empty(n)
     keys = np.empty(m)
@@ -192,16 +258,11 @@ def all_solutions(
             flags |= NOT_EXACT
         # back to the robot's joints
         for j in range(n):
-            v = wrap(-q[n - 1 - j] if reverse else q[j])
-            if v < lo[j] - 1e-9 or v > hi[j] + 1e-9:
-                if lo[j] - 1e-9 <= v - 2.0 * math.pi <= hi[j] + 1e-9:
-                    v -= 2.0 * math.pi
-                elif lo[j] - 1e-9 <= v + 2.0 * math.pi <= hi[j] + 1e-9:
-                    v += 2.0 * math.pi
-                elif not flags & NOT_EXACT:
+            v = _into_limits(wrap(-q[n - 1 - j] if reverse else q[j]), lo[j], hi[j], start[j])
+            if v != v:  # no turn by 2 pi puts it inside: keep the wrapped value
+                v = wrap(-q[n - 1 - j] if reverse else q[j])
+                if not flags & NOT_EXACT:
                     flags |= OUTSIDE_LIMITS
-            if lo[j] - 1e-9 <= v <= hi[j] + 1e-9:
-                v = min(max(v, lo[j]), hi[j])
             rows[kept, j] = v
         g_new = 2 if flags & NOT_EXACT else 1 if flags & OUTSIDE_LIMITS else 0
         dup = -1

@@ -1,0 +1,62 @@
+"""The analytic solver: every solution of a pose of a serial arm, by canonical subproblems.
+
+Three layers, each on plain arrays (this package never imports :mod:`geoik.robots`; the robot
+side is :mod:`geoik.robots.analytic`):
+
+- :mod:`.subproblems`: the six canonical subproblems (Paden-Kahan SP1-SP3, IK-Geo's SP4-SP6),
+  each a small compiled kernel returning every solution, least squares where the geometry has
+  no exact one, flagged;
+- :mod:`.decompose`: from the arm's product-of-exponentials form (axes ``H``, offsets ``P``),
+  which axes are parallel or meet, the kinematic family, and the plan
+  (:class:`.decompose.Plan`);
+- :mod:`.families` and :mod:`.finish`: one compiled call per pose that composes the family's
+  subproblems, polishes each candidate by Newton's method on the full forward kinematics,
+  keeps the joint values inside their limits (turning by 2 pi where that helps), merges
+  duplicates and sorts by distance from the start (:func:`.finish.all_solutions`).
+
+Kernel contract (:class:`~geoik.solvers.base.Solver`'s ``kernel_all``)::
+
+    all_solutions(code, reverse, H, P, R_tip, points, lo, hi, R_goal, p_goal, start, tol,
+                  angle_tol, out_q, out_flags, out_err) -> (exact, outside_limits, closest)
+
+``out_q`` (:data:`MAX_SOLUTIONS`, 6) receives the exact solutions within the limits, then the
+exact ones outside them, then the least-squares candidates (the goal out of reach), each group
+sorted (by distance from ``start``; the candidates by their pose error).
+"""
+
+from __future__ import annotations
+
+from geoik.solvers.analytic.decompose import DEFAULT_TOL, FAMILIES, Plan, decompose
+from geoik.solvers.analytic.families import MAX_SOLUTIONS
+from geoik.solvers.analytic.finish import NOT_EXACT, OUTSIDE_LIMITS, SINGULAR, all_solutions
+from geoik.solvers.base import Solver
+
+__all__ = [
+    "DEFAULT_TOL",
+    "FAMILIES",
+    "MAX_SOLUTIONS",
+    "NOT_EXACT",
+    "OUTSIDE_LIMITS",
+    "SINGULAR",
+    "SOLVER",
+    "Plan",
+    "all_solutions",
+    "decompose",
+]
+
+SOLVER = Solver(
+    name="analytic",
+    summary="every solution of a 6R arm's pose by canonical subproblems (robots with an "
+    "orientation)",
+    source="Paden & Kahan; Elias & Wen, IK-Geo (2022-2024); Ostermeier et al. (2025)",
+    module="geoik.solvers.analytic",
+    kernel_2d=None,
+    kernel_3d=None,
+    capacity=lambda n, max_iter: 1,
+    default_max_iter=1,
+    iterative=False,
+    general_note="a geoik.Robot",
+    kernel_all=all_solutions,
+    decompose=decompose,
+    max_solutions=MAX_SOLUTIONS,
+)

@@ -1,0 +1,244 @@
+"""The analytic solver on real arms: the family found from the model, every solution of
+held-out poses (each verified by the robot's own forward kinematics, the true one among
+them), limits respected, unreachable poses reported as such, ``geoik.solve(method="analytic")``
+and the compiled kernel equal to its plain-Python twin."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik import jit
+from geoik.kinematics import angle_between
+from geoik.robots.urdf import example_path, load_example
+from geoik.solvers.analytic import all_solutions
+from geoik.solvers.analytic.decompose import decompose, reversed_chain
+
+pytest.importorskip("yourdfpy")
+
+
+def _robot(name: str) -> ik.Robot:
+    if name in ("ur5", "ur10", "kinova", "z1"):
+        return load_example(name)
+    base = example_path("ur5").parents[2]
+    if name == "ur3":
+        return ik.load_urdf(base / "ur_description/urdf/ur3_robot.urdf", tip="tool0")
+    if name == "talos":
+        path = base / "talos_data/robots/talos_left_arm.urdf"
+        return ik.load_urdf(path, tip="arm_left_7_link")
+    raise KeyError(name)
+
+
+FAMILY = {
+    "ur3": "three parallel axes (2, 3, 4)",
+    "ur5": "three parallel axes (2, 3, 4)",
+    "ur10": "three parallel axes (2, 3, 4)",
+    "z1": "three parallel axes (2, 3, 4)",
+    "kinova": "spherical wrist (4, 5, 6), axes 2 and 3 parallel",
+    "talos": "spherical wrist (4, 5, 6), axes 1 and 2 intersect",
+}
+
+
+@pytest.fixture(scope="module", params=sorted(FAMILY))
+def arm(request) -> tuple[str, ik.Robot]:
+    return request.param, _robot(request.param)
+
+
+def _gap(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.max(np.abs(np.remainder(a - b + np.pi, 2 * np.pi) - np.pi)))
+
+
+def test_family_in_words(arm):
+    name, robot = arm
+    assert robot.family.startswith("6R: " + FAMILY[name])
+    assert "closed form" in robot.family
+
+
+def test_every_solution_of_held_out_poses(arm):
+    name, robot = arm
+    rng = np.random.default_rng(11)
+    for q in robot.random_angles(rng, 60):
+        frame = robot.tip_frame(q)
+        res = ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3], start=q)
+        assert res.status is ik.SetStatus.SOLVED and len(res) >= 1
+        assert _gap(res.angles[0], q) < 1e-6  # the true one, nearest the start
+        assert np.all(np.isfinite(res.angles))
+        free = ~np.isfinite(robot.lo)
+        diff = res.angles - q
+        diff[:, free] = np.remainder(diff[:, free] + np.pi, 2 * np.pi) - np.pi
+        d = list(np.sum(np.square(diff), axis=1))
+        assert d == sorted(d)
+        for s in res.angles:
+            assert np.all(s >= robot.lo) and np.all(s <= robot.hi)
+            got = robot.tip_frame(s)
+            assert np.linalg.norm(got[:3, 3] - frame[:3, 3]) <= 1e-9
+            assert jit.call(angle_between, frame[:3, :3], got[:3, :3]) <= 1e-9
+        # distinct solutions
+        for i in range(len(res)):
+            for j in range(i):
+                assert _gap(res.angles[i], res.angles[j]) > 1e-7
+
+
+def test_count_against_brute_force(arm):
+    """Many random configurations of one pose's family: every configuration that lands on the
+    pose (found by solving from it with dls) is among the analytic solutions."""
+    _, robot = arm
+    rng = np.random.default_rng(5)
+    q = robot.random_angles(rng)
+    frame = robot.tip_frame(q)
+    res = ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3])
+    for s0 in robot.random_angles(rng, 12):
+        sol = ik.solve(
+            robot, frame[:3, 3], orientation=frame[:3, :3], start=s0, tol=1e-10, angle_tol=1e-10
+        )
+        if sol.status is ik.Status.REACHED:
+            assert min(_gap(sol.angles, s) for s in res.angles) < 1e-5
+
+
+def test_out_of_reach_says_so_and_solve_gives_closest(arm):
+    _, robot = arm
+    far = np.array([robot.total_length * 2.0, 0.1, 0.2])
+    res = ik.solve_all(robot, far, orientation=np.eye(3))
+    assert res.status is ik.SetStatus.OUT_OF_REACH and len(res) == 0
+    assert res.closest.shape[0] >= 1 and np.all(np.isfinite(res.closest))
+    assert "out of reach" in res.reason
+    sol = ik.solve(robot, far, orientation=np.eye(3), method="analytic")
+    assert sol.status is ik.Status.CLOSEST and np.all(np.isfinite(sol.angles))
+    assert np.all(sol.angles >= robot.lo - 1e-12) and np.all(sol.angles <= robot.hi + 1e-12)
+
+
+def test_solve_analytic_returns_the_nearest(arm):
+    _, robot = arm
+    rng = np.random.default_rng(8)
+    q = robot.random_angles(rng)
+    frame = robot.tip_frame(q)
+    start = np.clip(q + rng.normal(0, 0.05, robot.n), robot.lo, robot.hi)
+    sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=start)
+    assert sol.status is ik.Status.REACHED and sol.method == "analytic"
+    assert _gap(sol.angles, q) < 1e-6
+    assert sol.error <= 1e-9 and sol.angle_error <= 1e-9
+
+
+def _with_limits(robot: ik.Robot, joint: int, lo: float, hi: float) -> ik.Robot:
+    los, his = robot.lo.copy(), robot.hi.copy()
+    los[joint], his[joint] = lo, hi
+    return ik.Robot(
+        robot.joint_names,
+        robot.kinds,
+        robot.parents,
+        robot.origin_xyz,
+        robot.origin_rot,
+        robot.axes,
+        los,
+        his,
+        robot.tip_names,
+        robot.tip_parents,
+        robot.tip_xyz,
+        robot.tip_rot,
+    )
+
+
+def test_limits_exclude_solutions():
+    """A UR5 whose shoulder may move in a narrow band only: the solutions whose shoulder lies
+    outside it are left out; a band that none reaches leaves the pose reachable only outside
+    the limits, and says so."""
+    ur5 = _robot("ur5")
+    q = np.array([0.3, -1.2, 1.0, -0.5, 0.8, 0.1])
+    frame = ur5.tip_frame(q)
+    full = ik.solve_all(ur5, frame[:3, 3], orientation=frame[:3, :3])
+    assert len(full) == 8
+    band = _with_limits(ur5, 1, q[1] - 0.01, q[1] + 0.01)
+    res = ik.solve_all(band, frame[:3, 3], orientation=frame[:3, :3])
+    inside = [s for s in full.angles if abs(s[1] - q[1]) <= 0.01]
+    assert res.status is ik.SetStatus.SOLVED and len(res) == len(inside) >= 1
+    assert len(res) + len(res.outside) == len(full)
+    free = np.linspace(-np.pi, np.pi, 721)
+    gaps = [min(abs(np.remainder(f - full.angles[:, 1] + np.pi, 2 * np.pi) - np.pi)) for f in free]
+    x = free[int(np.argmax(gaps))]
+    none = _with_limits(ur5, 1, x - 0.01, x + 0.01)
+    res = ik.solve_all(none, frame[:3, 3], orientation=frame[:3, :3])
+    assert res.status is ik.SetStatus.OUTSIDE_LIMITS and len(res) == 0
+    assert len(res.outside) == len(full) and "outside their limits" in res.reason
+    with pytest.raises(ik.LimitError):
+        ik.solve(none, frame[:3, 3], orientation=frame[:3, :3], method="analytic")
+
+
+def test_wrist_singularity_is_flagged():
+    """Kinova with its wrist straight (joint 5 at pi, axes 4 and 6 in line): a continuous
+    family, returned as representatives flagged singular, each on the pose."""
+    robot = _robot("kinova")
+    q = np.array([0.4, 3.0, 1.3, 0.2, math.pi, 0.5])
+    frame = robot.tip_frame(q)
+    res = ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3])
+    assert len(res) >= 1 and res.singular.any()
+    for s in res.angles:
+        got = robot.tip_frame(s)
+        assert np.linalg.norm(got[:3, 3] - frame[:3, 3]) <= 1e-9
+
+
+def test_reversed_chain_is_the_inverse():
+    robot = _robot("talos")
+    poe = robot.poe()
+    h, p, r = reversed_chain(poe.H, poe.P, poe.R_tip)
+    back = ik.robots.poe.SerialPOE(h, p, r, poe.kinds, poe.joints, poe.lo, poe.hi, "x")
+    rng = np.random.default_rng(2)
+    for q in robot.random_angles(rng, 20):
+        np.testing.assert_allclose(
+            back.forward(-q[::-1]), np.linalg.inv(poe.forward(q)), rtol=0, atol=1e-12
+        )
+    # a spherical wrist at the base is found from the tip
+    plan = decompose(h, p, r, True)
+    assert plan.reverse and "solved from the tip" in plan.family
+    inf = np.full(6, np.inf)
+    for q in robot.random_angles(rng, 20):
+        qr = -q[::-1]
+        goal = back.forward(qr)
+        out_q, flags, err = np.empty((16, 6)), np.empty(16, np.int64), np.empty((16, 2))
+        a, b, c = all_solutions(
+            plan.code,
+            plan.reverse,
+            plan.H,
+            plan.P,
+            plan.R_tip,
+            plan.points,
+            -inf,
+            inf,
+            goal[:3, :3],
+            goal[:3, 3],
+            qr,
+            1e-9,
+            1e-9,
+            out_q,
+            flags,
+            err,
+        )
+        assert a >= 1 and _gap(out_q[0], qr) < 1e-6
+        for s in out_q[:a]:
+            np.testing.assert_allclose(back.forward(s), goal, rtol=0, atol=1e-9)
+
+
+def test_bad_inputs_raise():
+    robot = _robot("ur5")
+    with pytest.raises(ik.InvalidTargetError):
+        ik.solve_all(robot, (0.3, 0.1, 0.2))  # no orientation
+    with pytest.raises(ik.InvalidTargetError):
+        ik.solve_all(robot, (0.3, 0.1, float("nan")), orientation=np.eye(3))
+    with pytest.raises(ik.UnsupportedChainError):
+        ik.solve_all(load_example("panda"), (0.3, 0.1, 0.2), orientation=np.eye(3))
+    with pytest.raises(ik.UnsupportedChainError):
+        ik.solve(ik.Chain.planar([1.0, 1.0]), (1.0, 0.5), method="analytic")
+
+
+def test_compiled_equals_interpreted():
+    robot = _robot("talos")
+    q = robot.random_angles(np.random.default_rng(4))
+    frame = robot.tip_frame(q)
+    out = []
+    for how in ("compiled", "interpreted"):
+        with jit.mode(how):
+            res = ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3])
+        out.append(res.angles)
+    np.testing.assert_allclose(out[0], out[1], rtol=0, atol=1e-12)
