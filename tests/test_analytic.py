@@ -242,3 +242,46 @@ def test_compiled_equals_interpreted():
             res = ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3])
         out.append(res.angles)
     np.testing.assert_allclose(out[0], out[1], rtol=0, atol=1e-12)
+
+
+def test_searched_family_where_only_the_last_two_axes_meet():
+    """A UR5 with its parallel axes tilted apart: only axes 5 and 6 meet, so joint 1 is
+    searched. Every solution returned lands on the pose; the true one is among them for most
+    poses (the search can miss a root where two branches merge)."""
+    ur5 = load_example("ur5")
+    poe = ur5.poe()
+    H = poe.H.copy()
+    c, s = math.cos(0.2), math.sin(0.2)
+    H[2], H[3] = (s, c, 0.0), (0.0, c, s)
+    arm = ik.robots.poe.SerialPOE(H, poe.P, poe.R_tip, poe.kinds, poe.joints, poe.lo, poe.hi, "t")
+    plan = decompose(H, poe.P, poe.R_tip, True)
+    assert "1-D search over joint 1" in plan.family
+    rng = np.random.default_rng(0)
+    inf = np.full(6, np.inf)
+    found = 0
+    for _ in range(40):
+        q = rng.uniform(-np.pi, np.pi, 6)
+        goal = arm.forward(q)
+        out_q, flags, err = np.empty((16, 6)), np.empty(16, np.int64), np.empty((16, 2))
+        a, b, c_ = all_solutions(
+            plan.code,
+            plan.reverse,
+            plan.H,
+            plan.P,
+            plan.R_tip,
+            plan.points,
+            -inf,
+            inf,
+            goal[:3, :3],
+            goal[:3, 3],
+            q,
+            1e-9,
+            1e-9,
+            out_q,
+            flags,
+            err,
+        )
+        for x in out_q[:a]:
+            np.testing.assert_allclose(arm.forward(x), goal, rtol=0, atol=1e-9)
+        found += bool(a) and min(_gap(x, q) for x in out_q[:a]) < 1e-6
+    assert found >= 34

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import wrap
-from geoik.solvers.analytic.subproblems import DEGENERATE, sp1, sp2, sp3, sp4, sp5
+from geoik.solvers.analytic.subproblems import DEGENERATE, LEAST_SQUARES, sp1, sp2, sp3, sp4, sp5
 
 __all__ = ["MAX_SOLUTIONS", "solve_6r"]
 
@@ -211,8 +211,7 @@ def solve_6r(code, H, P, points, R06, p_goal, tip0, cand, cflags, two, four3):
     o3 = _add(o2, _v(P, 3))
     if code == 7:
         c = _v(points, 0)
-        return search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand,
-                         cflags)
+        return search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand, cflags)
     if code == 1:
         c = _v(points, 0)
         return _three_parallel(
@@ -361,6 +360,10 @@ def _three_parallel(
 
 SEARCH_SAMPLES = 64
 """Samples of joint 0's angle in the searched family (then each bracket is refined)."""
+SEARCH_FINER = 16
+"""Each sample interval where branches are born or merge, or where a residual comes near zero
+(:data:`SEARCH_NEAR`), is sampled this many times finer."""
+SEARCH_NEAR = 0.2
 
 
 @njit(cache=True)
@@ -369,7 +372,9 @@ def _search_branches(t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06,
     the residual ``h_4 . R03^T R06 h_5 - h_4 . h_5`` of each (column 3), which vanishes where
     the wrist can meet the orientation. Returns the count."""
     x = _sub(mtv(rot(h0, t), _sub(cg, o0)), pp1)
-    n, _ = sp5(_neg(pp2), x, pp3, pp4, _neg(h1), h2, h3, buf[:, :3])
+    n, flags = sp5(_neg(pp2), x, pp3, pp4, _neg(h1), h2, h3, buf[:, :3])
+    if flags & LEAST_SQUARES:  # c out of reach at this angle: no branch
+        return 0
     # sp5 writes (t1, t2, t3) = (q1, q2, q3)
     for i in range(n):
         r03 = mm(mm(mm(rot(h0, t), rot(h1, buf[i, 0])), rot(h2, buf[i, 1])), rot(h3, buf[i, 2]))
@@ -382,9 +387,7 @@ def _nearest(buf, n, q1, q2, q3):
     best = -1
     gap = 1e300
     for i in range(n):
-        d = (
-            abs(wrap(buf[i, 0] - q1)) + abs(wrap(buf[i, 1] - q2)) + abs(wrap(buf[i, 2] - q3))
-        )
+        d = abs(wrap(buf[i, 0] - q1)) + abs(wrap(buf[i, 1] - q2)) + abs(wrap(buf[i, 2] - q3))
         if d < gap:
             gap = d
             best = i
@@ -400,63 +403,208 @@ def search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand
     cg = _sub(p_goal, mv(R06, _sub(tip0, c)))
     pp1, pp2, pp3, pp4 = _sub(o1, o0), _sub(o2, o1), _sub(o3, o2), _sub(c, o3)
     N = SEARCH_SAMPLES
-    samples = np.empty((N + 1, 4, 4))
-    counts = np.empty(N + 1, dtype=np.int64)
     step = 2.0 * math.pi / N
+    coarse = np.empty((N + 1, 4, 4))
+    ccount = np.empty(N + 1, dtype=np.int64)
     for s in range(N + 1):
-        t = -math.pi + s * step
-        counts[s] = _search_branches(
-            t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, samples[s]
+        ccount[s] = _search_branches(
+            -math.pi + s * step,
+            h0,
+            h1,
+            h2,
+            h3,
+            h4,
+            h5,
+            o0,
+            pp1,
+            pp2,
+            pp3,
+            pp4,
+            cg,
+            R06,
+            coarse[s],
         )
+    # where branches are born or merge, or a residual comes near zero, sample finer
+    fine = np.zeros(N, dtype=np.bool_)
+    for s in range(N):
+        if ccount[s] != ccount[s + 1]:
+            fine[s] = True
+        for b in range(ccount[s]):
+            if abs(coarse[s, b, 3]) < SEARCH_NEAR:
+                fine[s] = True
+                if s > 0:
+                    fine[s - 1] = True
+    total = N + 1
+    for s in range(N):
+        if fine[s]:
+            total += SEARCH_FINER - 1
+    ts = np.empty(total)
+    samples = np.empty((total, 4, 4))
+    counts = np.empty(total, dtype=np.int64)
+    k = 0
+    for s in range(N + 1):
+        ts[k] = -math.pi + s * step
+        samples[k] = coarse[s]
+        counts[k] = ccount[s]
+        k += 1
+        if s < N and fine[s]:
+            for f in range(1, SEARCH_FINER):
+                ts[k] = -math.pi + (s + f / SEARCH_FINER) * step
+                counts[k] = _search_branches(
+                    ts[k], h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, samples[k]
+                )
+                k += 1
     buf = np.empty((4, 4))
     count = 0
     u5 = normal(h5)
-    for s in range(N):
-        for b in range(counts[s]):
-            a_row = samples[s, b]
-            j = _nearest(samples[s + 1], counts[s + 1], a_row[0], a_row[1], a_row[2])
-            if j < 0:
-                continue
-            b_row = samples[s + 1, j]
-            ea, eb = a_row[3], b_row[3]
-            if ea == 0.0 or (ea > 0.0) == (eb > 0.0):
-                continue
-            lo, hi = -math.pi + s * step, -math.pi + (s + 1) * step
-            q1, q2, q3 = a_row[0], a_row[1], a_row[2]
-            side = 0
-            t = lo
-            ok = True
-            for _ in range(60):
-                t = (lo * eb - hi * ea) / (eb - ea)
-                n = _search_branches(
-                    t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, buf
-                )
-                k = _nearest(buf, n, q1, q2, q3)
-                if k < 0:
-                    ok = False
-                    break
-                q1, q2, q3 = buf[k, 0], buf[k, 1], buf[k, 2]
-                e = buf[k, 3]
-                if e == 0.0 or hi - lo < 1e-14:
-                    break
-                if (e > 0.0) == (ea > 0.0):
-                    lo, ea = t, e
-                    if side == -1:
-                        eb *= 0.5
-                    side = -1
+    for s in range(total - 1):
+        for side in range(2):  # 0: branches of sample s forward; 1: of sample s + 1 back
+            here, there = (s, s + 1) if side == 0 else (s + 1, s)
+            for b in range(counts[here]):
+                row = samples[here, b]
+                j = _nearest(samples[there], counts[there], row[0], row[1], row[2])
+                if side == 1 and j >= 0 and counts[there] >= counts[here]:
+                    continue  # matched both ways: the forward pass saw it
+                t_far = ts[there]
+                e_far = 0.0
+                if j >= 0 and counts[there] >= counts[here]:
+                    e_far = samples[there, j, 3]
+                else:  # the branch ends (merges) between: follow it to its end
+                    t_far, e_far, ok = _branch_end(
+                        ts[here],
+                        ts[there],
+                        row,
+                        h0,
+                        h1,
+                        h2,
+                        h3,
+                        h4,
+                        h5,
+                        o0,
+                        pp1,
+                        pp2,
+                        pp3,
+                        pp4,
+                        cg,
+                        R06,
+                        counts[here],
+                        buf,
+                    )
+                    if not ok:
+                        continue
+                e_here = row[3]
+                if e_here == 0.0 or e_far == 0.0 or (e_here > 0.0) == (e_far > 0.0):
+                    continue
+                if side == 0:
+                    a_row, lo, hi, ea, eb = row, ts[here], t_far, e_here, e_far
                 else:
-                    hi, eb = t, e
-                    if side == 1:
-                        ea *= 0.5
-                    side = 1
-                if abs(e) < 1e-15:
-                    break
-            if not ok:
-                continue
-            r03 = mm(mm(mm(rot(h0, t), rot(h1, q1)), rot(h2, q2)), rot(h3, q3))
-            v = mtv(r03, mv(R06, h5))
-            q4, f4 = sp1(h5, v, h4)
-            r36 = mtm(r03, R06)
-            q5, f5 = sp1(u5, mtv(rot(h4, q4), mv(r36, u5)), h5)
-            count = _put(cand, cflags, count, t, q1, q2, q3, q4, q5, f4 | f5)
+                    a_row, lo, hi, ea, eb = row, t_far, ts[here], e_far, e_here
+                count = _refine(
+                    lo,
+                    hi,
+                    ea,
+                    eb,
+                    a_row,
+                    h0,
+                    h1,
+                    h2,
+                    h3,
+                    h4,
+                    h5,
+                    o0,
+                    pp1,
+                    pp2,
+                    pp3,
+                    pp4,
+                    cg,
+                    R06,
+                    buf,
+                    u5,
+                    cand,
+                    cflags,
+                    count,
+                )
     return count
+
+
+@njit(cache=True)
+def _branch_end(t0, t1, row, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, full, buf):
+    """The last angle from ``t0`` towards ``t1`` where the branch through ``row`` still exists
+    (``full`` branches), by bisection; returns it, the branch's residual there, and whether
+    one was found."""
+    a, b = t0, t1
+    e = row[3]
+    q1, q2, q3 = row[0], row[1], row[2]
+    found = False
+    for _ in range(40):
+        m = 0.5 * (a + b)
+        n = _search_branches(m, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, buf)
+        if n >= full:
+            k = _nearest(buf, n, q1, q2, q3)
+            q1, q2, q3, e = buf[k, 0], buf[k, 1], buf[k, 2], buf[k, 3]
+            a = m
+            found = True
+        else:
+            b = m
+    return a, e, found
+
+
+@njit(cache=True)
+def _refine(
+    lo,
+    hi,
+    ea,
+    eb,
+    row,
+    h0,
+    h1,
+    h2,
+    h3,
+    h4,
+    h5,
+    o0,
+    pp1,
+    pp2,
+    pp3,
+    pp4,
+    cg,
+    R06,
+    buf,
+    u5,
+    cand,
+    cflags,
+    count,
+):
+    """Regula falsi (Illinois) on the residual along the branch through ``row`` between ``lo``
+    and ``hi``, then the wrist's two angles by SP1; the candidate is appended."""
+    q1, q2, q3 = row[0], row[1], row[2]
+    side = 0
+    t = lo
+    for _ in range(60):
+        t = (lo * eb - hi * ea) / (eb - ea)
+        if not lo <= t <= hi:
+            t = 0.5 * (lo + hi)
+        n = _search_branches(t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, buf)
+        k = _nearest(buf, n, q1, q2, q3)
+        if k < 0:
+            return count
+        q1, q2, q3 = buf[k, 0], buf[k, 1], buf[k, 2]
+        e = buf[k, 3]
+        if e == 0.0 or hi - lo < 1e-14 or abs(e) < 1e-15:
+            break
+        if (e > 0.0) == (ea > 0.0):
+            lo, ea = t, e
+            if side == -1:
+                eb *= 0.5
+            side = -1
+        else:
+            hi, eb = t, e
+            if side == 1:
+                ea *= 0.5
+            side = 1
+    r03 = mm(mm(mm(rot(h0, t), rot(h1, q1)), rot(h2, q2)), rot(h3, q3))
+    v = mtv(r03, mv(R06, h5))
+    q4, f4 = sp1(h5, v, h4)
+    r36 = mtm(r03, R06)
+    q5, f5 = sp1(u5, mtv(rot(h4, q4), mv(r36, u5)), h5)
+    return _put(cand, cflags, count, t, q1, q2, q3, q4, q5, f4 | f5)

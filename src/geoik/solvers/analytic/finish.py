@@ -237,18 +237,18 @@ def all_solutions(
     for i in range(n + 1):
         tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
     m = out_q.shape[0]
-    cand = np.empty((m, n))
-    cflags = np.zeros(m, dtype=np.int64)
+    cand = np.empty((4 * m, n))
+    cflags = np.zeros(4 * m, dtype=np.int64)
     count = solve_6r(
         code, H, P, points, R06, pg, tip0, cand, cflags, np.empty((3, 2)), np.empty((4, 3))
     )
     jac = np.empty((6, 7))
     q = np.empty(n)
-    keys = np.empty(m)
-    group = np.empty(m, dtype=np.int64)
-    rows = np.empty((m, n))
-    rflags = np.empty(m, dtype=np.int64)
-    rerr = np.empty((m, 2))
+    keys = np.empty(4 * m)
+    group = np.empty(4 * m, dtype=np.int64)
+    rows = np.empty((4 * m, n))
+    rflags = np.empty(4 * m, dtype=np.int64)
+    rerr = np.empty((4 * m, 2))
     kept = 0
     for c in range(count):
         q[:] = cand[c]
