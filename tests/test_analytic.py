@@ -14,7 +14,7 @@ import geoik as ik
 from geoik import jit
 from geoik.kinematics import angle_between
 from geoik.robots.urdf import example_path, load_example
-from geoik.solvers.analytic import all_solutions
+from geoik.solvers.analytic import all_solutions, pack
 from geoik.solvers.analytic.decompose import decompose, reversed_chain
 
 pytest.importorskip("yourdfpy")
@@ -196,25 +196,10 @@ def test_reversed_chain_is_the_inverse():
     for q in robot.random_angles(rng, 20):
         qr = -q[::-1]
         goal = back.forward(qr)
-        out_q, flags, err = np.empty((16, 6)), np.empty(16, np.int64), np.empty((16, 2))
-        a, b, c = all_solutions(
-            plan.code,
-            plan.reverse,
-            plan.H,
-            plan.P,
-            plan.R_tip,
-            plan.points,
-            -inf,
-            inf,
-            goal[:3, :3],
-            goal[:3, 3],
-            qr,
-            1e-9,
-            1e-9,
-            out_q,
-            flags,
-            err,
-        )
+        model = pack(plan.code, plan.reverse, plan.H, plan.P, plan.R_tip, plan.points, -inf, inf)
+        out = np.empty((16, 9))
+        a, b, c = all_solutions(model, goal[:3, :3], goal[:3, 3], qr, 1e-9, 1e-9, out)
+        out_q = out[:, :6]
         assert a >= 1 and _gap(out_q[0], qr) < 1e-6
         for s in out_q[:a]:
             np.testing.assert_allclose(back.forward(s), goal, rtol=0, atol=1e-9)
@@ -262,25 +247,10 @@ def test_searched_family_where_only_the_last_two_axes_meet():
     for _ in range(40):
         q = rng.uniform(-np.pi, np.pi, 6)
         goal = arm.forward(q)
-        out_q, flags, err = np.empty((16, 6)), np.empty(16, np.int64), np.empty((16, 2))
-        a, b, c_ = all_solutions(
-            plan.code,
-            plan.reverse,
-            plan.H,
-            plan.P,
-            plan.R_tip,
-            plan.points,
-            -inf,
-            inf,
-            goal[:3, :3],
-            goal[:3, 3],
-            q,
-            1e-9,
-            1e-9,
-            out_q,
-            flags,
-            err,
-        )
+        model = pack(plan.code, plan.reverse, plan.H, plan.P, plan.R_tip, plan.points, -inf, inf)
+        out = np.empty((16, 9))
+        a, b, c_ = all_solutions(model, goal[:3, :3], goal[:3, 3], q, 1e-9, 1e-9, out)
+        out_q = out[:, :6]
         for x in out_q[:a]:
             np.testing.assert_allclose(arm.forward(x), goal, rtol=0, atol=1e-9)
         found += bool(a) and min(_gap(x, q) for x in out_q[:a]) < 1e-6

@@ -1,8 +1,8 @@
 """Every solution of a robot arm's pose: :func:`geoik.solve_all` and ``method="analytic"``.
 
 The robot side of :mod:`geoik.solvers.analytic`: the arm's product-of-exponentials form
-(:meth:`geoik.Robot.poe`) is decomposed once (:func:`plan_of`, cached on the robot;
-:attr:`geoik.Robot.family` says it in words), and each pose is one compiled call returning
+(:meth:`geoik.Robot.poe`) is decomposed once (:meth:`geoik.Robot.analytic_plan`, cached on the
+robot; :attr:`geoik.Robot.family` says it in words), and each pose is one compiled call returning
 every solution in three groups (exact within the limits, exact outside them, least-squares
 candidates when the pose is out of reach). :class:`SolutionSet` holds the answer.
 """
@@ -10,7 +10,7 @@ candidates when the pose is out of reach). :class:`SolutionSet` holds the answer
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -27,10 +27,13 @@ from geoik.solution import Solution, Status
 from geoik.solvers import get
 from geoik.solvers.analytic import SINGULAR, Plan
 
-__all__ = ["SetStatus", "SolutionSet", "plan_of", "solve_all", "solve_analytic"]
+__all__ = ["SetStatus", "SolutionSet", "solve_all", "solve_analytic"]
 
 EXACT_TOL = 1e-9
 """Default tolerances of :func:`solve_all`: metres and radians."""
+_SOLVER = get("analytic")
+_KERNEL = _SOLVER.kernel_all
+_MAX = _SOLVER.max_solutions
 
 
 class SetStatus(int, Enum):
@@ -44,6 +47,7 @@ class SetStatus(int, Enum):
     """No joint values reach the pose; ``closest`` holds the least-squares candidates."""
 
 
+_STATUS = (SetStatus.SOLVED, SetStatus.OUTSIDE_LIMITS, SetStatus.OUT_OF_REACH)
 _REASONS = {
     SetStatus.SOLVED: "every solution within the joint limits",
     SetStatus.OUTSIDE_LIMITS: "the pose is reachable only with joints outside their limits",
@@ -60,36 +64,67 @@ class SolutionSet:
     robot : the robot solved.
     target : (3,) the tip's target position (metres, base frame).
     orientation : (3, 3) the tip's target orientation.
-    angles : (k, n) every solution within the joint limits, in the order of
-        ``robot.joint_names`` (radians; continuous joints in (-pi, pi], others moved by 2 pi
-        into their limits where that helps, and where two turns fit, the one nearer
-        ``start``), the nearest to ``start`` first; k is 0 unless
-        ``status`` is SOLVED.
-    singular : (k,) whether solution ``i`` is one representative of a continuous family (a
-        singularity, such as a wrist whose first and last axes line up: the joints around it
-        may trade angle without moving the tip).
-    errors : (k, 2) each solution's position error (metres) and angle error (radians).
     status : SOLVED, OUTSIDE_LIMITS or OUT_OF_REACH (:class:`SetStatus`).
-    outside : (j, n) the exact solutions that break a joint limit (wrapped into (-pi, pi]).
-    closest : (c, n) out of reach: the least-squares candidates, the nearest pose first.
-    closest_errors : (c, 2) their position and angle errors.
     family : the arm's kinematic family in words (:attr:`geoik.Robot.family`).
+    rows : (16, n + 3) the kernel's rows (joint values, flags, position and angle errors);
+        read them through the properties below.
+    sizes : (3,) how many rows hold exact solutions within the limits, exact solutions
+        outside them, and least-squares candidates.
+
+    The properties (read-only views of ``rows``): ``angles`` (k, n), every solution within
+    the joint limits, nearest to the start first; ``singular`` (k,); ``errors`` (k, 2);
+    ``outside`` (j, n); ``closest`` (c, n) and ``closest_errors`` (c, 2).
     """
 
     robot: Robot
     target: np.ndarray
     orientation: np.ndarray
-    angles: np.ndarray
-    singular: np.ndarray
-    errors: np.ndarray
     status: SetStatus
-    outside: np.ndarray
-    closest: np.ndarray
-    closest_errors: np.ndarray
     family: str
+    rows: np.ndarray = field(repr=False)
+    sizes: tuple[int, int, int] = (0, 0, 0)
 
     def __len__(self) -> int:
-        return int(self.angles.shape[0])
+        return self.sizes[0]
+
+    @property
+    def angles(self) -> np.ndarray:
+        """(k, n) every solution within the joint limits, in the order of
+        ``robot.joint_names`` (radians; continuous joints in (-pi, pi], others moved by 2 pi
+        into their limits where that helps, and where two turns fit, the one nearer the
+        start), the nearest to the start first; k is 0 unless ``status`` is SOLVED."""
+        return self.rows[: self.sizes[0], : self.robot.n]
+
+    @property
+    def singular(self) -> np.ndarray:
+        """(k,) whether solution ``i`` is one representative of a continuous family (a
+        singularity, such as a wrist whose first and last axes line up: the joints around it
+        may trade angle without moving the tip)."""
+        flags = self.rows[: self.sizes[0], self.robot.n].astype(np.int64)
+        return (flags & SINGULAR) != 0
+
+    @property
+    def errors(self) -> np.ndarray:
+        """(k, 2) each solution's position error (metres) and angle error (radians)."""
+        return self.rows[: self.sizes[0], self.robot.n + 1 :]
+
+    @property
+    def outside(self) -> np.ndarray:
+        """(j, n) the exact solutions that break a joint limit (wrapped into (-pi, pi])."""
+        a, b, _ = self.sizes
+        return self.rows[a : a + b, : self.robot.n]
+
+    @property
+    def closest(self) -> np.ndarray:
+        """(c, n) out of reach: the least-squares candidates, the nearest pose first."""
+        a, b, c = self.sizes
+        return self.rows[a + b : a + b + c, : self.robot.n]
+
+    @property
+    def closest_errors(self) -> np.ndarray:
+        """(c, 2) the least-squares candidates' position and angle errors."""
+        a, b, c = self.sizes
+        return self.rows[a + b : a + b + c, self.robot.n + 1 :]
 
     @property
     def reason(self) -> str:
@@ -98,40 +133,49 @@ class SolutionSet:
         return f"{len(self)} solutions: {_REASONS[self.status]}"
 
 
-def plan_of(robot: Robot) -> Plan:
-    """The analytic solver's plan of the robot's arm (one tip), cached on the robot."""
-    return robot.analytic_plan()
-
-
-def _checked(
-    robot: Robot, target: Any, orientation: Any, start: Any
-) -> tuple[Plan, np.ndarray, np.ndarray, np.ndarray]:
-    if not isinstance(robot, Robot):
+def _plan(robot: Any) -> Plan:
+    """The robot's plan, checked: one tip, and a family with a closed form."""
+    if type(robot) is not Robot and not isinstance(robot, Robot):
         raise InvalidChainError(f"robot: expected a geoik.Robot, got {type(robot).__name__}")
+    plan = robot._cache.get("analytic plan")
+    if plan is not None and plan.code:
+        return plan
     if robot.k != 1:
         raise InvalidChainError(
             f"chain: every solution of a pose moves one tip, got {robot.describe()}; take one "
             f"with robot.with_tips(NAME) or load with tip=NAME"
         )
-    t = check_point(target, 3, "target", model="robot")
+    plan = robot.analytic_plan()
+    if plan.code == 0:
+        raise UnsupportedChainError(
+            f"chain: method 'analytic' has no closed form for {robot.describe()} ({plan.family});"
+            f" use method 'dls'"
+        )
+    return plan
+
+
+def _orientation(robot: Robot, orientation: Any) -> np.ndarray:
+    """The goal orientation as a fresh (3, 3) array; a float64 (3, 3) array is taken as it is
+    (the kernel checks that it is a rotation, see :func:`_run`)."""
+    if (
+        type(orientation) is np.ndarray
+        and orientation.dtype == np.float64
+        and orientation.shape == (3, 3)
+    ):
+        return orientation.copy()
     if orientation is None:
         raise InvalidTargetError(
             f"orientation: the analytic solver solves a full pose; {robot.n} joints need the "
             f"tip's orientation (a 3x3 rotation matrix or a unit quaternion (w, x, y, z)), "
             f"got None"
         )
-    goal = check_rotation(orientation, "orientation")
-    plan = plan_of(robot)
-    if plan.code == 0:
-        raise UnsupportedChainError(
-            f"chain: method 'analytic' has no closed form for {robot.describe()} ({plan.family});"
-            f" use method 'dls'"
-        )
-    q0 = robot.rest_angles() if start is None else _start(robot, start)
-    return plan, t, goal, q0
+    return check_rotation(orientation, "orientation")
 
 
 def _start(robot: Robot, start: Any) -> np.ndarray:
+    if start is None:
+        rest = robot._cache.get("rest")
+        return rest if rest is not None else robot.rest_angles()
     if isinstance(start, Solution):
         start = start.angles
     return robot.check_angles(start, "start", limits=False)
@@ -145,32 +189,33 @@ def _run(
     q0: np.ndarray,
     tol: float,
     angle_tol: float,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int, int]]:
-    solver = get("analytic")
-    m = solver.max_solutions
-    out_q = np.empty((m, robot.n))
-    out_flags = np.empty(m, dtype=np.int64)
-    out_err = np.empty((m, 2))
-    kernel = runner(solver.kernel_all, 2000)
-    sizes = kernel(
-        plan.code,
-        plan.reverse,
-        plan.H,
-        plan.P,
-        plan.R_tip,
-        plan.points,
-        robot.lo,
-        robot.hi,
-        goal,
-        t,
-        q0,
-        tol,
-        angle_tol,
-        out_q,
-        out_flags,
-        out_err,
-    )
-    return out_q, out_flags, out_err, (int(sizes[0]), int(sizes[1]), int(sizes[2]))
+) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
+    """One compiled call, which also checks the goal: a target that is not finite (or beyond
+    :data:`~geoik.checks.MAX_COORDINATE`) raises here, through :func:`check_point`; an
+    orientation that is not a rotation matrix to 1e-14 is checked (raising InvalidTargetError,
+    or orthonormalised) and solved again. Returns the rows (joint values, flags, errors), the
+    group sizes and the goal used."""
+    model = robot._cache.get("analytic model")
+    if model is None:
+        assert _SOLVER.pack is not None
+        model = robot._cache["analytic model"] = _SOLVER.pack(plan, robot.lo, robot.hi)
+    kernel = runner(_KERNEL, 2000)
+    out = np.empty((_MAX, robot.n + 3))
+    sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
+    if sizes[0] == -2:
+        check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
+    if sizes[0] < 0:
+        goal = check_rotation(goal, "orientation")
+        sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
+    return out, sizes, goal
+
+
+def _point(target: Any) -> np.ndarray:
+    """The target as a fresh (3,) array; a float64 (3,) array is taken as it is (the kernel
+    checks its coordinates, see :func:`_run`)."""
+    if type(target) is np.ndarray and target.dtype == np.float64 and target.shape == (3,):
+        return target.copy()
+    return check_point(target, 3, "target", model="robot")
 
 
 def solve_all(
@@ -208,36 +253,28 @@ def solve_all(
         :class:`~geoik.InvalidPoseError` (a bad start),
         :class:`~geoik.UnsupportedChainError` (an arm without a closed form here).
     """
+    plan = _plan(robot)
+    t = _point(target)
+    goal = _orientation(robot, orientation)
+    q0 = _start(robot, start)
     tol_ = EXACT_TOL if tol is None else check_tol(tol, 1.0)
     angle_tol_ = EXACT_TOL if angle_tol is None else check_angle_tol(angle_tol)
-    plan, t, goal, q0 = _checked(robot, target, orientation, start)
-    out_q, out_flags, out_err, (a, b, c) = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
-    status = SetStatus.SOLVED if a else SetStatus.OUTSIDE_LIMITS if b else SetStatus.OUT_OF_REACH
-    arrays = [
-        out_q[:a],
-        (out_flags[:a] & SINGULAR) != 0,
-        out_err[:a],
-        out_q[a : a + b],
-        out_q[a + b : a + b + c],
-        out_err[a + b : a + b + c],
-    ]
-    for x in arrays:
-        x.setflags(write=False)
+    rows, sizes, goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
+    a, b, _ = sizes
+    rows.setflags(write=False)
     t.setflags(write=False)
     goal.setflags(write=False)
-    return SolutionSet(
-        robot,
-        t,
-        goal,
-        arrays[0],
-        arrays[1],
-        arrays[2],
-        status,
-        arrays[3],
-        arrays[4],
-        arrays[5],
-        plan.family,
+    out = object.__new__(SolutionSet)  # the frozen dataclass without its per-field assignments
+    out.__dict__.update(
+        robot=robot,
+        target=t,
+        orientation=goal,
+        status=_STATUS[0 if a else 1 if b else 2],
+        family=plan.family,
+        rows=rows,
+        sizes=sizes,
     )
+    return out
 
 
 def solve_analytic(
@@ -250,11 +287,16 @@ def solve_analytic(
 ) -> Solution:
     """``geoik.solve(robot, ..., method="analytic")``: the solution nearest ``start`` (REACHED);
     out of reach the least-squares candidate nearest the pose (CLOSEST); reachable only
-    outside the limits: :class:`~geoik.LimitError`."""
+    outside the limits: :class:`~geoik.LimitError`; a searched family that finds no candidate
+    (:mod:`geoik.solvers.analytic.families`): the start, STALLED."""
+    plan = _plan(robot)
+    t = _point(target)
+    goal = _orientation(robot, orientation)
+    q0 = _start(robot, start)
     tol_ = check_tol(tol, robot.total_length)
     angle_tol_ = check_angle_tol(angle_tol)
-    plan, t, goal, q0 = _checked(robot, target, orientation, start)
-    out_q, out_flags, _, (a, b, c) = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
+    rows, (a, b, c), goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
+    out_q = rows[:, : robot.n]
     if a:
         q, status = out_q[0].copy(), Status.REACHED
     elif b:
@@ -267,8 +309,10 @@ def solve_analytic(
             f"limits [{robot.lo[j]:.9g}, {robot.hi[j]:.9g}] ({b} solutions, none within the "
             f"limits)"
         )
-    else:
+    elif c:
         q, status = np.clip(out_q[a + b], robot.lo, robot.hi), Status.CLOSEST
+    else:  # the searched family found no candidate at all: the start, unmoved
+        q, status = np.clip(q0, robot.lo, robot.hi), Status.STALLED
     points, frame = robot.pose_of(q)
     error = math.dist(frame[:3, 3].tolist(), t.tolist())
     angle_error = float(call(angle_between, goal, frame[:3, :3]))

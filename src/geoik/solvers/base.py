@@ -87,13 +87,14 @@ class Solver:
     ``kernel_all``, if given, returns every solution of a pose of a serial arm rather than
     moving one state towards it (the analytic solver)::
 
-        kernel_all(code, reverse, H, P, R_tip, points, lo, hi, R_goal, p_goal, start, tol,
-                   angle_tol, out_q, out_flags, out_err) -> (exact, outside_limits, closest)
+        kernel_all(model, R_goal, p_goal, start, tol, angle_tol, out)
+        -> (exact, outside_limits, closest)
 
-    with ``decompose(H, P, R_tip, revolute)`` giving the plan (``code``, ``reverse``, the chain
-    as solved and its special points) from the arm's product-of-exponentials form, once per
-    robot; ``out_q`` (:data:`max_solutions`, n) receives the solutions in three sorted groups
-    whose sizes it returns (see :mod:`geoik.solvers.analytic`). Such a solver has no chain
+    with ``decompose(H, P, R_tip, revolute)`` giving the plan (the family, the chain as solved
+    and its special points) from the arm's product-of-exponentials form once per robot, and
+    ``pack(plan, lo, hi)`` the ``model`` array the kernel takes; ``out`` (``max_solutions``,
+    n + 3) receives the solutions (joint values, flags, errors) in three sorted groups whose
+    sizes it returns (see :mod:`geoik.solvers.analytic`). Such a solver has no chain
     kernels; :meth:`check_chain` says it takes robots.
 
     A kernel that cannot produce its pose within the joint limits (CAA: the arc it must take)
@@ -124,6 +125,7 @@ class Solver:
     general_note: str = "a geoik.Chain"
     kernel_all: Any = None
     decompose: Callable[..., Any] | None = None
+    pack: Callable[..., Any] | None = None
     max_solutions: int = 0
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
     _defaults: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)

@@ -16,11 +16,13 @@ side is :mod:`geoik.robots.analytic`):
 
 Kernel contract (:class:`~geoik.solvers.base.Solver`'s ``kernel_all``)::
 
-    all_solutions(code, reverse, H, P, R_tip, points, lo, hi, R_goal, p_goal, start, tol,
-                  angle_tol, out_q, out_flags, out_err) -> (exact, outside_limits, closest)
+    all_solutions(model, R_goal, p_goal, start, tol, angle_tol, out)
+        -> (exact, outside_limits, closest)
 
-``out_q`` (:data:`MAX_SOLUTIONS`, 6) receives the exact solutions within the limits, then the
-exact ones outside them, then the least-squares candidates (the goal out of reach), each group
+``model`` is the plan and the joint limits packed into one array (:func:`pack`, once per
+robot), so that a call passes seven arguments; ``out`` (:data:`MAX_SOLUTIONS`, 9) receives
+rows of joint values, flags and errors: the exact solutions within the limits, then the exact
+ones outside them, then the least-squares candidates (the goal out of reach), each group
 sorted (by distance from ``start``; the candidates by their pose error).
 """
 
@@ -28,7 +30,14 @@ from __future__ import annotations
 
 from geoik.solvers.analytic.decompose import DEFAULT_TOL, FAMILIES, Plan, decompose
 from geoik.solvers.analytic.families import MAX_SOLUTIONS
-from geoik.solvers.analytic.finish import NOT_EXACT, OUTSIDE_LIMITS, SINGULAR, all_solutions
+from geoik.solvers.analytic.finish import (
+    NOT_EXACT,
+    OUT_COLUMNS,
+    OUTSIDE_LIMITS,
+    SINGULAR,
+    all_solutions,
+    pack,
+)
 from geoik.solvers.base import Solver
 
 __all__ = [
@@ -37,11 +46,13 @@ __all__ = [
     "MAX_SOLUTIONS",
     "NOT_EXACT",
     "OUTSIDE_LIMITS",
+    "OUT_COLUMNS",
     "SINGULAR",
     "SOLVER",
     "Plan",
     "all_solutions",
     "decompose",
+    "pack",
 ]
 
 SOLVER = Solver(
@@ -58,5 +69,8 @@ SOLVER = Solver(
     general_note="a geoik.Robot",
     kernel_all=all_solutions,
     decompose=decompose,
+    pack=lambda plan, lo, hi: pack(
+        plan.code, plan.reverse, plan.H, plan.P, plan.R_tip, plan.points, lo, hi
+    ),
     max_solutions=MAX_SOLUTIONS,
 )

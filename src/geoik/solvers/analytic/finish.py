@@ -20,7 +20,16 @@ from geoik.geometry import wrap
 from geoik.solvers.analytic.families import mm, mmt, mv, rot, solve_6r
 from geoik.solvers.analytic.subproblems import DEGENERATE
 
-__all__ = ["OUTSIDE_LIMITS", "SINGULAR", "all_solutions", "polish"]
+__all__ = [
+    "MODEL_SIZE",
+    "NOT_EXACT",
+    "OUTSIDE_LIMITS",
+    "OUT_COLUMNS",
+    "SINGULAR",
+    "all_solutions",
+    "pack",
+    "polish",
+]
 
 SINGULAR = 1
 """Solution flag: a representative of a continuous family (a wrist or shoulder singularity:
@@ -149,6 +158,22 @@ def _gauss(a, n):
 
 
 @njit(cache=True)
+def _is_rotation(r):
+    """Whether ``r`` (3, 3) is finite, orthonormal to 1e-14 and of determinant +1."""
+    for i in range(3):
+        for j in range(i, 3):
+            d = r[0, i] * r[0, j] + r[1, i] * r[1, j] + r[2, i] * r[2, j] - (1.0 if i == j else 0.0)
+            if not abs(d) <= 1e-14:
+                return False
+    det = (
+        r[0, 0] * (r[1, 1] * r[2, 2] - r[1, 2] * r[2, 1])
+        - r[0, 1] * (r[1, 0] * r[2, 2] - r[1, 2] * r[2, 0])
+        + r[0, 2] * (r[1, 0] * r[2, 1] - r[1, 1] * r[2, 0])
+    )
+    return det > 0.0
+
+
+@njit(cache=True)
 def _into_limits(v, lo, hi, near):
     """Of ``v - 2 pi``, ``v``, ``v + 2 pi`` (``v`` in (-pi, pi]), the one within [lo, hi] (to
     1e-9, then clamped) nearest ``near``; NaN when none is."""
@@ -164,37 +189,64 @@ def _into_limits(v, lo, hi, near):
     return best
 
 
-@njit(cache=True)
-def all_solutions(
-    code,
-    reverse,
-    H,
-    P,
-    R_tip,
-    points,
-    lo,
-    hi,
-    R_goal_in,
-    p_goal_in,
-    start,
-    tol,
-    angle_tol,
-    out_q,
-    out_flags,
-    out_err,
-):
-    """Every solution of the 6R arm's pose (the family ``code`` of :mod:`.decompose`).
+MODEL_SIZE = 68
+"""Length of a packed model (:func:`pack`)."""
+OUT_COLUMNS = 9
+"""Columns of the output rows: 6 joint values, the flags, the position and angle errors."""
 
-    ``H``, ``P``, ``R_tip``, ``points``: the chain as solved (reversed when ``reverse``);
-    ``lo``, ``hi`` (6,): the limits of the joints in the robot's order (+-inf when continuous);
-    ``R_goal_in`` (3, 3), ``p_goal_in`` (3,): the tip's goal; ``start`` (6,); ``tol`` metres and
-    ``angle_tol`` radians. Writes rows of ``out_q`` (16, 6) in three groups, each sorted by
-    distance from ``start``: the exact solutions within the limits, those outside them, then the
-    least-squares candidates (the goal out of reach), with ``out_flags`` (:data:`SINGULAR`,
-    :data:`NOT_EXACT`, :data:`OUTSIDE_LIMITS`) and ``out_err`` (16, 2) (metres, radians).
-    Returns the three groups' sizes.
+
+def pack(
+    code: int,
+    reverse: bool,
+    H: np.ndarray,
+    P: np.ndarray,
+    R_tip: np.ndarray,
+    points: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+) -> np.ndarray:
+    """The plan and the joints' limits as one float64 array of :data:`MODEL_SIZE`, the first
+    argument of :func:`all_solutions`: ``code``, ``reverse``, ``H`` (6, 3), ``P`` (7, 3),
+    ``R_tip`` (3, 3), ``points`` (2, 3), ``lo``, ``hi`` (6,) (radians; +-inf when
+    continuous), each flattened row by row."""
+    parts = [[float(code), float(reverse)], H, P, R_tip, points, lo, hi]
+    out = np.concatenate([np.ravel(np.asarray(x, dtype=np.float64)) for x in parts])
+    assert out.shape == (MODEL_SIZE,)
+    out.setflags(write=False)
+    return out
+
+
+@njit(cache=True)
+def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
+    """Every solution of the 6R arm's pose.
+
+    ``model``: the plan and limits packed by :func:`pack` (the family's code of
+    :mod:`.decompose`, whether the chain is solved reversed, the chain as solved, its special
+    points, and the limits of the joints in the robot's order); ``R_goal_in`` (3, 3),
+    ``p_goal_in`` (3,): the tip's goal; ``start`` (6,); ``tol`` metres and ``angle_tol``
+    radians. Writes rows of ``out`` (16, :data:`OUT_COLUMNS`): joint values, flags
+    (:data:`SINGULAR`, :data:`NOT_EXACT`, :data:`OUTSIDE_LIMITS`), position error (metres) and
+    angle error (radians), in three groups, each sorted by distance from ``start``: the exact
+    solutions within the limits, those outside them, then the least-squares candidates (the goal
+    out of reach, the nearest pose first). Returns the three groups' sizes; ``(-1, 0, 0)`` when
+    ``R_goal_in`` is not a rotation matrix to 1e-14 (the caller checks and orthonormalises it,
+    then calls again), ``(-2, 0, 0)`` when ``p_goal_in`` has a coordinate that is not finite or
+    beyond 1e50 (:data:`geoik.checks.MAX_COORDINATE`).
     """
+    code = int(model[0])
+    reverse = model[1] != 0.0
+    H = model[2:20].reshape((6, 3))
+    P = model[20:41].reshape((7, 3))
+    R_tip = model[41:50].reshape((3, 3))
+    points = model[50:56].reshape((2, 3))
+    lo = model[56:62]
+    hi = model[62:68]
     n = 6
+    if not _is_rotation(R_goal_in):
+        return -1, 0, 0
+    for r in range(3):
+        if not abs(p_goal_in[r]) <= 1e50:  # NaN, infinite or beyond MAX_COORDINATE
+            return -2, 0, 0
     if reverse:  # solve T'(q') = T_goal^-1
         Rg = (
             R_goal_in[0, 0],
@@ -236,7 +288,7 @@ def all_solutions(
     tip0 = (0.0, 0.0, 0.0)
     for i in range(n + 1):
         tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
-    m = out_q.shape[0]
+    m = out.shape[0]
     cand = np.empty((4 * m, n))
     cflags = np.zeros(4 * m, dtype=np.int64)
     count = solve_6r(
@@ -252,7 +304,10 @@ def all_solutions(
     kept = 0
     for c in range(count):
         q[:] = cand[c]
-        dp, da = polish(H, P, R_tip, Rg, pg, q, 4, jac)
+        R, p = forward(H, P, R_tip, q)
+        _, _, dp, da = _errors(Rg, pg, R, p)
+        if dp > tol or da > angle_tol:  # rounding, or axes that meet only within tolerance
+            dp, da = polish(H, P, R_tip, Rg, pg, q, 4, jac)
         flags = SINGULAR if cflags[c] & DEGENERATE else 0
         if dp > tol or da > angle_tol:
             flags |= NOT_EXACT
@@ -295,20 +350,23 @@ def all_solutions(
         kept += 1
     sizes = np.zeros(3, dtype=np.int64)
     order = np.empty(kept, dtype=np.int64)
-    out = 0
+    out_n = 0
     for g in range(3):
-        first = out
+        first = out_n
         for k in range(kept):
             if group[k] == g:
-                pos = out
+                pos = out_n
                 while pos > first and keys[order[pos - 1]] > keys[k]:
                     order[pos] = order[pos - 1]
                     pos -= 1
                 order[pos] = k
-                out += 1
-        sizes[g] = out - first
-    for r in range(min(out, out_q.shape[0])):
-        out_q[r] = rows[order[r]]
-        out_flags[r] = rflags[order[r]]
-        out_err[r] = rerr[order[r]]
+                out_n += 1
+        sizes[g] = out_n - first
+    for r in range(min(out_n, m)):
+        k = order[r]
+        for j in range(n):
+            out[r, j] = rows[k, j]
+        out[r, n] = rflags[k]
+        out[r, n + 1] = rerr[k, 0]
+        out[r, n + 2] = rerr[k, 1]
     return sizes[0], sizes[1], sizes[2]
