@@ -242,11 +242,37 @@ def warm_up(
                 chain = Chain.planar([1.0] * n) if dim == 2 else Chain.spatial([1.0] * n)
                 costs(solve(chain, np.full(dim, 0.5), method=name))
                 chain.pose_from_angles(chain.rest_pose().angles())
+            if robots and solver.kernel_all is not None:
+                arm = _small_arm()
+                frame = arm.tip_frame(np.full(6, 0.3))
+                for goal in (frame[:3, :3], frame[:3, :3] * (1 + 1e-12)):  # both paths
+                    solve(arm, frame[:3, 3], method=name, orientation=goal)
             if robots and solver.kernel_general is not None:
                 arm = _small_robot()
                 for orientation in (None, np.eye(3)):
                     sol = solve(arm, (0.2, 0.1, 0.6), method=name, orientation=orientation)
                     costs(sol)
+
+
+def _small_arm() -> Robot:
+    """Six revolute joints as a UR arm's (three parallel axes): the argument types of the
+    analytic solver's kernel."""
+    z, y = (0.0, 0.0, 1.0), (0.0, 1.0, 0.0)
+    xyz = [(0, 0, 0.1), (0, 0.1, 0), (0.4, 0, 0), (0.4, 0, 0), (0, 0.1, 0), (0, 0, 0.1)]
+    return Robot(
+        joint_names=tuple(f"j{i}" for i in range(6)),
+        kinds=("revolute",) * 6,
+        parents=np.arange(-1, 5),
+        origin_xyz=np.array(xyz, dtype=np.float64),
+        origin_rot=np.tile(np.eye(3), (6, 1, 1)),
+        axes=np.array([z, y, y, y, z, y]),
+        lo=np.full(6, -np.pi),
+        hi=np.full(6, np.pi),
+        tip_names=("tip",),
+        tip_parents=np.array([5]),
+        tip_xyz=np.array([[0.0, 0.1, 0.0]]),
+        tip_rot=np.eye(3)[None],
+    )
 
 
 def _small_robot() -> Robot:

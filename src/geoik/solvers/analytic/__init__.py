@@ -57,7 +57,7 @@ __all__ = [
 
 SOLVER = Solver(
     name="analytic",
-    summary="every solution of a 6R arm's pose by canonical subproblems (robots with an "
+    summary="Every solution of a 6R arm's pose by canonical subproblems (robots with an "
     "orientation)",
     source="Paden & Kahan; Elias & Wen, IK-Geo (2022-2024); Ostermeier et al. (2025)",
     module="geoik.solvers.analytic",
