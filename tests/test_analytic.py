@@ -212,7 +212,7 @@ def test_bad_inputs_raise():
     with pytest.raises(ik.InvalidTargetError):
         ik.solve_all(robot, (0.3, 0.1, float("nan")), orientation=np.eye(3))
     with pytest.raises(ik.UnsupportedChainError):
-        ik.solve_all(load_example("panda"), (0.3, 0.1, 0.2), orientation=np.eye(3))
+        ik.solve_all(load_example("allegro").with_tips("link_3.0_tip"), (0.1, 0, 0), np.eye(3))
     with pytest.raises(ik.UnsupportedChainError):
         ik.solve(ik.Chain.planar([1.0, 1.0]), (1.0, 0.5), method="analytic")
 
@@ -255,3 +255,34 @@ def test_searched_family_where_only_the_last_two_axes_meet():
             np.testing.assert_allclose(arm.forward(x), goal, rtol=0, atol=1e-9)
         found += bool(a) and min(_gap(x, q) for x in out_q[:a]) < 1e-6
     assert found >= 34
+
+
+def _xarm7() -> ik.Robot:
+    path = example_path("ur5").parents[2] / "xarm_description/urdf/xarm7.urdf"
+    return ik.load_urdf(path, tip="link_eef")
+
+
+@pytest.mark.parametrize("name", ["panda", "xarm7"])
+def test_seven_joints_with_a_redundancy_value(name):
+    """Joint 7 held at a value (the URDF's axes a few millionths of a radian off, as the
+    xArm7's are, still decompose): every solution at that value lands on the pose and keeps
+    the value; the true one is among them; solve searches the value for the nearest."""
+    robot = load_example("panda") if name == "panda" else _xarm7()
+    assert robot.family.startswith("7R: joint 7 held at the redundancy value")
+    rng = np.random.default_rng(21)
+    for q in robot.random_angles(rng, 8):
+        frame = robot.tip_frame(q)
+        res = ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3], redundancy=q[6])
+        assert len(res) >= 1 and min(_gap(s, q) for s in res.angles) < 1e-6
+        for s in res.angles:
+            assert s[6] == pytest.approx(q[6], abs=1e-12)
+            assert np.all(s >= robot.lo) and np.all(s <= robot.hi)
+            got = robot.tip_frame(s)
+            assert np.linalg.norm(got[:3, 3] - frame[:3, 3]) <= 1e-9
+            assert jit.call(angle_between, frame[:3, :3], got[:3, :3]) <= 1e-9
+        sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=q)
+        assert sol.status is ik.Status.REACHED and _gap(sol.angles, q) < 1e-6
+    with pytest.raises(ik.InvalidOptionError, match="redundancy"):
+        ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3], redundancy=100.0)
+    with pytest.raises(ik.InvalidOptionError, match="redundancy"):
+        ik.solve_all(_robot("ur5"), (0.3, 0.1, 0.2), orientation=np.eye(3), redundancy=0.1)

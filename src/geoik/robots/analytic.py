@@ -16,8 +16,15 @@ from typing import Any
 
 import numpy as np
 
-from geoik.checks import check_angle_tol, check_point, check_rotation, check_tol
-from geoik.errors import InvalidChainError, InvalidTargetError, LimitError, UnsupportedChainError
+from geoik.checks import check_angle_tol, check_point, check_rotation, check_tol, is_number
+from geoik.errors import (
+    InvalidChainError,
+    InvalidOptionError,
+    InvalidTargetError,
+    LimitError,
+    UnsupportedChainError,
+    describe,
+)
 from geoik.jit import call, runner
 from geoik.kinematics import angle_between
 from geoik.robots.model import Robot
@@ -25,7 +32,9 @@ from geoik.robots.motion import RobotMotion
 from geoik.robots.solve import public_values
 from geoik.solution import Solution, Status
 from geoik.solvers import get
-from geoik.solvers.analytic import SINGULAR, Plan
+from geoik.solvers.analytic import SINGULAR, Plan, pack
+from geoik.solvers.analytic.decompose import lock_joint, reversed_chain, unlock_goal
+from geoik.solvers.analytic.finish import is_rotation
 
 __all__ = ["SetStatus", "SolutionSet", "solve_all", "solve_analytic"]
 
@@ -210,6 +219,71 @@ def _run(
     return out, sizes, goal
 
 
+def _run_locked(
+    plan: Plan,
+    robot: Robot,
+    t: np.ndarray,
+    goal: np.ndarray,
+    q0: np.ndarray,
+    tol: float,
+    angle_tol: float,
+    value: float,
+) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
+    """:func:`_run` for a 7-joint arm with joint ``plan.locked`` held at ``value``: the six
+    others solved (their chain decomposed at this value), the held joint's value put back into
+    every row."""
+    j = plan.locked
+    poe = robot.poe()
+    h, p, r = lock_joint(poe.H, poe.P, poe.R_tip, j, value)
+    points = plan.points
+    if plan.reverse:
+        if j != 0:  # the reversed chain's frame is the tip's, which the held joint turns
+            _, p0, r0 = lock_joint(poe.H, poe.P, poe.R_tip, j, 0.0)
+            world = p0.sum(axis=0) + points @ r0.T
+            points = (world - p.sum(axis=0)) @ r
+        h, p, r = reversed_chain(h, p, r)
+    goal = goal if call(is_rotation, goal) else check_rotation(goal, "orientation")
+    g_rot, g_pos = (goal, t) if j != 0 else unlock_goal(poe.H, poe.P, value, goal, t)
+    model = pack(plan.code, plan.reverse, h, p, r, points, *_held_limits(robot, j))
+    out = np.empty((_MAX, robot.n + 2))
+    kernel = runner(_KERNEL, 2000)
+    sizes = kernel(model, np.ascontiguousarray(g_rot), g_pos, np.delete(q0, j), tol, angle_tol, out)
+    if sizes[0] == -2:
+        check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
+    return np.insert(out, j, value, axis=1), sizes, goal
+
+
+def _held_limits(robot: Robot, j: int) -> tuple[np.ndarray, np.ndarray]:
+    """The limits of the six joints other than ``j`` (cached)."""
+    key = f"limits without {j}"
+    out = robot._cache.get(key)
+    if out is None:
+        out = robot._cache[key] = (np.delete(robot.lo, j), np.delete(robot.hi, j))
+    return out
+
+
+def _redundancy(robot: Robot, plan: Plan, value: Any, q0: np.ndarray) -> float:
+    """The held joint's value: ``value`` checked (a number within that joint's limits), or the
+    start's."""
+    if plan.locked < 0:
+        if value is not None:
+            raise InvalidOptionError(
+                f"redundancy: only a 7-joint arm has one to set, got {describe(value)} for "
+                f"{robot.describe()}"
+            )
+        return 0.0
+    j = plan.locked
+    if value is None:
+        return float(q0[j])
+    lo, hi = robot.lo[j], robot.hi[j]
+    if not is_number(value) or not lo - 1e-9 <= value <= hi + 1e-9:
+        raise InvalidOptionError(
+            f"redundancy: expected the value of joint {robot.joint_names[j]!r} (radians) within "
+            f"its limits [{lo:.9g}, {hi:.9g}], got {describe(value)}"
+        )
+    return float(min(max(value, lo), hi))
+
+
 def _point(target: Any) -> np.ndarray:
     """The target as a fresh (3,) array; a float64 (3,) array is taken as it is (the kernel
     checks its coordinates, see :func:`_run`)."""
@@ -225,6 +299,7 @@ def solve_all(
     start: Any = None,
     tol: float | None = None,
     angle_tol: float | None = None,
+    redundancy: float | None = None,
 ) -> SolutionSet:
     """Every solution of one pose of a robot arm (six revolute joints in a family with a
     closed form: :attr:`geoik.Robot.family` says which).
@@ -239,6 +314,9 @@ def solve_all(
         distance from; default the rest configuration.
     tol, angle_tol : a solution's forward kinematics lies within ``tol`` metres and
         ``angle_tol`` radians of the pose (default 1e-9 each).
+    redundancy : 7-joint arms (Franka Panda, xArm7): the value (radians) of the joint held
+        while the six others are solved, the first or the last (``robot.family`` says which);
+        default its value in ``start``. Every solution at that value is returned.
 
     Returns
     -------
@@ -259,7 +337,11 @@ def solve_all(
     q0 = _start(robot, start)
     tol_ = EXACT_TOL if tol is None else check_tol(tol, 1.0)
     angle_tol_ = EXACT_TOL if angle_tol is None else check_angle_tol(angle_tol)
-    rows, sizes, goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
+    if plan.locked < 0 and redundancy is None:
+        rows, sizes, goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
+    else:
+        value = _redundancy(robot, plan, redundancy, q0)
+        rows, sizes, goal = _run_locked(plan, robot, t, goal, q0, tol_, angle_tol_, value)
     a, b, _ = sizes
     rows.setflags(write=False)
     t.setflags(write=False)
@@ -275,6 +357,48 @@ def solve_all(
         sizes=sizes,
     )
     return out
+
+
+REDUNDANCY_SAMPLES = 24
+"""Values of the held joint a 7-joint solve tries (evenly within its limits), after the
+start's own."""
+
+
+def _search_redundancy(
+    plan: Plan,
+    robot: Robot,
+    t: np.ndarray,
+    goal: np.ndarray,
+    q0: np.ndarray,
+    tol: float,
+    angle_tol: float,
+) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
+    """A 7-joint arm's solve: every solution at the start's value of the held joint, and at
+    :data:`REDUNDANCY_SAMPLES` values across its limits; the rows of the value whose nearest
+    solution is nearest the start (else the value with the most solutions outside the limits,
+    else the one whose least-squares candidate comes nearest the pose)."""
+    j = plan.locked
+    lo = robot.lo[j] if math.isfinite(robot.lo[j]) else -math.pi
+    hi = robot.hi[j] if math.isfinite(robot.hi[j]) else math.pi
+    free = ~np.isfinite(robot.lo)
+    best: tuple[float, np.ndarray, tuple[int, int, int], np.ndarray] | None = None
+    for value in [float(q0[j]), *np.linspace(lo, hi, REDUNDANCY_SAMPLES).tolist()]:
+        rows, sizes, goal = _run_locked(plan, robot, t, goal, q0, tol, angle_tol, value)
+        a, b, c = sizes
+        if a:
+            d = rows[0, : robot.n] - q0
+            d[free] = np.remainder(d[free] + math.pi, 2 * math.pi) - math.pi
+            key = float(d @ d)
+        elif b:
+            key = 1e300
+        elif c:
+            key = 2e300 + float(rows[0, robot.n + 1] + rows[0, robot.n + 2])
+        else:
+            key = math.inf
+        if best is None or key < best[0]:
+            best = (key, rows, sizes, goal)
+    assert best is not None
+    return best[1], best[2], best[3]
 
 
 def solve_analytic(
@@ -295,7 +419,10 @@ def solve_analytic(
     q0 = _start(robot, start)
     tol_ = check_tol(tol, robot.total_length)
     angle_tol_ = check_angle_tol(angle_tol)
-    rows, (a, b, c), goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
+    if plan.locked < 0:
+        rows, (a, b, c), goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
+    else:
+        rows, (a, b, c), goal = _search_redundancy(plan, robot, t, goal, q0, tol_, angle_tol_)
     out_q = rows[:, : robot.n]
     if a:
         q, status = out_q[0].copy(), Status.REACHED

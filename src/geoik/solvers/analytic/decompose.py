@@ -27,9 +27,10 @@ search                     5 and 6 intersect                                   1
                                                                                SP5, SP1
 =========================  ==================================================  ============
 
-The tolerance is what a URDF's rounding leaves; the composed solutions are then polished by
-Newton's method on the full forward kinematics and kept only where they land within the
-solve's tolerance, so an arm whose axes are off by less than ``tol`` still gets exact answers.
+The tolerance (:data:`DEFAULT_TOL`) covers what a URDF's rounding leaves; the composed
+solutions are then polished by Newton's method on the full forward kinematics and kept only
+where they land within the solve's tolerance, so an arm whose axes are off by less than ``tol``
+still gets exact answers.
 """
 
 from __future__ import annotations
@@ -41,9 +42,11 @@ import numpy as np
 
 __all__ = ["DEFAULT_TOL", "FAMILIES", "Plan", "decompose"]
 
-DEFAULT_TOL = 1e-9
+DEFAULT_TOL = 1e-5
 """Parallel: ``|h_i x h_j|`` at most this (radians); intersecting: lines at most this times the
-arm's size apart."""
+arm's size apart. URDFs write quarter turns as ``rpy="-1.5708 ..."``, which leaves axes a few
+millionths of a radian off (the xArm7's 3.7e-6): the family is found all the same, and the
+candidates are polished onto the arm as it is (see :mod:`.finish`)."""
 
 THREE_PARALLEL = 1
 WRIST_PARALLEL_23 = 2
@@ -100,6 +103,9 @@ class Plan:
     R_tip: np.ndarray
     points: np.ndarray
     family: str
+    locked: int = -1
+    """7 joints: the joint held at the redundancy value (0 or 6), the chain above being the
+    other six with it folded in at 0; -1 otherwise."""
 
 
 def decompose(
@@ -110,6 +116,16 @@ def decompose(
     n = H.shape[0]
     if not revolute:
         return _none(H, P, R_tip, f"{n} joints, not all revolute: no closed form here")
+    if n == 7:
+        for locked in (6, 0):
+            h, p, r = lock_joint(H, P, R_tip, locked, 0.0)
+            plan = decompose(h, p, r, True, tol)
+            if plan.code:
+                words = f"7R: joint {locked + 1} held at the redundancy value, then {plan.family}"
+                return Plan(
+                    plan.code, plan.reverse, plan.H, plan.P, plan.R_tip, plan.points, words, locked
+                )
+        return _none(H, P, R_tip, "7R: no closed form with joint 1 or 7 held")
     if n != 6:
         return _none(H, P, R_tip, f"{n}R: no closed form here (6 revolute joints have one)")
     size = max(float(np.linalg.norm(P, axis=1).sum()), 1e-300)
@@ -123,6 +139,39 @@ def decompose(
                 words += ", solved from the tip (axes numbered from the tip)"
             return Plan(code, reverse, h, p, r, points, f"6R: {words}")
     return _none(H, P, R_tip, "6R: no two axes meet or are parallel where a closed form needs")
+
+
+def lock_joint(
+    H: np.ndarray, P: np.ndarray, R_tip: np.ndarray, joint: int, value: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The chain with its first (``joint`` 0) or last joint held at ``value`` radians and
+    folded in: the last one turns the tip's frame; the first one is left out here, the goal
+    being turned back by it instead (:func:`unlock_goal`)."""
+    n = H.shape[0]
+    if joint == 0:
+        p = np.vstack([P[:1] + P[1:2], P[2:]])
+        return np.ascontiguousarray(H[1:]), p, R_tip
+    o_last = P[:n].sum(axis=0)
+    tip = P.sum(axis=0)
+    turn = _rotation(H[n - 1], value)
+    new_tip = o_last + turn @ (tip - o_last)
+    p = np.vstack([P[: n - 1], (new_tip - (o_last - P[n - 1]))[None]])
+    return np.ascontiguousarray(H[: n - 1]), p, turn @ R_tip
+
+
+def unlock_goal(
+    H: np.ndarray, P: np.ndarray, value: float, R_goal: np.ndarray, p_goal: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The goal of the chain without its first joint, that joint held at ``value``: the goal
+    turned back about the first axis (through its origin ``P[0]``)."""
+    turn = _rotation(H[0], -value)
+    o = P[0]
+    return turn @ R_goal, o + turn @ (p_goal - o)
+
+
+def _rotation(k: np.ndarray, t: float) -> np.ndarray:
+    x = np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
+    return np.eye(3) + math.sin(t) * x + (1.0 - math.cos(t)) * (x @ x)
 
 
 def _none(H: np.ndarray, P: np.ndarray, R_tip: np.ndarray, words: str) -> Plan:

@@ -158,7 +158,7 @@ def _gauss(a, n):
 
 
 @njit(cache=True)
-def _is_rotation(r):
+def is_rotation(r):
     """Whether ``r`` (3, 3) is finite, orthonormal to 1e-14 and of determinant +1."""
     for i in range(3):
         for j in range(i, 3):
@@ -242,7 +242,7 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     lo = model[56:62]
     hi = model[62:68]
     n = 6
-    if not _is_rotation(R_goal_in):
+    if not is_rotation(R_goal_in):
         return -1, 0, 0
     for r in range(3):
         if not abs(p_goal_in[r]) <= 1e50:  # NaN, infinite or beyond MAX_COORDINATE
@@ -289,6 +289,10 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     for i in range(n + 1):
         tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
     m = out.shape[0]
+    size = 0.0
+    for i in range(n + 1):
+        size += math.sqrt(P[i, 0] * P[i, 0] + P[i, 1] * P[i, 1] + P[i, 2] * P[i, 2])
+    fine = 1e-13 * size  # a closed form's rounding: no Newton step below it
     cand = np.empty((4 * m, n))
     cflags = np.zeros(4 * m, dtype=np.int64)
     count = solve_6r(
@@ -306,7 +310,7 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
         q[:] = cand[c]
         R, p = forward(H, P, R_tip, q)
         _, _, dp, da = _errors(Rg, pg, R, p)
-        if dp > tol or da > angle_tol:  # rounding, or axes that meet only within tolerance
+        if dp > fine or da > 1e-12:  # axes that meet only within tolerance, or rounding
             dp, da = polish(H, P, R_tip, Rg, pg, q, 4, jac)
         flags = SINGULAR if cflags[c] & DEGENERATE else 0
         if dp > tol or da > angle_tol:
