@@ -293,18 +293,24 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     for i in range(n + 1):
         size += math.sqrt(P[i, 0] * P[i, 0] + P[i, 1] * P[i, 1] + P[i, 2] * P[i, 2])
     fine = 1e-13 * size  # a closed form's rounding: no Newton step below it
-    cand = np.empty((4 * m, n))
-    cflags = np.zeros(4 * m, dtype=np.int64)
-    count = solve_6r(
-        code, H, P, points, R06, pg, tip0, cand, cflags, np.empty((3, 2)), np.empty((4, 3))
-    )
-    jac = np.empty((6, 7))
-    q = np.empty(n)
-    keys = np.empty(4 * m)
-    group = np.empty(4 * m, dtype=np.int64)
-    rows = np.empty((4 * m, n))
-    rflags = np.empty(4 * m, dtype=np.int64)
-    rerr = np.empty((4 * m, 2))
+    # one float and one integer work array, cut into the buffers below (no further allocation)
+    M = 4 * m
+    fw = np.empty(M * (2 * n + 3) + 6 + 12 + 42 + n)
+    iw = np.zeros(4 * M, dtype=np.int64)
+    cand = fw[: M * n].reshape((M, n))
+    rows = fw[M * n : 2 * M * n].reshape((M, n))
+    rerr = fw[2 * M * n : 2 * M * n + 2 * M].reshape((M, 2))
+    keys = fw[2 * M * n + 2 * M : 2 * M * n + 3 * M]
+    rest = 2 * M * n + 3 * M
+    two = fw[rest : rest + 6].reshape((3, 2))
+    four3 = fw[rest + 6 : rest + 18].reshape((4, 3))
+    jac = fw[rest + 18 : rest + 60].reshape((6, 7))
+    q = fw[rest + 60 : rest + 60 + n]
+    cflags = iw[:M]
+    group = iw[M : 2 * M]
+    rflags = iw[2 * M : 3 * M]
+    order = iw[3 * M :]
+    count = solve_6r(code, H, P, points, R06, pg, tip0, cand, cflags, two, four3)
     kept = 0
     for c in range(count):
         q[:] = cand[c]
@@ -352,8 +358,7 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
         rerr[kept, 0] = dp
         rerr[kept, 1] = da
         kept += 1
-    sizes = np.zeros(3, dtype=np.int64)
-    order = np.empty(kept, dtype=np.int64)
+    sizes = (0, 0, 0)
     out_n = 0
     for g in range(3):
         first = out_n
@@ -365,7 +370,12 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
                     pos -= 1
                 order[pos] = k
                 out_n += 1
-        sizes[g] = out_n - first
+        if g == 0:
+            sizes = (out_n - first, 0, 0)
+        elif g == 1:
+            sizes = (sizes[0], out_n - first, 0)
+        else:
+            sizes = (sizes[0], sizes[1], out_n - first)
     for r in range(min(out_n, m)):
         k = order[r]
         for j in range(n):
@@ -373,4 +383,4 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
         out[r, n] = rflags[k]
         out[r, n + 1] = rerr[k, 0]
         out[r, n + 2] = rerr[k, 1]
-    return sizes[0], sizes[1], sizes[2]
+    return sizes
