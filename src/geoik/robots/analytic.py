@@ -145,20 +145,24 @@ class SolutionSet:
 def _plan(robot: Any) -> Plan:
     """The robot's plan, checked: one tip, and a family with a closed form."""
     if type(robot) is not Robot and not isinstance(robot, Robot):
-        raise InvalidChainError(f"robot: expected a geoik.Robot, got {type(robot).__name__}")
+        raise InvalidChainError(
+            f"expected a geoik.Robot, got {type(robot).__name__}", argument="robot"
+        )
     plan = robot._cache.get("analytic plan")
     if plan is not None and plan.code:
         return plan
     if robot.k != 1:
         raise InvalidChainError(
-            f"chain: every solution of a pose moves one tip, got {robot.describe()}; take one "
-            f"with robot.with_tips(NAME) or load with tip=NAME"
+            f"every solution of a pose moves one tip, got {robot.describe()}; take one "
+            f"with robot.with_tips(NAME) or load with tip=NAME",
+            argument="chain",
         )
     plan = robot.analytic_plan()
     if plan.code == 0:
         raise UnsupportedChainError(
-            f"chain: method 'analytic' has no closed form for {robot.describe()} ({plan.family});"
-            f" use method 'dls'"
+            f"method 'analytic' has no closed form for {robot.describe()} ({plan.family});"
+            f" use method 'dls'",
+            argument="chain",
         )
     return plan
 
@@ -174,9 +178,10 @@ def _orientation(robot: Robot, orientation: Any) -> np.ndarray:
         return orientation.copy()
     if orientation is None:
         raise InvalidTargetError(
-            f"orientation: the analytic solver solves a full pose; {robot.n} joints need the "
+            f"the analytic solver solves a full pose; {robot.n} joints need the "
             f"tip's orientation (a 3x3 rotation matrix or a unit quaternion (w, x, y, z)), "
-            f"got None"
+            f"got None",
+            argument="orientation",
         )
     return check_rotation(orientation, "orientation")
 
@@ -268,8 +273,8 @@ def _redundancy(robot: Robot, plan: Plan, value: Any, q0: np.ndarray) -> float:
     if plan.locked < 0:
         if value is not None:
             raise InvalidOptionError(
-                f"redundancy: only a 7-joint arm has one to set, got {describe(value)} for "
-                f"{robot.describe()}"
+                f"only a 7-joint arm has one to set, got {describe(value)} for {robot.describe()}",
+                argument="redundancy",
             )
         return 0.0
     j = plan.locked
@@ -278,8 +283,9 @@ def _redundancy(robot: Robot, plan: Plan, value: Any, q0: np.ndarray) -> float:
     lo, hi = robot.lo[j], robot.hi[j]
     if not is_number(value) or not lo - 1e-9 <= value <= hi + 1e-9:
         raise InvalidOptionError(
-            f"redundancy: expected the value of joint {robot.joint_names[j]!r} (radians) within "
-            f"its limits [{lo:.9g}, {hi:.9g}], got {describe(value)}"
+            f"expected the value of joint {robot.joint_names[j]!r} (radians) within "
+            f"its limits [{lo:.9g}, {hi:.9g}], got {describe(value)}",
+            argument="redundancy",
         )
     return float(min(max(value, lo), hi))
 
@@ -432,9 +438,10 @@ def solve_analytic(
         ]
         j = bad[0] if bad else 0
         raise LimitError(
-            f"target: the pose is reachable only with joint {robot.joint_names[j]!r} outside its "
+            f"the pose is reachable only with joint {robot.joint_names[j]!r} outside its "
             f"limits [{robot.lo[j]:.9g}, {robot.hi[j]:.9g}] ({b} solutions, none within the "
-            f"limits)"
+            f"limits)",
+            argument="target",
         )
     elif c:
         q, status = np.clip(out_q[a + b], robot.lo, robot.hi), Status.CLOSEST

@@ -283,7 +283,7 @@ class Robot:
         plan = self._cache.get("analytic plan")
         if plan is None:
             poe = self.poe()
-            revolute = bool(np.all(poe.kinds != PRISMATIC))
+            revolute = not any(slides(k) for k in poe.kinds.tolist())
             plan = self._cache["analytic plan"] = decompose(poe.H, poe.P, poe.R_tip, revolute)
         return plan
 

@@ -173,9 +173,10 @@ def _check_general(solver: Solver, robot: Robot) -> None:
     solver.check_model(robot, general_methods())
     if solver.kernel_general is None:
         raise UnsupportedChainError(
-            f"chain: method {solver.name!r} gives every solution of one tip's full pose "
+            f"method {solver.name!r} gives every solution of one tip's full pose "
             f"(geoik.solve with an orientation, geoik.solve_all), got {robot.describe()}; for "
-            f"this use one of {', '.join(general_methods())}"
+            f"this use one of {', '.join(general_methods())}",
+            argument="chain",
         )
 
 

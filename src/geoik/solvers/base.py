@@ -233,8 +233,9 @@ class Solver:
             )
         if not self.dims:
             raise UnsupportedChainError(
-                f"chain: method {self.name!r} solves robots (a geoik.Robot, e.g. from "
-                f"geoik.load_urdf), got a {dim}-D chain of {n} links"
+                f"method {self.name!r} solves robots (a geoik.Robot, e.g. from "
+                f"geoik.load_urdf), got a {dim}-D chain of {n} links",
+                argument="chain",
             )
         if self.kernel(dim) is None:
             raise UnsupportedChainError(
