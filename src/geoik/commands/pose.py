@@ -7,6 +7,8 @@ import json
 import time
 from typing import Any
 
+from geoik.commands._args import TypedStore
+
 HELP = "pin joints of a BVH clip to targets and re-solve its frames"
 DESCRIPTION = """\
 Read a BVH clip, hold the pinned joints at their targets on the frames given, re-solve each of
@@ -66,7 +68,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--tol", type=float, help="distance that counts as reached (file units)")
     p.add_argument("--max-iter", type=int, metavar="N", help="iteration budget per frame")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.bvh", help="file to write")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUT.bvh", action=TypedStore, help="file to write"
+    )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
@@ -138,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``geoik pose`` with the parsed ``args``; the exit status."""
     import numpy as np
 
+    from geoik.commands._args import check_distinct, check_output, typed_flag, writing
     from geoik.commands._progress import ProgressBar
     from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError
     from geoik.rigs.bvh import load_bvh, save_bvh
@@ -150,6 +155,10 @@ def run(args: argparse.Namespace) -> int:
         )
     if not args.pin and not args.targets:
         raise InvalidTargetError("expected at least one pin (or --targets FILE)", argument="--pin")
+    flag = typed_flag(args, "output", "--output")
+    check_output(args.output, flag)
+    inputs = [("IN.bvh", args.input), ("--targets", args.targets), ("--limits", args.limits)]
+    check_distinct([(flag, args.output)], inputs)
     skeleton, frames, frame_time = load_bvh(args.input)
     count = len(frames)
     pins = [parse_pin(p, count) for p in args.pin or []]
@@ -194,7 +203,9 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
-    out = save_bvh(args.output, skeleton, posed.frames, frame_time)
+    out = writing(
+        flag, args.output, lambda: save_bvh(args.output, skeleton, posed.frames, frame_time)
+    )
     summary: dict[str, Any] = {
         "input": args.input,
         "output": str(out),

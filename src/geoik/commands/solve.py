@@ -18,6 +18,7 @@ from geoik.commands._args import (
     add_solver_arguments,
     as_typed,
     chain_from_args,
+    check_distinct,
     check_output,
     parse_max_iter,
     parse_options,
@@ -107,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         if value is not None:
             raise InvalidOptionError("needs a robot (--urdf FILE)", argument=flag)
     check_output(args.plot, "--plot", FIGURE_FORMATS)  # before the solve, not after it
+    check_distinct([("--plot", args.plot)], [("--chain", args.chain)])
     target = parse_point(args.target)
     chain = chain_from_args(args, len(target))
     options = parse_options(args.opt)

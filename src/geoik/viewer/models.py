@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from geoik.errors import BVHError, ProtocolError, describe
+from geoik.files import same_file, special_kind
 
 __all__ = ["MESH_TYPES", "Models", "RigModel", "RobotModel", "load_rig", "load_robot"]
 
@@ -399,12 +400,13 @@ def load_rig(
         raise BVHError(f"no such file {str(file)!r}", argument="--bvh")
     skeleton, frames, frame_time = load_bvh(file)
     out = Path(output) if output is not None else file.with_name(f"{file.stem}.posed.bvh")
-    if out.resolve() == file.resolve():
+    if same_file(out, file):  # a symbolic or hard link to the input counts
         raise BVHError(
             f"expected another file than the input, got {describe(str(out))}", argument="--output"
         )
-    if out.exists() and not out.is_file():
-        raise BVHError(f"expected a file, got the directory {str(out)!r}", argument="--output")
+    kind = special_kind(out)
+    if kind is not None and kind not in ("a character device", "a named pipe"):
+        raise BVHError(f"expected a file, got {kind} {str(out)!r}", argument="--output")
     return RigModel(skeleton, frames, float(frame_time), file, out, _effectors(skeleton))
 
 
