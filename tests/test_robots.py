@@ -187,7 +187,10 @@ def test_solutions_keep_their_invariants(method, name):
     robot = load_example(name)
     for k, (p, r) in enumerate(_reachable(robot, 11, 4)):
         orientation = r if k % 2 else None
-        sol = ik.solve(robot, p, method=method, orientation=orientation, tol=1e-4, angle_tol=1e-3)
+        angle_tol = None if orientation is None else 1e-3
+        sol = ik.solve(
+            robot, p, method=method, orientation=orientation, tol=1e-4, angle_tol=angle_tol
+        )
         check_robot_solution(sol, robot, p, orientation)
     far = ik.solve(robot, [5.0, 0.0, 0.0], method=method, max_iter=20)
     check_robot_solution(far, robot, np.array([5.0, 0.0, 0.0]))

@@ -426,16 +426,15 @@ def check_array(
     """A fresh float64 array of ``shape`` of real numbers (no bools, strings or NaN; with
     ``finite`` no infinities either)."""
     a = _real_array(value)
-    if (
-        a is None
-        or a.shape != shape
-        or (finite and not np.all(np.isfinite(a)))
-        or np.any(np.isnan(a))
-    ):
+    if a is None or a.shape != shape:
         raise error(
             f"expected an array of shape {shape} of finite numbers, got {describe(value)}",
             argument=name,
         )
+    bad = np.argwhere(~np.isfinite(a) if finite else np.isnan(a))
+    if bad.size:  # name the first row (a joint, a tip) that holds one
+        i = int(bad[0][0])
+        raise error(f"expected finite numbers, got {a[i].tolist()}", argument=f"{name}[{i}]")
     return a
 
 

@@ -129,9 +129,12 @@ def parse_lengths(text: str, name: str = "--lengths") -> list[float]:
     return out
 
 
-def parse_point(text: str, name: str = "--target", dims: tuple[int, ...] = (2, 3)) -> list[float]:
+def parse_point(
+    text: str, name: str = "--target", dims: tuple[int, ...] = (2, 3), model: str = "chain"
+) -> list[float]:
     """A point from ``"8.33,2.83"`` (2-D) or ``"1,2,3"`` (3-D); the number of coordinates (one
-    of ``dims``) gives the dimension, :func:`geoik.checks.check_point` the verdict."""
+    of ``dims``) gives the dimension, :func:`geoik.checks.check_point` the verdict (its message
+    says the point is of a ``model``)."""
     parts = text.split(",")
     values = [_float(part) for part in parts]
     if len(parts) not in dims or any(v is None for v in values):
@@ -139,7 +142,7 @@ def parse_point(text: str, name: str = "--target", dims: tuple[int, ...] = (2, 3
         raise InvalidTargetError(
             f"expected {want} numbers separated by commas, got {text!r}", argument=name
         )
-    return check_point(values, len(values), name).tolist()
+    return check_point(values, len(values), name, model=model).tolist()
 
 
 def parse_tol(text: str | None, name: str = "--tol") -> float | None:

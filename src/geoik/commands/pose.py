@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from typing import Any
 
@@ -162,8 +163,10 @@ def run(args: argparse.Namespace) -> int:
     skeleton, frames, frame_time = load_bvh(args.input)
     count = len(frames)
     pins = [parse_pin(p, count) for p in args.pin or []]
+    labels = [f"--pin {p}" for p in args.pin or []]  # each pin as the user gave it
     if args.targets:
         pins += _file_pins(args.targets, count)
+        labels += [f"--targets {args.targets}: pin[{k}]" for k in range(len(pins) - len(labels))]
     if args.limits:
         data = _read_table(args.limits, "--limits")
         unknown = sorted(set(data) - {"max_bend_deg", "hinge_axes"})
@@ -196,8 +199,9 @@ def run(args: argparse.Namespace) -> int:
         if e.argument in POSE_FLAGS:
             raise e.about(POSE_FLAGS[e.argument]) from None
         pin = _pin_index(e.argument)
-        if pin is not None:  # pins[k].joint: ... -> --pin NAME: ...
-            raise e.about(f"--pin {pins[pin].joint}") from None
+        if pin is not None:  # pins[k].joint: ... -> the pin as the user gave it
+            detail = re.sub(r"pins\[(\d+)\]", lambda m: labels[int(m[1])], e.detail)
+            raise e.about(labels[pin], detail) from None
         raise
     finally:
         if bar is not None:

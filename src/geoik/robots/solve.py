@@ -25,7 +25,13 @@ from geoik.checks import (
     check_rotation,
     check_tol,
 )
-from geoik.errors import InvalidChainError, InvalidPoseError, InvalidTargetError, describe
+from geoik.errors import (
+    InvalidChainError,
+    InvalidOptionError,
+    InvalidPoseError,
+    InvalidTargetError,
+    describe,
+)
 from geoik.geometry import wrap
 from geoik.jit import call
 from geoik.judge import judge_robot
@@ -62,6 +68,11 @@ def solve_robot(
     goal_rot = None if orientation is None else check_rotation(orientation, "orientation")
     tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
+    if goal_rot is None and angle_tol is not None:
+        raise InvalidOptionError(
+            "expected with an orientation (orientation=...), got a position-only target",
+            argument="angle_tol",
+        )
     iters = check_max_iter(max_iter, solver.default_max_iter)
     opts = solver.general_opts(robot, options)
     q = _start(robot, start)
@@ -126,6 +137,11 @@ def solve_robot_tree(
         wanted[i] = (wanted[i][0], check_rotation(value, f"orientations[{name!r}]"))
     tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
+    if angle_tol is not None and all(rot is None for _, rot in wanted.values()):
+        raise InvalidOptionError(
+            "expected with orientations (orientations=...), got position-only targets",
+            argument="angle_tol",
+        )
     iters = check_max_iter(max_iter, solver.default_max_iter)
     opts = solver.general_opts(robot, {})
     q = _start(robot, start)

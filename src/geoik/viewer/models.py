@@ -176,13 +176,17 @@ def _motion(j: _Joint, v: float) -> np.ndarray:
 
 
 def load_robot(
-    path: str | os.PathLike[str], tip: str | None = None, source: str | None = None
+    path: str | os.PathLike[str],
+    tip: str | None = None,
+    source: str | None = None,
+    base: str | None = None,
 ) -> RobotModel:
-    """The robot of a URDF file, to the link ``tip`` (default: its only tip, else the first);
-    errors as :func:`geoik.load_urdf` raises them."""
+    """The robot of a URDF file, from the link ``base`` (default: the root link) to the link
+    ``tip`` (default: its only tip, else the first); errors as :func:`geoik.load_urdf` raises
+    them."""
     from geoik.robots.urdf import load_urdf, robot_from_urdf
 
-    robot = load_urdf(path, tip=tip) if tip is not None else load_urdf(path)
+    robot = load_urdf(path, tip=tip, base=base)
     if robot.k > 1:
         robot = robot.with_tips(robot.tip_names[0])
     import yourdfpy
@@ -195,7 +199,8 @@ def load_robot(
         load_meshes=False,
         load_collision_meshes=False,
     )
-    robot_from_urdf(urdf.robot, tip=robot.tip_names[0])  # the same file, read the same way
+    # the same file, read the same way
+    robot_from_urdf(urdf.robot, tip=robot.tip_names[0], base=robot.base_name)
     joints = _joints(urdf.robot, robot.base_name)
     links = [robot.base_name] + [j.child for j in joints]
     colours = {
