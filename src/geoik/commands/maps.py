@@ -377,6 +377,8 @@ def _compute(
     from geoik.maps.volume import check_volume, volume_map
 
     kw = _solve_kw(args)
+    if volume is not None:  # the library's size of a volume map is --volume's N
+        typed.names["size"] = "--volume"
     typed_rows = None if args.tile_rows is None else int_or_text(args.tile_rows)
     args.size = int_or_text(args.size)
     args.tile_rows = DEFAULT_TILE_ROWS if typed_rows is None else typed_rows

@@ -21,6 +21,7 @@ from geoik.checks import (
     DEFAULT_ROBOT_TOL,
     check_angle_tol,
     check_max_iter,
+    check_motion,
     check_point,
     check_rotation,
     check_tol,
@@ -239,7 +240,10 @@ def _run(
     opts: np.ndarray,
 ) -> tuple[int, int, np.ndarray, np.ndarray]:
     assert solver.capacity_general is not None
-    rec = np.empty((solver.capacity_general(robot.n, max_iter), robot.n))
+    rows = solver.capacity_general(robot.n, max_iter)
+    if rows > 4096:  # cheap enough to skip for every common solve
+        check_motion(rows, 8 * robot.n, max_iter, f"{solver.name!r} on {robot.describe()}")
+    rec = np.empty((rows, robot.n))
     rec[0] = q
     code, used, nrec = solver.run_general(robot, goals, q, tol, angle_tol, max_iter, opts, rec)
     return int(code), int(used), q, rec[:nrec]
