@@ -261,3 +261,20 @@ def test_the_command_line_names_the_flag_that_asks_for_too_much_memory(monkeypat
         assert captured.out == ""
         assert captured.err.startswith(f"geoik: error: {flag}: expected results that fit in ")
         assert len(captured.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("method", ["fabrik", "ccd", "dls", "auto"])
+def test_huge_start_angles_give_angles_that_are_the_pose_reported(method):
+    """A start angle of 1e20 rad: the kernels' floor-based wrap would lose the angle (the answer
+    was 1.6e20 rad, or a pose 3 away from the one reported); it is reduced exactly on entry."""
+    chain = ik.Chain.planar([1.0, 1.0, 1.0], max_bend_deg=[None, None, 170])
+    for start in ([1e300, 0.5, 0.1], [1e20, -1e20, 0.0], [1e15 + 0.3, 7.0, -0.2]):
+        given = chain.pose_from_angles(start).positions
+        for target in (given[-1], (1.0, 1.5)):
+            sol = ik.solve(chain, target, method=method, start=start)
+            assert np.all(np.abs(sol.angles) <= math.pi)
+            fk = chain.pose_from_angles(sol.angles).positions
+            np.testing.assert_allclose(fk, sol.positions, atol=1e-12)
+            if target is given[-1]:
+                assert sol.iterations == 0
+                np.testing.assert_allclose(sol.positions, given, atol=1e-12)

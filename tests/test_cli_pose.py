@@ -93,3 +93,25 @@ def test_an_output_that_is_a_directory_is_named_as_typed(tmp_path, capsys, monke
         capsys.readouterr().err == "geoik: error: -o: expected a file name, got the folder 'out'\n"
     )
     assert list((tmp_path / "out").iterdir()) == [] and sorted(os.listdir(tmp_path)) == ["out"]
+
+
+def test_contradictory_pins_are_refused_as_typed(tmp_path, capsys):
+    out = tmp_path / "o.bvh"
+    pins = tmp_path / "pins.toml"
+    pins.write_text(f'[[pin]]\njoint = "{LEFT}"\nframes = "0-5"\ntarget = [1, 2, 3]\n')
+    for argv, head, other in (
+        (
+            [f"{LEFT}=1,2,3@10-20", f"{LEFT}@15-30"],
+            f"--pin {LEFT}@15-30",
+            f"--pin {LEFT}=1,2,3@10-20",
+        ),
+        ([f"{LEFT}@3", "--targets", str(pins)], f"--targets {pins}: pin[0]", f"--pin {LEFT}@3"),
+    ):
+        argv = ["--pin", argv[0], *(["--pin", argv[1]] if argv[1].startswith(LEFT) else argv[1:])]
+        assert main(["pose", str(WALK), *argv, "-o", str(out), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(
+            f"geoik: error: {head}: expected one target for '{LEFT}' on each frame"
+        )
+        assert f" from {other} on frame" in err and len(err.splitlines()) == 1
+    assert not out.exists()

@@ -41,6 +41,7 @@ from geoik.robots.model import Robot
 from geoik.robots.motion import RobotMotion
 from geoik.solution import STATUSES, Solution, TreeSolution
 from geoik.solvers import Solver, general_methods, get
+from geoik.state import reduce_huge
 
 __all__ = ["solve_robot", "solve_robot_tree"]
 
@@ -181,12 +182,20 @@ def solve_robot_tree(
 def public_values(robot: Robot, q: np.ndarray) -> np.ndarray:
     """Joint values as a Solution reports them: continuous joints wrapped into (-pi, pi]."""
     out = q.copy()
+    for j in _continuous(robot):
+        w = wrap(out[j])
+        if not -math.pi < w <= math.pi:  # beyond HUGE_ANGLE: an exact reduction
+            w = float(reduce_huge(out[j : j + 1])[0])
+        out[j] = w
+    return out
+
+
+def _continuous(robot: Robot) -> list[int]:
+    """The indices of the robot's continuous joints (cached on the robot)."""
     wrapped = robot._cache.get("continuous")
     if wrapped is None:
         wrapped = robot._cache["continuous"] = np.flatnonzero(robot.wraps).tolist()
-    for j in wrapped:
-        out[j] = wrap(out[j])
-    return out
+    return wrapped
 
 
 def _tip(robot: Robot, name: Any, what: str) -> int:
@@ -208,7 +217,10 @@ def _start(robot: Robot, start: Any) -> np.ndarray:
                 "expected a solution of this robot, or joint values", argument="start"
             )
         start = start.angles
-    return robot.check_angles(start, "start")
+    q = robot.check_angles(start, "start")
+    # a continuous joint's huge angle, reduced exactly as it enters (revolute and prismatic
+    # joints are held within their limits)
+    return reduce_huge(q, robot.wraps)
 
 
 def _goal_arrays(
