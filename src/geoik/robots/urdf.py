@@ -4,7 +4,8 @@ The file is read by yourdfpy (the ``robots`` extra: ``pip install 'geoik[robots]
 meshes; geoik only turns its joints into the general joint model:
 
 - the model starts at ``base`` (default: the URDF's root link) and ends at the tips, links named
-  by ``tip`` or ``tips``; by default every leaf link that at least one movable joint moves;
+  by ``tip`` or ``tips``; by default every leaf link that at least one movable joint moves, in
+  the tree cut at the joints geoik does not solve (below);
 - revolute (with its limits), continuous and prismatic (with its limits) joints on the paths
   from the base to the tips become the model's joints, in the order of the paths (base to tip,
   each joint after its parent); fixed joints are folded into the next joint's transform (or the
@@ -51,7 +52,9 @@ def load_urdf(
     path : the URDF file.
     tip : the one link to solve for (an arm's flange or tool frame), for :func:`geoik.solve`.
     tips : several links, for :func:`geoik.solve_tree` (the fingertips of a hand). Give ``tip``
-        or ``tips``, not both; with neither, every leaf link that a movable joint moves.
+        or ``tips``, not both; with neither, every leaf link that a movable joint moves, in the
+        tree cut at mimic, floating and planar joints (a link whose every child hangs from one
+        is a leaf).
     base : the link the model starts from, whose frame every position and orientation is
         expressed in; default the URDF's root link. Joints above it are left out (a mobile
         base's floating joint, say).
@@ -67,7 +70,8 @@ def load_urdf(
     URDFError
         A missing or unreadable file, malformed XML, a ``tip``, ``tips`` or ``base`` that is not
         a link of the file (or a tip that does not hang from the base, or that no movable joint
-        moves), a revolute or prismatic joint with a zero axis or inverted limits.
+        moves), a revolute or prismatic joint with a zero axis or inverted limits, a joint
+        ``origin`` that is not finite, every joint and tip at one point (a robot of size 0).
     UnsupportedJointError
         A mimic, floating or planar joint between the base and a tip.
     RobotsMissingError
