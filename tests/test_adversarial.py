@@ -232,6 +232,7 @@ def test_batches_and_maps_are_checked_against_the_memory_available(monkeypatch):
     from geoik.maps import metric_map, volume_map
 
     monkeypatch.setattr(geoik.checks, "memory_limit", lambda: 4_000_000)  # 4 MB left
+    monkeypatch.setattr(geoik.checks, "_SMALL_RESULT", 0)  # check even small results
     chain = ik.Chain.planar([1.0] * 5)
     targets = np.random.default_rng(3).uniform(-4, 4, (100_000, 2))
     message = r"expected results that fit in the memory available \(4 MB\), got 100,000 targets"
@@ -251,6 +252,7 @@ def test_the_command_line_names_the_flag_that_asks_for_too_much_memory(monkeypat
     from geoik.commands.cli import main
 
     monkeypatch.setattr(geoik.checks, "memory_limit", lambda: 4_000_000)
+    monkeypatch.setattr(geoik.checks, "_SMALL_RESULT", 0)
     for argv, flag in (
         (["map", "--lengths", "1x3", "--size", "300"], "--size"),
         (["map", "--lengths", "1x3", "--volume", "64"], "--volume"),

@@ -500,11 +500,17 @@ def _read_int(path: str) -> int | None:
         return None
 
 
+_SMALL_RESULT = 1 << 26
+"""Results of at most this many bytes (64 MiB) are not checked against the memory available."""
+
+
 def check_memory(nbytes: float, what: str, name: str) -> None:
     """Refuse, before any work, a result of ``nbytes`` that would not fit in the memory
     available (:func:`memory_limit`): :class:`~geoik.InvalidOptionError` naming the argument
     ``name`` that asks for it, ``what`` is asked for (e.g. ``"100,000,000 targets"``), the
     size and the limit."""
+    if nbytes <= _SMALL_RESULT:  # not worth reading the system's figures
+        return
     limit = memory_limit()
     if nbytes <= limit:
         return
