@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
                     method=case["method"],
                     orientation=o,
                     tol=TOL,
-                    angle_tol=ANGLE_TOL,
+                    angle_tol=None if o is None else ANGLE_TOL,
                     max_iter=MAX_ITER,
                     start=start,
                 )

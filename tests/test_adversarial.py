@@ -177,3 +177,106 @@ def test_ctrl_c_inside_a_native_callback_is_raised_once_it_returns():
         time.sleep(2.0)  # interrupted here, out of the callback
     assert results == ["returned"] and seen
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no alarm left behind
+
+
+def _arm() -> ik.Robot:
+    """Two revolute joints and a prismatic one, in a line."""
+    eye = np.tile(np.eye(3), (3, 1, 1))
+    return ik.Robot(
+        joint_names=("a", "b", "c"),
+        kinds=("revolute", "revolute", "prismatic"),
+        parents=np.array([-1, 0, 1]),
+        origin_xyz=np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 0.5], [0.0, 0.0, 0.5]]),
+        origin_rot=eye,
+        axes=np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+        lo=np.array([-2.0, -2.0, 0.0]),
+        hi=np.array([2.0, 2.0, 0.2]),
+        tip_names=("tip",),
+        tip_parents=np.array([2]),
+        tip_xyz=np.array([[0.0, 0.0, 0.3]]),
+        tip_rot=np.eye(3)[None],
+    )
+
+
+@pytest.mark.parametrize("method", ["dls", "ccd"])
+def test_a_robot_budget_beyond_the_motion_cap_is_refused_as_for_chains(method):
+    arm = _arm()
+    solver = REGISTRY[method]
+    for solve in (
+        lambda it: ik.solve(arm, (0.2, 0.1, 0.6), method=method, max_iter=it),
+        lambda it: ik.solve_tree(arm, {"tip": (0.2, 0.1, 0.6)}, method=method, max_iter=it),
+    ):
+        with pytest.raises(ik.InvalidOptionError, match=r"max_iter: .* GB of motion.*at most"):
+            solve(10**9)
+        with pytest.raises(ik.InvalidOptionError) as err:
+            solve(MAX_ITER)
+        most = int(str(err.value).rsplit("at most ", 1)[1].replace(",", ""))
+        assert solver.capacity_general(arm.n, most) * arm.n * 8 <= MAX_MOTION_BYTES
+        assert solver.capacity_general(arm.n, most + 1) * arm.n * 8 > MAX_MOTION_BYTES
+
+
+def test_a_batch_too_large_for_memory_is_refused_before_the_targets_are_copied():
+    chain = ik.Chain.planar([1.0] * 5)
+    # a view of 10**13 targets costs nothing; its results would take hundreds of terabytes
+    huge = np.broadcast_to(np.zeros(2), (10**13, 2))
+    with pytest.raises(ik.InvalidOptionError, match=r"^targets: expected results that fit in"):
+        evaluate(chain, huge, "ccd")
+    sk = ik.Skeleton.from_chains([("a", [1.0, 1.0]), ("b", [1.0])])
+    rows = np.broadcast_to(np.zeros((1, 2, 2)), (10**13, 2, 2))
+    with pytest.raises(ik.InvalidOptionError, match=r"10,000,000,000,000 rows of targets, about"):
+        evaluate(sk, rows, "circles")
+
+
+def test_batches_and_maps_are_checked_against_the_memory_available(monkeypatch):
+    import geoik.checks
+    from geoik.maps import metric_map, volume_map
+
+    monkeypatch.setattr(geoik.checks, "memory_limit", lambda: 4_000_000)  # 4 MB left
+    monkeypatch.setattr(geoik.checks, "_SMALL_RESULT", 0)  # check even small results
+    chain = ik.Chain.planar([1.0] * 5)
+    targets = np.random.default_rng(3).uniform(-4, 4, (100_000, 2))
+    message = r"expected results that fit in the memory available \(4 MB\), got 100,000 targets"
+    with pytest.raises(ik.InvalidOptionError, match=message):
+        evaluate(chain, targets, "ccd")
+    few = evaluate(chain, targets[:1000], "ccd", tol=0.01, max_iter=5)  # 65 kB fit
+    assert few.status.shape == (1000,)
+    with pytest.raises(ik.InvalidOptionError, match=r"^size: .*got 1 map of 300x300 pixels"):
+        metric_map(chain, "ccd", size=300)
+    with pytest.raises(ik.InvalidOptionError, match=r"^size: .*got 1 map of 64x64x64 voxels"):
+        volume_map(ik.Chain.spatial([1.0] * 3), "ccd", size=64)
+    assert metric_map(chain, "ccd", size=20, tol=0.01, max_iter=5).values.shape == (20, 20)
+
+
+def test_the_command_line_names_the_flag_that_asks_for_too_much_memory(monkeypatch, capsys):
+    import geoik.checks
+    from geoik.commands.cli import main
+
+    monkeypatch.setattr(geoik.checks, "memory_limit", lambda: 4_000_000)
+    monkeypatch.setattr(geoik.checks, "_SMALL_RESULT", 0)
+    for argv, flag in (
+        (["map", "--lengths", "1x3", "--size", "300"], "--size"),
+        (["map", "--lengths", "1x3", "--volume", "64"], "--volume"),
+        (["compare", "--lengths", "1x3", "--methods", "ccd,fabrik", "--size", "200"], "--size"),
+    ):
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.startswith(f"geoik: error: {flag}: expected results that fit in ")
+        assert len(captured.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("method", ["fabrik", "ccd", "dls", "auto"])
+def test_huge_start_angles_give_angles_that_are_the_pose_reported(method):
+    """A start angle of 1e20 rad: the kernels' floor-based wrap would lose the angle (the answer
+    was 1.6e20 rad, or a pose 3 away from the one reported); it is reduced exactly on entry."""
+    chain = ik.Chain.planar([1.0, 1.0, 1.0], max_bend_deg=[None, None, 170])
+    for start in ([1e300, 0.5, 0.1], [1e20, -1e20, 0.0], [1e15 + 0.3, 7.0, -0.2]):
+        given = chain.pose_from_angles(start).positions
+        for target in (given[-1], (1.0, 1.5)):
+            sol = ik.solve(chain, target, method=method, start=start)
+            assert np.all(np.abs(sol.angles) <= math.pi)
+            fk = chain.pose_from_angles(sol.angles).positions
+            np.testing.assert_allclose(fk, sol.positions, atol=1e-12)
+            if target is given[-1]:
+                assert sol.iterations == 0
+                np.testing.assert_allclose(sol.positions, given, atol=1e-12)

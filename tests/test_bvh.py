@@ -310,3 +310,31 @@ def test_forward_kinematics_of_the_reader_keeps_offsets():
         if jt.parent >= 0:
             d = np.linalg.norm(pos[:, b] - pos[:, jt.parent], axis=1)
             np.testing.assert_allclose(d, np.linalg.norm(jt.offset), rtol=1e-9, atol=1e-9)
+
+
+def test_contradictory_pins_are_refused():
+    """Two pins holding one joint on one frame at two places: no solve could meet both."""
+    sk, frames, _ = ik.load_bvh(DATA / "mocapbank.bvh")
+    here = frames.positions[0, sk.index("LeftAnkle")]
+    there = here + np.array([0.0, 10.0, 0.0])
+    message = (
+        r"^pins\[1\]: expected one target for 'LeftAnkle' on each frame, got \(.*\) here and "
+        r"\(.*\) from pins\[0\] on frames 3-5$"
+    )
+    with pytest.raises(ik.InvalidTargetError, match=message):
+        ik.pose_clip(
+            sk, frames, [ik.Pin("LeftAnkle", here, "0-5"), ik.Pin("LeftAnkle", there, "3-9")]
+        )
+    with pytest.raises(ik.InvalidTargetError, match=r"from pins\[0\] on frame 4$"):  # its own place
+        ik.pose_clip(
+            sk, frames, [ik.Pin("LeftAnkle", None, "0-4"), ik.Pin("LeftAnkle", None, "4-5")]
+        )
+    # the same target twice, or one joint on frames apart, is no contradiction
+    same = ik.pose_clip(
+        sk, frames, [ik.Pin("LeftAnkle", here, "0-2"), ik.Pin("LeftAnkle", here, "1-3")]
+    )
+    assert same.reached[1:3].all()
+    apart = ik.pose_clip(
+        sk, frames, [ik.Pin("LeftAnkle", here, "0-1"), ik.Pin("LeftAnkle", there, "2-3")]
+    )
+    assert np.isnan(apart.error[2:4, 0]).all() and np.isnan(apart.error[0:2, 1]).all()

@@ -115,3 +115,50 @@ def test_pose_from_angles_checks_shape():
 def test_describe():
     assert ik.Chain.planar([2] * 10).describe() == "planar chain 2x10, free joints"
     assert "9,9,4" in ik.Chain.spatial([9, 9, 4], max_bend_deg=90).describe()
+
+
+@pytest.mark.parametrize(
+    "lengths, words",
+    [
+        ([True, 2], "lengths[0]: expected a finite length > 0, at most 1e+50, got True"),
+        (["1", "2"], "lengths[0]: expected a finite length > 0, at most 1e+50, got '1'"),
+        ((1.0, np.True_), "lengths[1]: expected a finite length > 0, at most 1e+50, got np.True_"),
+        ([1, None], "lengths[1]: expected a finite length > 0, at most 1e+50, got None"),
+        (True, "lengths: expected a finite length > 0, at most 1e+50 per link, got True"),
+        ("12", "lengths: expected a finite length > 0, at most 1e+50 per link, got '12'"),
+        (np.array([1, 0], dtype=bool), "lengths: expected a finite length > 0, at most 1e+50 "
+         "per link, got an array of bool values"),
+    ],
+)  # fmt: skip
+def test_booleans_and_strings_are_no_lengths(lengths, words):
+    for make in (ik.Chain.planar, ik.Chain.spatial):
+        with pytest.raises(ik.InvalidChainError) as err:
+            make(lengths)
+        assert str(err.value) == words
+    with pytest.raises(ik.InvalidChainError, match=r"chains\[0\]\.lengths"):
+        ik.Skeleton.from_chains([("arm", lengths)])
+    # NumPy's own numbers are numbers
+    np.testing.assert_array_equal(ik.Chain.planar([np.float32(1), np.int64(2)]).lengths, [1, 2])
+
+
+@pytest.mark.parametrize("axis", [[False, 0, 1], [0, "0", 1], [0, 0, True]])
+def test_booleans_and_strings_are_no_hinge_axes(axis):
+    with pytest.raises(ik.InvalidChainError, match=r"^hinge_axes\[0\]: expected None or a non"):
+        ik.Chain.spatial([1.0, 1.0], hinge_axes=[axis, None])
+
+
+def test_a_chain_file_with_booleans_or_strings_for_lengths_is_refused(tmp_path, capsys):
+    from geoik.commands.cli import main
+
+    for text, got in (('{"lengths": [true, 2]}', "True"), ('{"lengths": ["1", "2"]}', "'1'")):
+        path = tmp_path / "arm.json"
+        path.write_text(text)
+        assert main(["solve", "--chain", str(path), "--target", "1,1"]) == 2
+        assert capsys.readouterr().err == (
+            f"geoik: error: --chain {path}: lengths[0]: expected a finite length > 0, at most "
+            f"1e+50, got {got}\n"
+        )
+    toml = tmp_path / "arm.toml"
+    toml.write_text("lengths = [true, 2]\n")
+    assert main(["solve", "--chain", str(toml), "--target", "1,1"]) == 2
+    assert "lengths[0]: expected a finite length > 0" in capsys.readouterr().err

@@ -783,8 +783,8 @@ def test_no_parser_takes_abbreviations():
             "--out: unknown option of 'geoik map'; did you mean --output?",
         ),
         (
-            (*SOLVE, "--bogus"),
-            "--bogus: unknown option of 'geoik solve' (see 'geoik solve --help')",
+            (*SOLVE, "--xyzzy"),
+            "--xyzzy: unknown option of 'geoik solve' (see 'geoik solve --help')",
         ),
         ((*SOLVE, "extra"), "unexpected argument 'extra' (see 'geoik solve --help')"),
         (("--vers",), "--vers: unknown option of 'geoik'; did you mean --version?"),

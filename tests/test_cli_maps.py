@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import os
 import signal
+import stat
 import subprocess
 import sys
 
@@ -300,3 +301,57 @@ def test_bad_arguments_refused_before_a_cluster_starts(monkeypatch, capsys):
     monkeypatch.setattr(tiles, "local_client", no_cluster)
     assert main(["map", *BASE, "--method", "nope", "--scheduler", "local"]) == 2
     assert "method" in capsys.readouterr().err
+
+
+def test_two_outputs_or_an_output_and_the_chain_file_are_refused_before_any_work(
+    tmp_path, capsys, monkeypatch
+):
+    from geoik.maps import metric
+
+    def no_map(*a, **k):
+        raise AssertionError("a map was computed for a request that was bound to fail")
+
+    monkeypatch.setattr(metric, "metric_maps", no_map)
+    monkeypatch.chdir(tmp_path)
+    chain = tmp_path / "arm.json"
+    chain.write_text('{"lengths": [1, 1]}')
+    (tmp_path / "data.npz").symlink_to("m.png")  # another name for the figure
+    methods = ["--methods", "ccd,fabrik"]
+    for argv, words in (
+        (["compare", *BASE, *methods, "-o", "c.png", "--csv", "c.png"], "--csv: expected another "
+         "file than -o c.png, got 'c.png'"),
+        (["sweep", "--joints", "2-3", "--output", "s.png", "--csv", "./s.png"], "--csv: expected "
+         "another file than --output s.png, got './s.png', the same file"),
+        (["map", *BASE, "-o", "m.png", "--data", "data.npz"], "--data: expected another file "
+         "than -o m.png, got 'data.npz', the same file"),
+        (["compare", "--chain", str(chain), *methods, "--csv", str(chain)], "--csv: expected "
+         f"another file than the input (--chain {chain}), got '{chain}'"),
+    ):  # fmt: skip
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err == f"geoik: error: {words}\n"
+    assert sorted(os.listdir(tmp_path)) == ["arm.json", "data.npz"]
+    assert chain.read_text() == '{"lengths": [1, 1]}'
+
+
+def test_a_pipe_or_a_device_as_output_is_written_through(tmp_path, capsys):
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert main(["compare", *BASE, "--methods", "ccd", "--csv", str(fifo)]) == 0
+    reader.join(timeout=60)
+    assert got and got[0].decode().splitlines()[0].startswith("method,coverage_pct")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    capsys.readouterr()
+    if os.geteuid() == 0:  # a device such as /dev/null, made here rather than the real one
+        null = tmp_path / "null"
+        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        assert (
+            main(["compare", *BASE, "--methods", "ccd", "-o", str(null), "--csv", str(null)]) == 0
+        )
+        assert stat.S_ISCHR(os.lstat(null).st_mode) and os.lstat(null).st_rdev == os.makedev(1, 3)
+    assert sorted(os.listdir(tmp_path)) == ["null", "pipe"][int(os.geteuid() != 0) :]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -58,3 +59,59 @@ def test_pose_errors_name_the_flag(tmp_path, capsys):
     assert main(["pose", str(bad), "--pin", "a", "-o", out]) == 2
     assert "MOTION" in capsys.readouterr().err
     assert not Path(out).exists()
+
+
+def test_an_output_that_is_the_input_is_refused_before_any_work(tmp_path, capsys):
+    clip = tmp_path / "walk.bvh"
+    clip.write_bytes(WALK.read_bytes())
+    (tmp_path / "sym.bvh").symlink_to(clip)
+    os.link(clip, tmp_path / "hard.bvh")
+    pins = tmp_path / "pins.toml"
+    pins.write_text(f'[[pin]]\njoint = "{LEFT}"\n')
+    before = clip.read_bytes()
+    for flag, out, input_words in (
+        ("-o", clip, f"(IN.bvh {clip})"),
+        ("--output", tmp_path / "sym.bvh", f"(IN.bvh {clip})"),
+        ("-o", tmp_path / "hard.bvh", f"(IN.bvh {clip})"),
+        ("-o", pins, f"(--targets {pins})"),
+    ):
+        argv = ["pose", str(clip), "--pin", f"{LEFT}@11-24", "--targets", str(pins)]
+        assert main([*argv, flag, str(out), "--quiet"]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and len(captured.err.splitlines()) == 1
+        assert captured.err.startswith(f"geoik: error: {flag}: expected another file than the ")
+        assert input_words in captured.err
+    assert clip.read_bytes() == before and (tmp_path / "sym.bvh").is_symlink()
+    assert pins.read_text() == f'[[pin]]\njoint = "{LEFT}"\n'
+
+
+def test_an_output_that_is_a_directory_is_named_as_typed(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out").mkdir()
+    assert main(["pose", str(WALK), "--pin", LEFT, "-o", "out", "--quiet"]) == 2
+    assert (
+        capsys.readouterr().err == "geoik: error: -o: expected a file name, got the folder 'out'\n"
+    )
+    assert list((tmp_path / "out").iterdir()) == [] and sorted(os.listdir(tmp_path)) == ["out"]
+
+
+def test_contradictory_pins_are_refused_as_typed(tmp_path, capsys):
+    out = tmp_path / "o.bvh"
+    pins = tmp_path / "pins.toml"
+    pins.write_text(f'[[pin]]\njoint = "{LEFT}"\nframes = "0-5"\ntarget = [1, 2, 3]\n')
+    for argv, head, other in (
+        (
+            [f"{LEFT}=1,2,3@10-20", f"{LEFT}@15-30"],
+            f"--pin {LEFT}@15-30",
+            f"--pin {LEFT}=1,2,3@10-20",
+        ),
+        ([f"{LEFT}@3", "--targets", str(pins)], f"--targets {pins}: pin[0]", f"--pin {LEFT}@3"),
+    ):
+        argv = ["--pin", argv[0], *(["--pin", argv[1]] if argv[1].startswith(LEFT) else argv[1:])]
+        assert main(["pose", str(WALK), *argv, "-o", str(out), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(
+            f"geoik: error: {head}: expected one target for '{LEFT}' on each frame"
+        )
+        assert f" from {other} on frame" in err and len(err.splitlines()) == 1
+    assert not out.exists()

@@ -179,3 +179,18 @@ def test_the_command_line_spells_the_argument_from_the_error_not_its_message():
     pair = InvalidOptionError(("got ", Spell("value", (-200.0, 10.0))), "max_bend_deg[1]")
     assert str(pair) == "max_bend_deg[1]: got (-200.0, 10.0)"
     assert str(as_typed(pair)) == "--max-bend-deg[1]: got -200:10"
+
+
+def test_describe_keeps_an_array_on_one_line():
+    import numpy as np
+
+    text = describe(np.full((3, 3), np.nan))
+    assert "\n" not in text and text.startswith("array([[nan, nan, nan], [nan, nan, nan]")
+    robot_orientation = ik.Robot(
+        ("a",), ("revolute",), [-1], [[0, 0, 0.5]], np.eye(3)[None], [[0, 0, 1]], [-1], [1],
+        ("t",), [0], [[0, 0, 0.5]], np.eye(3)[None],
+    )  # fmt: skip
+    for bad in (np.full((3, 3), np.nan), np.full((3, 3), 0.5), np.ones((2, 2))):
+        with pytest.raises(ik.InvalidTargetError) as err:
+            ik.solve(robot_orientation, (0.0, 0.0, 1.0), orientation=bad)
+        assert "\n" not in str(err.value) and str(err.value).startswith("orientation: expected")

@@ -217,3 +217,50 @@ def test_shoulder_and_elbow_arms_are_reached():
         check_invariants(sol, arm, target)
         reached += sol.status is ik.Status.REACHED
     assert reached >= 30
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_a_target_on_the_straight_chains_line_is_reached(dim):
+    """Ten links of 2 from rest, the target on the chain's line inside its length, behind it or
+    ahead of it: the straight chain stalls on the line, and the escape bends the joint that puts
+    the end effector at the target's distance and turns the chain onto it. (A fixed bend left the
+    end effector 1.0 off (-19.99, 0), and FABRIK's passes, slow near full extension, ended at
+    MAX_ITERATIONS 0.012 away after 100 iterations.)"""
+    unit = np.eye(dim)[0]
+    chain = ik.Chain.planar([2.0] * 10) if dim == 2 else ik.Chain.spatial([2.0] * 10)
+    for along in (-19.99, 19.99, -19.9999, -12.0, 7.5):
+        target = along * unit
+        sol = ik.solve(chain, target, method="fabrik")
+        check_invariants(sol, chain, target)
+        assert sol.status is ik.Status.REACHED, (along, sol.error)
+        if abs(along) == 19.99:  # landed: on the target to rounding, after one or two passes
+            assert sol.error <= 1e-9 * chain.total_length and sol.iterations <= 2
+    for n in (2, 3, 4):  # short chains: the escape's first joint is the last or the middle
+        short = ik.Chain.planar([1.0] * n) if dim == 2 else ik.Chain.spatial([1.0] * n)
+        sol = ik.solve(short, -(n - 0.001) * unit, method="fabrik")
+        check_invariants(sol, short, -(n - 0.001) * unit)
+        assert sol.status is ik.Status.REACHED
+    off = ik.solve(chain, -19.99 * unit, method="fabrik", escape=0)  # no escape: the stall
+    assert off.status is ik.Status.STALLED and off.error == pytest.approx(0.01, abs=1e-9)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_the_landing_keeps_to_the_limits_or_is_not_taken(dim):
+    """Joints that cannot take the bend that lands (3 degrees where the middle joint needs 3.6)
+    fall back to the fixed bend, within their limits: never a pose beyond them."""
+    unit = np.eye(dim)[0]
+    make = ik.Chain.planar if dim == 2 else ik.Chain.spatial
+    tight = make([2.0] * 10, max_bend_deg=3)
+    sol = ik.solve(tight, 19.99 * unit, method="fabrik")
+    check_invariants(sol, tight, 19.99 * unit)
+    loose = make([2.0] * 10, max_bend_deg=10)  # the middle joint can take it
+    sol = ik.solve(loose, 19.99 * unit, method="fabrik")
+    check_invariants(sol, loose, 19.99 * unit)
+    assert sol.status is ik.Status.REACHED and sol.iterations <= 3
+    if dim == 3:
+        hinged = ik.Chain.spatial([2.0] * 10, hinge_axes=[(0.0, 0.0, 1.0)] * 10)
+        for along in (19.99, -19.99):
+            sol = ik.solve(hinged, along * unit, method="fabrik")
+            check_invariants(sol, hinged, along * unit)
+            assert sol.status is ik.Status.REACHED
+            assert np.abs(sol.positions[:, 2]).max() <= 1e-12  # turned about z only

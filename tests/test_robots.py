@@ -187,7 +187,10 @@ def test_solutions_keep_their_invariants(method, name):
     robot = load_example(name)
     for k, (p, r) in enumerate(_reachable(robot, 11, 4)):
         orientation = r if k % 2 else None
-        sol = ik.solve(robot, p, method=method, orientation=orientation, tol=1e-4, angle_tol=1e-3)
+        angle_tol = None if orientation is None else 1e-3
+        sol = ik.solve(
+            robot, p, method=method, orientation=orientation, tol=1e-4, angle_tol=angle_tol
+        )
         check_robot_solution(sol, robot, p, orientation)
     far = ik.solve(robot, [5.0, 0.0, 0.0], method=method, max_iter=20)
     check_robot_solution(far, robot, np.array([5.0, 0.0, 0.0]))
@@ -321,3 +324,149 @@ def test_command_line_solves_a_urdf(capsys):
     assert "--orientation" in capsys.readouterr().err
     assert main(["methods"]) == 0
     assert "geoik solve --urdf): ccd, dls" in capsys.readouterr().out
+
+
+def test_default_tips_stop_at_joints_geoik_does_not_solve():
+    """The Panda's and Talos' hands hang mimicking fingers from the arm: loading without a tip
+    gives the arm and what it reaches without them, never an UnsupportedJointError."""
+    panda = ik.load_urdf(example_path("panda"))
+    assert panda.tip_names == ("panda_hand_tcp", "panda_leftfinger")
+    assert panda.joint_names[:7] == tuple(f"panda_joint{i}" for i in range(1, 8))
+    assert "panda_finger_joint2" not in panda.joint_names
+    talos = example_path("panda").parents[2] / "talos_data" / "robots" / "talos_left_arm.urdf"
+    arm = ik.load_urdf(talos)
+    assert arm.tip_names == ("gripper_left_motor_double_link",)
+    assert arm.joint_names[-1] == "gripper_left_joint" and arm.n == 7
+    with pytest.raises(ik.UnsupportedJointError, match="gripper_left_inner_double_joint"):
+        ik.load_urdf(talos, tip="gripper_left_fingertip_1_link")
+    sol = ik.solve(arm, arm.tip_frames(arm.random_angles(np.random.default_rng(2)))[0, :3, 3])
+    assert sol.status is ik.Status.REACHED
+
+
+def test_continuous_joints_come_back_within_minus_pi_and_pi():
+    """Every answer's continuous joints lie in (-pi, pi], whatever the start (far past a turn,
+    at -pi, beyond the precision of a floor-based wrap), and are the pose the answer reports."""
+    robot = load_example("kinova")
+    cont = np.flatnonzero(np.array(robot.kinds) == "continuous")
+    assert cont.tolist() == [0, 3, 5]
+    rng = np.random.default_rng(11)
+    starts = [None, [7.0, 2, 2, -9.5, 2, 3 * math.pi], [-math.pi, 2, 2, math.pi, 2, -math.pi]]
+    starts += [[1e300, 2, 2, -1e20, 2, 1e15 + 0.3]]
+    for start in starts:
+        for method in GENERAL:
+            q = robot.random_angles(rng)
+            frame = robot.tip_frames(q)[0]
+            for orientation in (None, frame[:3, :3]):
+                sol = ik.solve(robot, frame[:3, 3], method, start=start, orientation=orientation)
+                tree = ik.solve_tree(robot, {robot.tip_names[0]: frame[:3, 3]}, method, start=start)
+                for values, reported in ((sol.angles, sol.frame), (tree.angles, tree.frames[0])):
+                    assert np.all(values[cont] > -math.pi) and np.all(values[cont] <= math.pi)
+                    assert np.all(values >= robot.lo) and np.all(values <= robot.hi)
+                    np.testing.assert_allclose(robot.tip_frames(values)[0], reported, atol=1e-12)
+        if start is not None:  # a start already at the target: returned as it is, wrapped
+            at = robot.tip_frames(start)[0]
+            sol = ik.solve(robot, at[:3, 3], start=start)
+            assert sol.iterations == 0 and np.all(np.abs(sol.angles[cont]) <= math.pi)
+            np.testing.assert_allclose(robot.tip_frames(sol.angles)[0], at, atol=1e-12)
+
+
+def test_the_command_line_answers_wrapped_continuous_joints(capsys):
+    import json
+
+    from geoik.commands.cli import main
+
+    robot = load_example("kinova")
+    for q in robot.random_angles(np.random.default_rng(5), 4):
+        target = ",".join(f"{v:.9g}" for v in robot.tip_frames(q)[0, :3, 3])
+        argv = ["solve", "--urdf", str(example_path("kinova")), "--tip", robot.tip_names[0]]
+        assert main([*argv, "--target", target, "--json"]) == 0
+        values = np.array(json.loads(capsys.readouterr().out)["joint_values"])
+        assert np.all(np.abs(values[[0, 3, 5]]) <= math.pi)
+
+
+def test_malformed_robots_are_refused_naming_the_joint(tmp_path):
+    def urdf(joints: str) -> Path:
+        path = tmp_path / "robot.urdf"
+        links = "".join(f'<link name="{n}"/>' for n in ("base", "a", "b"))
+        path.write_text(f'<robot name="r">{links}{joints}</robot>')
+        return path
+
+    def joint(name: str, parent: str, child: str, origin: str) -> str:
+        return (
+            f'<joint name="{name}" type="revolute"><parent link="{parent}"/>'
+            f'<child link="{child}"/>{origin}<axis xyz="0 0 1"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        )
+
+    flat = joint("j1", "base", "a", "") + joint("j2", "a", "b", '<origin xyz="0 0 0"/>')
+    with pytest.raises(ik.URDFError, match=r"^path: expected a robot of some size, .*'b'"):
+        ik.load_urdf(urdf(flat))
+    for attribute, text in (("xyz", "0 0 nan"), ("rpy", "0 inf 0"), ("xyz", "0 0")):
+        origin = f'<origin {attribute}="{text}"/>'
+        path = urdf(joint("j1", "base", "a", "") + joint("j2", "a", "b", origin))
+        with pytest.raises(ik.URDFError) as err:
+            ik.load_urdf(path)
+        words = f"joint 'j2': origin {attribute}: expected 3 finite numbers, got {text!r}"
+        assert str(err.value) == words
+    with pytest.raises(ik.InvalidChainError, match=r"^origin_xyz\[1\]: expected finite numbers, "):
+        ik.Robot(
+            ("a", "b"), ("revolute", "revolute"), [-1, 0], [[0, 0, 0], [0, 0, np.nan]],
+            np.tile(np.eye(3), (2, 1, 1)), [[0, 0, 1]] * 2, [-1, -1], [1, 1], ("t",), [1],
+            [[0, 0, 1]], np.eye(3)[None],
+        )  # fmt: skip
+    with pytest.raises(ik.InvalidChainError, match=r"tips cannot move"):
+        ik.Robot(
+            ("a",), ("revolute",), [-1], [[0, 0, 0]], np.eye(3)[None], [[0, 0, 1]], [-1], [1],
+            ("t",), [0], [[0, 0, 0]], np.eye(3)[None],
+        )  # fmt: skip
+
+
+def test_angle_tol_needs_an_orientation():
+    robot = load_example("z1")
+    ((p, r),) = _reachable(robot, 4, 1)
+    with pytest.raises(ik.InvalidOptionError, match=r"^angle_tol: expected with an orientation"):
+        ik.solve(robot, p, angle_tol=0.01)
+    with pytest.raises(ik.InvalidOptionError, match=r"^angle_tol: expected with orientations"):
+        ik.solve_tree(robot, {robot.tip_names[0]: p}, angle_tol=0.01)
+    assert ik.solve(robot, p, orientation=r, angle_tol=0.01).angle_tol == 0.01
+
+
+def test_command_line_robot_flags_are_checked_as_typed(tmp_path, capsys):
+    from geoik.commands.cli import main
+
+    two_roots = tmp_path / "two.urdf"
+    two_roots.write_text(
+        SYNTHETIC.replace('<link name="side"/>', '<link name="side"/><link name="loose"/>')
+    )
+    ur5 = str(example_path("ur5"))
+    solve = ["solve", "--urdf", ur5, "--tip", "tool0", "--target", "0.4,0.2,0.5"]
+    for argv, line in (
+        ([*solve, "--max-iter", "100", "--tol", "1e-3", "--json"], None),
+        ([*solve, "--max-iter", "0"], "--max-iter: expected an integer >= 1, got 0"),
+        ([*solve, "--tol", "-1"], "--tol: expected a finite distance > 0, got -1.0"),
+        ([*solve, "--method", "fabrik"], "--method: expected one of ccd, dls for a robot "
+         "(--urdf), got 'fabrik', which solves chains (--lengths, --chain) only"),
+        ([*solve, "--orientation", "nan,0,0,1"], "--orientation: expected a unit quaternion "
+         "W,X,Y,Z (4 finite numbers), got 'nan,0,0,1'"),
+        ([*solve, "--angle-tol", "0.1"], "--angle-tol: expected with --orientation W,X,Y,Z"),
+        ([*solve, "--orientation", "0,1,0,0", "--angle-tol", "x"], "--angle-tol: expected an "
+         "angle in (0, pi] radians, got 'x'"),
+        (["solve", "--urdf", str(two_roots), "--target", "0,0,1"], "--base: the file has 2 "
+         "root links (base, loose); name one"),
+        (["solve", "--urdf", str(two_roots), "--base", "base", "--tip", "tool", "--target",
+          "0.2,0.1,0.4", "--json"], None),
+        (["solve", "--urdf", str(two_roots), "--base", "nope", "--target", "0,0,1"], "--base: "
+         "expected a link of the URDF"),
+        (["solve", "--urdf", str(example_path("panda")), "--target", "0.4,0,0.5"], "--tip: "
+         "expected the link to move, one of panda_hand_tcp, panda_leftfinger"),
+        (["solve", "--lengths", "1x2", "--target", "1,1", "--base", "b"], "--base: needs a "
+         "robot (--urdf FILE)"),
+    ):  # fmt: skip
+        code = main(argv)
+        captured = capsys.readouterr()
+        if line is None:
+            assert code == 0, captured.err
+            continue
+        assert code == 2 and captured.out == ""
+        assert captured.err.startswith(f"geoik: error: {line}"), captured.err
+        assert len(captured.err.splitlines()) == 1

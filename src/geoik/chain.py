@@ -23,6 +23,7 @@ _PERP_TOL = 1e-9
 
 
 def _as_lengths(lengths: Any) -> np.ndarray:
+    _refuse_non_numbers(lengths)
     try:
         arr = np.array(lengths, dtype=np.float64, ndmin=1)
     except (TypeError, ValueError):
@@ -51,6 +52,30 @@ def _as_lengths(lengths: Any) -> np.ndarray:
             argument=f"lengths[{i}]",
         )
     return arr
+
+
+def _refuse_non_numbers(lengths: Any) -> None:
+    """Booleans, strings and other non-numbers are no lengths, although NumPy would convert
+    them (``True`` to 1, ``"2"`` to 2)."""
+    expected = f"expected a finite length > 0, at most {MAX_COORDINATE:g}"
+    if isinstance(lengths, bool | np.bool_ | str | bytes):
+        raise InvalidChainError(f"{expected} per link, got {describe(lengths)}", argument="lengths")
+    if isinstance(lengths, np.ndarray) and lengths.dtype.kind not in "iuf":
+        raise InvalidChainError(
+            f"{expected} per link, got an array of {lengths.dtype} values", argument="lengths"
+        )
+    if isinstance(lengths, list | tuple):
+        for i, v in enumerate(lengths):
+            if not is_number(v) and not isinstance(v, list | tuple | np.ndarray):
+                raise InvalidChainError(f"{expected}, got {describe(v)}", argument=f"lengths[{i}]")
+
+
+def _numbers_only(value: Any) -> bool:
+    """Whether a list, tuple or array holds real numbers only (no bools or strings); other
+    values are left to NumPy's conversion."""
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "iuf"
+    return not isinstance(value, list | tuple) or all(map(is_number, value))
 
 
 def _bend_entry(entry: Any, i: int, signed_ok: bool) -> tuple[float, float] | None:
@@ -252,6 +277,8 @@ class Chain:
             try:
                 h = np.array(axis, dtype=np.float64)
             except (TypeError, ValueError):
+                h = np.zeros(0)
+            if not _numbers_only(axis):  # NumPy would take True for 1, "0" for 0
                 h = np.zeros(0)
             norm = float(np.linalg.norm(h)) if h.shape == (3,) else 0.0
             if h.shape != (3,) or not np.all(np.isfinite(h)) or norm == 0.0:

@@ -11,6 +11,7 @@ Everything after these checks trusts its data.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +36,7 @@ __all__ = [
     "check_int",
     "check_ints",
     "check_max_iter",
+    "check_memory",
     "check_motion",
     "check_names",
     "check_number",
@@ -46,6 +48,7 @@ __all__ = [
     "check_tol",
     "is_integer",
     "is_number",
+    "memory_limit",
     "relative_tol",
 ]
 
@@ -426,16 +429,15 @@ def check_array(
     """A fresh float64 array of ``shape`` of real numbers (no bools, strings or NaN; with
     ``finite`` no infinities either)."""
     a = _real_array(value)
-    if (
-        a is None
-        or a.shape != shape
-        or (finite and not np.all(np.isfinite(a)))
-        or np.any(np.isnan(a))
-    ):
+    if a is None or a.shape != shape:
         raise error(
             f"expected an array of shape {shape} of finite numbers, got {describe(value)}",
             argument=name,
         )
+    bad = np.argwhere(~np.isfinite(a) if finite else np.isnan(a))
+    if bad.size:  # name the first row (a joint, a tip) that holds one
+        i = int(bad[0][0])
+        raise error(f"expected finite numbers, got {a[i].tolist()}", argument=f"{name}[{i}]")
     return a
 
 
@@ -452,3 +454,75 @@ def check_rotations(
                 argument=f"{name}[{i}]",
             )
     return r
+
+
+def memory_limit() -> int:
+    """Bytes of memory a result may take: what the machine has available now (Linux:
+    ``MemAvailable`` of ``/proc/meminfo``, and no more than a control group's limit leaves),
+    else its physical memory. Read at each call: the memory a result needs is checked against
+    what is there when it is asked for."""
+    room = _meminfo_available()
+    if room is None:
+        try:
+            room = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            return 2**63 - 1
+    for limit, usage in (
+        ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+        (
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+            "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+        ),
+    ):
+        most, used = _read_int(limit), _read_int(usage)
+        if most is not None and used is not None and most < room + used:
+            room = max(0, most - used)
+    return room
+
+
+def _meminfo_available() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _read_int(path: str) -> int | None:
+    """The integer a control-group file holds, or None (missing, or ``max``)."""
+    try:
+        with open(path, encoding="ascii") as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+_SMALL_RESULT = 1 << 26
+"""Results of at most this many bytes (64 MiB) are not checked against the memory available."""
+
+
+def check_memory(nbytes: float, what: str, name: str) -> None:
+    """Refuse, before any work, a result of ``nbytes`` that would not fit in the memory
+    available (:func:`memory_limit`): :class:`~geoik.InvalidOptionError` naming the argument
+    ``name`` that asks for it, ``what`` is asked for (e.g. ``"100,000,000 targets"``), the
+    size and the limit."""
+    if nbytes <= _SMALL_RESULT:  # not worth reading the system's figures
+        return
+    limit = memory_limit()
+    if nbytes <= limit:
+        return
+    raise InvalidOptionError(
+        f"expected results that fit in the memory available ({_bytes(limit)}), got {what}, "
+        f"about {_bytes(nbytes)}",
+        argument=name,
+    )
+
+
+def _bytes(n: float) -> str:
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n / 1e3:.3g} kB"

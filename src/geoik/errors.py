@@ -6,6 +6,7 @@ the argument, what was expected and what came.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -204,8 +205,11 @@ class UsageError(Exception):
 
 
 def describe(value: object) -> str:
-    """Short, readable description of what came, for error messages."""
+    """Short, readable description of what came, for error messages: one line (a NumPy
+    array's rows joined), at most 80 characters."""
     text = repr(value)
+    if "\n" in text:
+        text = re.sub(r"\s*\n\s*", " ", text)
     if len(text) > 80:
         text = text[:77] + "..."
     return text

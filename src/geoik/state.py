@@ -21,9 +21,13 @@ from geoik.pose import Pose
 if TYPE_CHECKING:
     from geoik.chain import Chain
 
-__all__ = ["public_angles", "quats_from_rotvecs", "rest_state", "start_state"]
+__all__ = ["public_angles", "quats_from_rotvecs", "reduce_huge", "rest_state", "start_state"]
 
 _LIMIT_SLACK = 1e-9
+HUGE_ANGLE = 2.0**20
+"""Joint angles beyond this many radians are reduced into (-pi, pi] as they enter a solve
+(:func:`reduce_huge`): the kernels' wrap (a floor of the angle over 2 pi) loses a part in
+1e16 of the angle, which beyond it is no longer negligible."""
 
 
 def quats_from_rotvecs(rv: np.ndarray) -> np.ndarray:
@@ -70,8 +74,23 @@ def start_state(chain: Chain, start: Any) -> np.ndarray:
     return _start_3d(chain, angles)
 
 
+def reduce_huge(angles: np.ndarray, which: np.ndarray | None = None) -> np.ndarray:
+    """``angles`` with each beyond :data:`HUGE_ANGLE` in magnitude (among ``which``, a bool
+    mask; default all) replaced by the angle in (-pi, pi] with the same sine and cosine, which
+    the C library computes with an exact reduction: forward kinematics sees the same pose.
+    A new array."""
+    out = np.array(angles, dtype=np.float64)
+    huge = np.abs(out) > HUGE_ANGLE
+    if which is not None:
+        huge &= which
+    if huge.any():
+        r = np.arctan2(np.sin(out[huge]), np.cos(out[huge]))
+        out[huge] = np.where(r == -math.pi, math.pi, r)
+    return out
+
+
 def _start_2d(chain: Chain, angles: np.ndarray) -> np.ndarray:
-    state = np.array(angles, dtype=np.float64)
+    state = reduce_huge(angles)
     limited = np.isfinite(chain.lo) | np.isfinite(chain.hi)
     # a limited joint's angle is taken at the turn (a multiple of 2 pi away) nearest the middle
     # of its range: 180 degrees and -180 degrees are one angle, inside [90, 180] either way

@@ -45,6 +45,7 @@ from geoik.chain import Chain
 from geoik.checks import (
     DEFAULT_METHOD,
     check_flag,
+    check_memory,
     check_motion,
     check_points,
 )
@@ -595,6 +596,7 @@ def _evaluate(
             "positions=True is for skeletons",
             argument="positions",
         )
+    _check_memory(targets, chain, want_angles, req.auto)
     t = check_points(targets, chain.dim, "targets", own=False)  # the engines only read it
     if width > 0 and t.shape[0] % width != 0:
         raise InvalidOptionError(
@@ -626,6 +628,36 @@ def _evaluate(
         solvers=tuple(a.solver.name for a in req.attempts),
         solved_by=solved_by,
     )
+
+
+RESULT_BYTES = 49
+"""Bytes of results per target of a chain: status (1), iterations, error, rotations over 5
+degrees, the rotation sum (and its degrees) and the path length (8 each)."""
+
+
+def _check_memory(targets: Any, chain: Chain, angles: bool, auto: bool) -> None:
+    """Refuse a batch whose results would not fit in memory (:func:`geoik.checks.check_memory`),
+    before the targets are copied: the results, the angles if asked for, a float64 copy of the
+    targets, and with ``"auto"`` the same again for the targets a later attempt takes."""
+    m = _count(targets)
+    if m is None:
+        return
+    per = (
+        RESULT_BYTES + 8 * chain.dim + (8 * chain.n * (1 if chain.dim == 2 else 3) if angles else 0)
+    )
+    check_memory(m * per * (2 if auto else 1), f"{m:,} targets", "targets")
+
+
+def _count(targets: Any) -> int | None:
+    """How many targets ``targets`` holds, without converting it (None: not an array or a
+    sequence; the checks of the targets will say so)."""
+    shape = getattr(targets, "shape", None)
+    if isinstance(shape, tuple):
+        return int(shape[0]) if len(shape) >= 2 else 1
+    try:
+        return len(targets)
+    except TypeError:
+        return None
 
 
 def _run_auto(

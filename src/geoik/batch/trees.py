@@ -22,7 +22,14 @@ import numpy as np
 from numba import get_num_threads, njit, prange
 
 from geoik.batch.parallel import take
-from geoik.checks import check_flag, check_max_iter, check_points, check_tol, relative_tol
+from geoik.checks import (
+    check_flag,
+    check_max_iter,
+    check_memory,
+    check_points,
+    check_tol,
+    relative_tol,
+)
 from geoik.errors import InvalidOptionError, InvalidTargetError, UnknownMethodError, describe
 from geoik.geometry import CLOSEST, REACHED, annulus_closest
 from geoik.judge import annulus_params, judge
@@ -104,6 +111,7 @@ def evaluate_tree(
         key = next(iter(options))
         raise InvalidOptionError(f"the tree solvers take no options, got {key!r}", argument=key)
     want_positions = check_flag(positions, "positions")
+    _check_memory(skeleton, targets, want_positions)
     names, t = _check_rows(skeleton, targets)
     scale = tree_scale(skeleton)
     tol_ = check_tol(tol, relative_tol(scale))
@@ -250,6 +258,33 @@ def _rows_one_by_one(
             final[i] = sol.positions
         solved_by[i] = attempts.index(sol.method)
     return out
+
+
+def _check_memory(sk: Skeleton, targets: Any, positions: bool) -> None:
+    """Refuse rows whose results would not fit in memory (:func:`geoik.checks.check_memory`),
+    before the targets are copied: per row and end effector a status (1) and an error (8) and
+    two float64 copies of the target, per row the iterations and the solver (9), and the final
+    positions if asked for."""
+    if isinstance(targets, Mapping):
+        k = len(targets)
+        first = next(iter(targets.values()), None)
+        shape = getattr(first, "shape", None)
+        m = shape[0] if isinstance(shape, tuple) and len(shape) >= 2 else _length(first)
+    else:
+        k = len(sk.effector_names)
+        shape = getattr(targets, "shape", None)
+        m = shape[0] if isinstance(shape, tuple) and shape else _length(targets)
+    if m is None:
+        return
+    per = k * (9 + 16 * sk.dim) + 9 + (8 * sk.n * sk.dim if positions else 0)
+    check_memory(m * per, f"{m:,} rows of targets", "targets")
+
+
+def _length(value: Any) -> int | None:
+    try:
+        return len(value)
+    except TypeError:
+        return None
 
 
 def _check_rows(sk: Skeleton, targets: Any) -> tuple[tuple[str, ...], np.ndarray]:

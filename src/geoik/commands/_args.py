@@ -34,6 +34,7 @@ from geoik.errors import (
     Spell,
     describe,
 )
+from geoik.files import kind_of, same_file, special_kind
 
 __all__ = [
     "FIGURE_FORMATS",
@@ -43,6 +44,7 @@ __all__ = [
     "as_typed",
     "chain_from_args",
     "chain_names",
+    "check_distinct",
     "check_output",
     "int_or_text",
     "load_chain_file",
@@ -127,9 +129,12 @@ def parse_lengths(text: str, name: str = "--lengths") -> list[float]:
     return out
 
 
-def parse_point(text: str, name: str = "--target", dims: tuple[int, ...] = (2, 3)) -> list[float]:
+def parse_point(
+    text: str, name: str = "--target", dims: tuple[int, ...] = (2, 3), model: str = "chain"
+) -> list[float]:
     """A point from ``"8.33,2.83"`` (2-D) or ``"1,2,3"`` (3-D); the number of coordinates (one
-    of ``dims``) gives the dimension, :func:`geoik.checks.check_point` the verdict."""
+    of ``dims``) gives the dimension, :func:`geoik.checks.check_point` the verdict (its message
+    says the point is of a ``model``)."""
     parts = text.split(",")
     values = [_float(part) for part in parts]
     if len(parts) not in dims or any(v is None for v in values):
@@ -137,7 +142,7 @@ def parse_point(text: str, name: str = "--target", dims: tuple[int, ...] = (2, 3
         raise InvalidTargetError(
             f"expected {want} numbers separated by commas, got {text!r}", argument=name
         )
-    return check_point(values, len(values), name).tolist()
+    return check_point(values, len(values), name, model=model).tolist()
 
 
 def parse_tol(text: str | None, name: str = "--tol") -> float | None:
@@ -248,18 +253,32 @@ def parse_start_deg(text: str, chain: Chain, name: str = "--start-deg") -> Any:
 
 
 def check_output(path: str | None, flag: str, formats: Sequence[str] | None = None) -> None:
-    """Refuse, before any work, an output whose folder is missing or read-only, or whose
-    extension names no format that can be written; the message starts with ``flag``."""
+    """Refuse, before any work, an output that is a directory (or a block device or a socket),
+    whose folder is missing or read-only, or whose extension names no format that can be
+    written; the message starts with ``flag`` and gives ``path`` as typed. A character device
+    or a named pipe (``/dev/null``) is written through, as ``cp`` does, whatever its name."""
     if path is None:
         return
-    if os.path.isdir(path):
+    kind = special_kind(path)
+    if kind == "a directory":
         raise InvalidOptionError(f"expected a file name, got the folder {path!r}", argument=flag)
+    if kind in WRITTEN_THROUGH:
+        if not os.access(path, os.W_OK):
+            raise InvalidOptionError(
+                f"expected a writable file, got {kind} {path!r}", argument=flag
+            )
+        return
+    if kind is not None:
+        raise InvalidOptionError(
+            f"expected a file, a character device or a named pipe, got {kind} {path!r}",
+            argument=flag,
+        )
     ext = os.path.splitext(path)[1].lower().lstrip(".")
     if formats is not None and ext not in formats:
         raise InvalidOptionError(
             f"expected a file name ending in .{', .'.join(formats)}, got {path!r}", argument=flag
         )
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):
         raise InvalidOptionError(
             f"expected a file in an existing folder, got {path!r}", argument=flag
@@ -268,6 +287,41 @@ def check_output(path: str | None, flag: str, formats: Sequence[str] | None = No
         raise InvalidOptionError(
             f"expected a file in a writable folder, got {path!r}", argument=flag
         )
+
+
+WRITTEN_THROUGH = ("a character device", "a named pipe")
+"""What an output may be besides a regular file: written through, never replaced."""
+
+
+def check_distinct(
+    outputs: Sequence[tuple[str, str | None]], inputs: Sequence[tuple[str, str | None]] = ()
+) -> None:
+    """Refuse, before any work, an output that is the same file as an input or as another
+    output of the command (a symbolic or hard link counts): ``(flag, path)`` pairs, the flags
+    as typed. Devices and pipes, written through, may be named twice (``/dev/null``)."""
+    seen: list[tuple[str, str]] = []
+    for flag, path in outputs:
+        if path is None or special_kind(path) in WRITTEN_THROUGH:
+            continue
+        for other_flag, other in inputs:
+            if other is not None and same_file(path, other):
+                raise InvalidOptionError(
+                    f"expected another file than the input ({other_flag} {other}), got "
+                    f"{_same(path, other)}",
+                    argument=flag,
+                )
+        for other_flag, other in seen:
+            if same_file(path, other):
+                raise InvalidOptionError(
+                    f"expected another file than {other_flag} {other}, got {_same(path, other)}",
+                    argument=flag,
+                )
+        seen.append((flag, path))
+
+
+def _same(path: str, other: str) -> str:
+    """``'path'``, and when it is spelled otherwise, that it is the same file."""
+    return repr(path) if path == other else f"{path!r}, the same file"
 
 
 def writing(flag: str, path: str, write: Callable[[], Any]) -> Any:
@@ -423,28 +477,12 @@ MAX_CHAIN_FILE_BYTES = 1 << 22
 """Largest chain file read (4 MiB: far more than any chain of at most 10,000 links needs)."""
 
 
-def _kind_of(info: os.stat_result) -> str:
-    """What a file that is not a regular file is, in words."""
-    for test, word in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a named pipe"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(info.st_mode):
-            return word
-    return "a special file"
-
-
 def _read_chain_file(path: str, where: str) -> dict[str, Any]:
     p = Path(path)
     try:
         info = p.stat()
         if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would block or never end
-            raise InvalidChainError(
-                f"expected a regular file, got {_kind_of(info)}", argument=where
-            )
+            raise InvalidChainError(f"expected a regular file, got {kind_of(info)}", argument=where)
         if info.st_size > MAX_CHAIN_FILE_BYTES:
             raise InvalidChainError(
                 f"expected a chain file of at most {MAX_CHAIN_FILE_BYTES:,} bytes, got "

@@ -23,6 +23,7 @@ from geoik.commands._args import (
     add_chain_arguments,
     as_typed,
     chain_from_args,
+    check_distinct,
     check_output,
     int_or_text,
     parse_int,
@@ -301,11 +302,19 @@ class _Typed:
 
 
 def _outputs(args: argparse.Namespace, data: str | None = None) -> str:
-    """Check every output before any work; the flag ``-o`` or ``--output`` as typed."""
+    """Check every output before any work: each writable, none the chain file or another
+    output; returns the flag ``-o`` or ``--output`` as typed."""
     flag = typed_flag(args, "output", "--output")
     check_output(args.output, flag, FIGURE_FORMATS)
+    outputs = [(flag, args.output)]
+    if args.output is not None and args.command == "map" and args.volume is not None:
+        twin = coverage_path(args.output)  # the volume's second figure
+        check_output(twin, flag, FIGURE_FORMATS)
+        outputs.append((flag, twin))
     if data is not None:
         check_output(getattr(args, data), f"--{data}", ("npz",) if data == "data" else None)
+        outputs.append((f"--{data}", getattr(args, data)))
+    check_distinct(outputs, [("--chain", getattr(args, "chain", None))])
     return flag
 
 
@@ -368,6 +377,8 @@ def _compute(
     from geoik.maps.volume import check_volume, volume_map
 
     kw = _solve_kw(args)
+    if volume is not None:  # the library's size of a volume map is --volume's N
+        typed.names["size"] = "--volume"
     typed_rows = None if args.tile_rows is None else int_or_text(args.tile_rows)
     args.size = int_or_text(args.size)
     args.tile_rows = DEFAULT_TILE_ROWS if typed_rows is None else typed_rows

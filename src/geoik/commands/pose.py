@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from typing import Any
+
+from geoik.commands._args import TypedStore
 
 HELP = "pin joints of a BVH clip to targets and re-solve its frames"
 DESCRIPTION = """\
@@ -66,7 +69,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--tol", type=float, help="distance that counts as reached (file units)")
     p.add_argument("--max-iter", type=int, metavar="N", help="iteration budget per frame")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.bvh", help="file to write")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUT.bvh", action=TypedStore, help="file to write"
+    )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
@@ -138,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``geoik pose`` with the parsed ``args``; the exit status."""
     import numpy as np
 
+    from geoik.commands._args import check_distinct, check_output, typed_flag, writing
     from geoik.commands._progress import ProgressBar
     from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError
     from geoik.rigs.bvh import load_bvh, save_bvh
@@ -150,11 +156,17 @@ def run(args: argparse.Namespace) -> int:
         )
     if not args.pin and not args.targets:
         raise InvalidTargetError("expected at least one pin (or --targets FILE)", argument="--pin")
+    flag = typed_flag(args, "output", "--output")
+    check_output(args.output, flag)
+    inputs = [("IN.bvh", args.input), ("--targets", args.targets), ("--limits", args.limits)]
+    check_distinct([(flag, args.output)], inputs)
     skeleton, frames, frame_time = load_bvh(args.input)
     count = len(frames)
     pins = [parse_pin(p, count) for p in args.pin or []]
+    labels = [f"--pin {p}" for p in args.pin or []]  # each pin as the user gave it
     if args.targets:
         pins += _file_pins(args.targets, count)
+        labels += [f"--targets {args.targets}: pin[{k}]" for k in range(len(pins) - len(labels))]
     if args.limits:
         data = _read_table(args.limits, "--limits")
         unknown = sorted(set(data) - {"max_bend_deg", "hinge_axes"})
@@ -187,14 +199,17 @@ def run(args: argparse.Namespace) -> int:
         if e.argument in POSE_FLAGS:
             raise e.about(POSE_FLAGS[e.argument]) from None
         pin = _pin_index(e.argument)
-        if pin is not None:  # pins[k].joint: ... -> --pin NAME: ...
-            raise e.about(f"--pin {pins[pin].joint}") from None
+        if pin is not None:  # pins[k].joint: ... -> the pin as the user gave it
+            detail = re.sub(r"pins\[(\d+)\]", lambda m: labels[int(m[1])], e.detail)
+            raise e.about(labels[pin], detail) from None
         raise
     finally:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
-    out = save_bvh(args.output, skeleton, posed.frames, frame_time)
+    out = writing(
+        flag, args.output, lambda: save_bvh(args.output, skeleton, posed.frames, frame_time)
+    )
     summary: dict[str, Any] = {
         "input": args.input,
         "output": str(out),

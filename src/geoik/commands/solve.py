@@ -11,13 +11,14 @@ import numpy as np
 
 from geoik.api import solve
 from geoik.chain import Chain
-from geoik.checks import DEFAULT_METHOD
+from geoik.checks import DEFAULT_METHOD, check_angle_tol, check_rotation
 from geoik.commands._args import (
     FIGURE_FORMATS,
     add_chain_arguments,
     add_solver_arguments,
     as_typed,
     chain_from_args,
+    check_distinct,
     check_output,
     parse_max_iter,
     parse_options,
@@ -28,8 +29,9 @@ from geoik.commands._args import (
     writing,
 )
 from geoik.costs import Costs, costs
-from geoik.errors import GeoIKError, InvalidOptionError
+from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError
 from geoik.solution import Solution
+from geoik.solvers import REGISTRY, general_methods
 
 HELP = "solve inverse kinematics for one target"
 DESCRIPTION = """\
@@ -69,13 +71,18 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--tip", metavar="LINK", help="with --urdf: the link to move to the target")
     p.add_argument(
+        "--base",
+        metavar="LINK",
+        help="with --urdf: the link the robot hangs from, whose frame the target is in "
+        "(default: the URDF's root link)",
+    )
+    p.add_argument(
         "--orientation",
         metavar="W,X,Y,Z",
         help="with --urdf: the tip's target orientation, a unit quaternion in the base frame",
     )
     p.add_argument(
         "--angle-tol",
-        type=float,
         metavar="RAD",
         help="with --orientation: the angle that counts as reached, radians (default 1e-3)",
     )
@@ -103,10 +110,16 @@ def run(args: argparse.Namespace) -> int:
     """Run ``geoik solve`` with the parsed ``args``; the exit status."""
     if args.urdf is not None:
         return run_robot(args)
-    for flag, value in (("--tip", args.tip), ("--orientation", args.orientation)):
+    for flag, value in (
+        ("--tip", args.tip),
+        ("--base", args.base),
+        ("--orientation", args.orientation),
+        ("--angle-tol", args.angle_tol),
+    ):
         if value is not None:
             raise InvalidOptionError("needs a robot (--urdf FILE)", argument=flag)
     check_output(args.plot, "--plot", FIGURE_FORMATS)  # before the solve, not after it
+    check_distinct([("--plot", args.plot)], [("--chain", args.chain)])
     target = parse_point(args.target)
     chain = chain_from_args(args, len(target))
     options = parse_options(args.opt)
@@ -211,7 +224,38 @@ def solution_text(sol: Solution, c: Costs) -> str:
     return "\n".join(lines)
 
 
-ROBOT_FLAGS = {"orientation": "--orientation", "angle_tol": "--angle-tol", "path": "--urdf"}
+ROBOT_FLAGS = {
+    "orientation": "--orientation",
+    "angle_tol": "--angle-tol",
+    "path": "--urdf",
+    "chain": "--urdf",
+    "base": "--base",
+}
+
+
+def parse_quaternion(text: str, name: str = "--orientation") -> list[float]:
+    """A unit quaternion from ``"W,X,Y,Z"`` (:func:`geoik.checks.check_rotation` judges its
+    length)."""
+    parts = text.split(",")
+    try:
+        values = [float(v) for v in parts]
+    except ValueError:
+        values = []
+    if len(values) != 4 or not all(map(math.isfinite, values)):
+        raise InvalidTargetError(
+            f"expected a unit quaternion W,X,Y,Z (4 finite numbers), got {text!r}", argument=name
+        )
+    check_rotation(values, name)
+    return values
+
+
+def parse_angle_tol(text: str, name: str = "--angle-tol") -> float:
+    """An angle tolerance in radians (:func:`geoik.checks.check_angle_tol`)."""
+    try:
+        value: Any = float(text)
+    except ValueError:
+        value = text
+    return check_angle_tol(value, name)
 
 
 def run_robot(args: argparse.Namespace) -> int:
@@ -225,21 +269,39 @@ def run_robot(args: argparse.Namespace) -> int:
             )
     if args.plot is not None:
         raise InvalidOptionError("draws chains only, not --urdf robots", argument="--plot")
-    target = parse_point(args.target, dims=(3,))
+    method = args.method
+    if method != DEFAULT_METHOD and method not in general_methods():
+        why = ", which solves chains (--lengths, --chain) only" if method in REGISTRY else ""
+        raise InvalidOptionError(
+            f"expected one of {', '.join(general_methods())} for a robot (--urdf), got "
+            f"{method!r}{why}",
+            argument="--method",
+        )
+    target = parse_point(args.target, dims=(3,), model="robot")
     orientation = None
     if args.orientation is not None:
-        orientation = parse_point(args.orientation, "--orientation", dims=(4,))
+        orientation = parse_quaternion(args.orientation, "--orientation")
+    elif args.angle_tol is not None:
+        raise InvalidOptionError("expected with --orientation W,X,Y,Z", argument="--angle-tol")
+    angle_tol = None if args.angle_tol is None else parse_angle_tol(args.angle_tol)
     options = parse_options(args.opt)
+    tol, max_iter = parse_tol(args.tol), parse_max_iter(args.max_iter)
     try:
-        robot = load_urdf(args.urdf, tip=args.tip)
+        robot = load_urdf(args.urdf, tip=args.tip, base=args.base)
+        if args.tip is None and robot.k != 1:
+            raise InvalidOptionError(
+                f"expected the link to move, one of {', '.join(robot.tip_names)} (the leaves of "
+                f"{args.urdf}), got none",
+                argument="--tip",
+            )
         sol = solve(
             robot,
             target,
-            method=args.method,
-            tol=args.tol,
-            max_iter=args.max_iter,
+            method=method,
+            tol=tol,
+            max_iter=max_iter,
             orientation=orientation,
-            angle_tol=args.angle_tol,
+            angle_tol=angle_tol,
             **options,
         )
     except GeoIKError as e:

@@ -87,6 +87,11 @@ def register(subparsers: Any) -> None:
         metavar="LINK",
         help="the link the handle moves (default: the robot's tool link, or its only leaf)",
     )
+    p.add_argument(
+        "--base",
+        metavar="LINK",
+        help="the link the robot hangs from (default: the URDF's root link)",
+    )
     p.add_argument("--bvh", metavar="FILE", help="play a BVH clip and pin its hands and feet")
     p.add_argument(
         "-o",
@@ -110,8 +115,9 @@ def load_models(args: argparse.Namespace) -> Any:
     models = Models()
     if args.robot is not None and args.urdf is not None:
         raise InvalidOptionError("expected one of them, got both", argument="--robot, --urdf")
-    if args.tip is not None and args.robot is None and args.urdf is None:
-        raise InvalidOptionError("expected with --urdf FILE or --robot NAME", argument="--tip")
+    for flag, value in (("--tip", args.tip), ("--base", args.base)):
+        if value is not None and args.robot is None and args.urdf is None:
+            raise InvalidOptionError("expected with --urdf FILE or --robot NAME", argument=flag)
     if args.output is not None and args.bvh is None:
         raise InvalidOptionError("expected with --bvh FILE", argument="--output")
     if args.robot is not None:
@@ -123,10 +129,11 @@ def load_models(args: argparse.Namespace) -> Any:
             )
         tip = args.tip if args.tip is not None else EXAMPLES[args.robot][1][0]
         models.robot = _flagged(
-            "--robot", lambda: load_robot(example_path(args.robot), tip, f"--robot {args.robot}")
+            "--robot",
+            lambda: load_robot(example_path(args.robot), tip, f"--robot {args.robot}", args.base),
         )
     elif args.urdf is not None:
-        models.robot = _flagged("--urdf", lambda: load_robot(args.urdf, args.tip))
+        models.robot = _flagged("--urdf", lambda: load_robot(args.urdf, args.tip, base=args.base))
     if args.bvh is not None:
         models.rig = _flagged("--bvh", lambda: load_rig(args.bvh, args.output))
     return models

@@ -12,7 +12,6 @@ import contextlib
 import csv
 import io
 import math
-import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -20,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from geoik.files import write_text
+from geoik.files import place, write_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -162,7 +161,7 @@ def staged(out: Path) -> Iterator[Path]:
     try:
         yield stage
         for f in sorted(stage.iterdir()):
-            os.replace(f, out / f.name)
+            place(f, out / f.name)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 

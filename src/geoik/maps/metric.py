@@ -35,7 +35,7 @@ import numpy as np
 
 from geoik.batch.engine import evaluate
 from geoik.chain import Chain
-from geoik.checks import is_number
+from geoik.checks import check_memory, is_number
 from geoik.errors import InvalidChainError, InvalidOptionError, describe
 from geoik.geometry import REACHED
 from geoik.maps.tiles import (
@@ -57,6 +57,7 @@ __all__ = [
     "PLANES",
     "MetricMap",
     "check_jobs",
+    "check_map_memory",
     "metric_map",
     "metric_maps",
     "plane_axes",
@@ -396,6 +397,25 @@ def check_jobs(
         _check(chain, metric, size, tile_rows, plane)
         # validates, raises here
         evaluate(chain, np.empty((0, chain.dim)), method, **solver_options)
+    check_map_memory(jobs, int(size) ** 2, f"{size}x{size} pixels")
+
+
+MAP_BYTES = 11
+"""Bytes per pixel (voxel) a finished map keeps: values (8), status, reached, reachable (1
+each)."""
+SOLVE_BYTES = 57
+"""Bytes per target while a map is solved, beyond its coordinates: the batch engine's results
+(:data:`geoik.batch.engine.RESULT_BYTES`) and the metric's values."""
+
+
+def check_map_memory(jobs: list[tuple[Chain, str]], points: int, grid: str) -> None:
+    """Refuse maps whose results would not fit in memory (:func:`geoik.checks.check_memory`):
+    every finished map of ``points`` pixels or voxels, and the one being solved, its targets'
+    and reachable points' coordinates and the engine's results."""
+    dim = max(chain.dim for chain, _ in jobs)
+    need = points * (len(jobs) * MAP_BYTES + SOLVE_BYTES + 16 * dim)
+    maps = "map" if len(jobs) == 1 else "maps"
+    check_memory(need, f"{len(jobs)} {maps} of {grid}", "size")
 
 
 def metric_maps(

@@ -29,6 +29,7 @@ from geoik.maps.metric import (
     _fmt,
     _results,
     _tiles,
+    check_map_memory,
 )
 from geoik.maps.tiles import pixel_axis, run_tiles, voxel_centres
 from geoik.reach.workspace import Workspace, reachable_points
@@ -170,6 +171,7 @@ def check_volume(
             f"a volume map is of a 3-D chain, got a {chain.dim}-D chain", argument="volume"
         )
     evaluate(chain, np.empty((0, 3)), method, **solver_options)
+    check_map_memory([(chain, method)], int(size) ** 3, f"{size}x{size}x{size} voxels")
     return rows
 
 

@@ -129,6 +129,42 @@ def _as_pins(
     return out
 
 
+def _refuse_contradictions(
+    pinned: list[tuple[str, np.ndarray | None, np.ndarray]], targets: list[np.ndarray]
+) -> None:
+    """Two pins that hold one joint on one frame must agree on where: InvalidTargetError
+    naming the later pin and the frames otherwise (a joint cannot be at two places)."""
+    for b, (joint, _, mask) in enumerate(pinned):
+        for a in range(b):
+            other, _, other_mask = pinned[a]
+            both = mask & other_mask
+            if other == joint and both.any() and not np.array_equal(targets[a], targets[b]):
+                raise InvalidTargetError(
+                    f"expected one target for {joint!r} on each frame, got "
+                    f"{_point(targets[b])} here and {_point(targets[a])} from pins[{a}] on "
+                    f"{'frame' if both.sum() == 1 else 'frames'} {_spans(np.flatnonzero(both))}",
+                    argument=f"pins[{b}]",
+                )
+
+
+def _point(p: np.ndarray) -> str:
+    return "(" + ", ".join(f"{v:.6g}" for v in p.tolist()) + ")"
+
+
+def _spans(frames: np.ndarray) -> str:
+    """Frame indices as ``10-30,40``, the syntax pins take."""
+    parts: list[str] = []
+    start = prev = int(frames[0])
+    for f in [*frames[1:].tolist(), None]:
+        if f is not None and f == prev + 1:
+            prev = f
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if f is not None:
+            start = prev = f
+    return ",".join(parts)
+
+
 def _held(sk: Skeleton) -> Skeleton:
     """The skeleton with the links leaving its root held in the root's frame (cone 0), unless
     its limits name the root already."""
@@ -192,6 +228,7 @@ def pose_clip(
         j = sk.index(joint)
         first = int(np.flatnonzero(mask)[0]) if mask.any() else 0
         targets_at.append(positions[first, j].copy() if target is None else target)
+    _refuse_contradictions(pinned, targets_at)
     used_tol = float("nan")
     for f in range(count):
         goals = {}

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from geoik.checks import check_point
+from geoik.checks import check_point, is_number
 from geoik.errors import InvalidChainError, UnsupportedChainError, describe
 from geoik.rigs.limits import TreeLimits, breaches, parse_limits
 from geoik.rigs.pose import check_root_rotation
@@ -366,6 +366,7 @@ class Skeleton:
         where: dict[str, int] = {root_name: 0}
         for b, item in enumerate(chains):
             br = _as_branch(item, b)
+            _refuse_non_numbers(br.lengths, f"chains[{b}].lengths")
             ls = np.array(br.lengths, dtype=np.float64, ndmin=1)
             joints = _branch_joints(br, ls.size, b)
             parent = root_name if br.parent is None else br.parent
@@ -623,6 +624,7 @@ def _topological_order(parents: np.ndarray) -> np.ndarray:
 
 
 def _check_lengths(lengths: Any, parents: np.ndarray) -> np.ndarray:
+    _refuse_non_numbers(lengths, "lengths")
     try:
         ls = np.array(lengths, dtype=np.float64)
     except (TypeError, ValueError):
@@ -643,6 +645,21 @@ def _check_lengths(lengths: Any, parents: np.ndarray) -> np.ndarray:
                 f"expected a finite length > 0, got {v!r}", argument=f"lengths[{i}]"
             )
     return ls
+
+
+def _refuse_non_numbers(lengths: Any, name: str) -> None:
+    """Booleans, strings and other non-numbers are no lengths, although NumPy would convert
+    them (``True`` to 1, ``"2"`` to 2)."""
+    if isinstance(lengths, bool | np.bool_ | str | bytes) or (
+        isinstance(lengths, np.ndarray) and lengths.dtype.kind not in "iuf"
+    ):
+        raise InvalidChainError(f"expected link lengths, got {describe(lengths)}", argument=name)
+    if isinstance(lengths, list | tuple):
+        for i, v in enumerate(lengths):
+            if not is_number(v):
+                raise InvalidChainError(
+                    f"expected a finite length, got {v!r}", argument=f"{name}[{i}]"
+                )
 
 
 def _check_effectors(effectors: Any, children: np.ndarray, names: tuple[str, ...]) -> np.ndarray:

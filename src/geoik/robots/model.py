@@ -165,6 +165,12 @@ class Robot:
         travel = np.where(slide, np.maximum(np.abs(lo), np.abs(hi)), 0.0)
         reach = np.linalg.norm(xyz, axis=1) + travel
         size = max(float(reach[on_path[i]].sum() + np.linalg.norm(tip_xyz[i])) for i in range(k))
+        if size == 0.0:  # no tolerance or reach can be scaled by it, and no tip can move
+            raise InvalidChainError(
+                "expected a robot of some size, got every joint and tip at the base (no offsets, "
+                "no prismatic travel): its tips cannot move",
+                argument="origin_xyz, tip_xyz",
+            )
         fields = {
             "joint_names": names,
             "kinds": kinds,
@@ -185,7 +191,7 @@ class Robot:
             "on_path": on_path,
             "n": m,
             "dim": 3,
-            "total_length": max(size, 1e-300),
+            "total_length": size,
         }
         for key, value in fields.items():
             if isinstance(value, np.ndarray):

@@ -21,12 +21,14 @@ from geoik.checks import (
     DEFAULT_ROBOT_TOL,
     check_angle_tol,
     check_max_iter,
+    check_motion,
     check_point,
     check_rotation,
     check_tol,
 )
 from geoik.errors import (
     InvalidChainError,
+    InvalidOptionError,
     InvalidPoseError,
     InvalidTargetError,
     UnsupportedChainError,
@@ -40,6 +42,7 @@ from geoik.robots.model import Robot
 from geoik.robots.motion import RobotMotion
 from geoik.solution import STATUSES, Solution, TreeSolution
 from geoik.solvers import Solver, general_methods, get
+from geoik.state import reduce_huge
 
 __all__ = ["solve_robot", "solve_robot_tree"]
 
@@ -68,6 +71,11 @@ def solve_robot(
     goal_rot = None if orientation is None else check_rotation(orientation, "orientation")
     tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
+    if goal_rot is None and angle_tol is not None:
+        raise InvalidOptionError(
+            "expected with an orientation (orientation=...), got a position-only target",
+            argument="angle_tol",
+        )
     iters = check_max_iter(max_iter, solver.default_max_iter)
     opts = solver.general_opts(robot, options)
     q = _start(robot, start)
@@ -132,6 +140,11 @@ def solve_robot_tree(
         wanted[i] = (wanted[i][0], check_rotation(value, f"orientations[{name!r}]"))
     tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
+    if angle_tol is not None and all(rot is None for _, rot in wanted.values()):
+        raise InvalidOptionError(
+            "expected with orientations (orientations=...), got position-only targets",
+            argument="angle_tol",
+        )
     iters = check_max_iter(max_iter, solver.default_max_iter)
     opts = solver.general_opts(robot, {})
     q = _start(robot, start)
@@ -183,12 +196,20 @@ def _check_general(solver: Solver, robot: Robot) -> None:
 def public_values(robot: Robot, q: np.ndarray) -> np.ndarray:
     """Joint values as a Solution reports them: continuous joints wrapped into (-pi, pi]."""
     out = q.copy()
+    for j in _continuous(robot):
+        w = wrap(out[j])
+        if not -math.pi < w <= math.pi:  # beyond HUGE_ANGLE: an exact reduction
+            w = float(reduce_huge(out[j : j + 1])[0])
+        out[j] = w
+    return out
+
+
+def _continuous(robot: Robot) -> list[int]:
+    """The indices of the robot's continuous joints (cached on the robot)."""
     wrapped = robot._cache.get("continuous")
     if wrapped is None:
         wrapped = robot._cache["continuous"] = np.flatnonzero(robot.wraps).tolist()
-    for j in wrapped:
-        out[j] = wrap(out[j])
-    return out
+    return wrapped
 
 
 def _tip(robot: Robot, name: Any, what: str) -> int:
@@ -210,7 +231,10 @@ def _start(robot: Robot, start: Any) -> np.ndarray:
                 "expected a solution of this robot, or joint values", argument="start"
             )
         start = start.angles
-    return robot.check_angles(start, "start")
+    q = robot.check_angles(start, "start")
+    # a continuous joint's huge angle, reduced exactly as it enters (revolute and prismatic
+    # joints are held within their limits)
+    return reduce_huge(q, robot.wraps)
 
 
 def _goal_arrays(
@@ -242,7 +266,10 @@ def _run(
     opts: np.ndarray,
 ) -> tuple[int, int, np.ndarray, np.ndarray]:
     assert solver.capacity_general is not None
-    rec = np.empty((solver.capacity_general(robot.n, max_iter), robot.n))
+    rows = solver.capacity_general(robot.n, max_iter)
+    if rows > 4096:  # cheap enough to skip for every common solve
+        check_motion(rows, 8 * robot.n, max_iter, f"{solver.name!r} on {robot.describe()}")
+    rec = np.empty((rows, robot.n))
     rec[0] = q
     code, used, nrec = solver.run_general(robot, goals, q, tol, angle_tol, max_iter, opts, rec)
     return int(code), int(used), q, rec[:nrec]

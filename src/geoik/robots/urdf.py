@@ -4,7 +4,8 @@ The file is read by yourdfpy (the ``robots`` extra: ``pip install 'geoik[robots]
 meshes; geoik only turns its joints into the general joint model:
 
 - the model starts at ``base`` (default: the URDF's root link) and ends at the tips, links named
-  by ``tip`` or ``tips``; by default every leaf link that at least one movable joint moves;
+  by ``tip`` or ``tips``; by default every leaf link that at least one movable joint moves, in
+  the tree cut at the joints geoik does not solve (below);
 - revolute (with its limits), continuous and prismatic (with its limits) joints on the paths
   from the base to the tips become the model's joints, in the order of the paths (base to tip,
   each joint after its parent); fixed joints are folded into the next joint's transform (or the
@@ -17,6 +18,7 @@ meshes; geoik only turns its joints into the general joint model:
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,7 +52,9 @@ def load_urdf(
     path : the URDF file.
     tip : the one link to solve for (an arm's flange or tool frame), for :func:`geoik.solve`.
     tips : several links, for :func:`geoik.solve_tree` (the fingertips of a hand). Give ``tip``
-        or ``tips``, not both; with neither, every leaf link that a movable joint moves.
+        or ``tips``, not both; with neither, every leaf link that a movable joint moves, in the
+        tree cut at mimic, floating and planar joints (a link whose every child hangs from one
+        is a leaf).
     base : the link the model starts from, whose frame every position and orientation is
         expressed in; default the URDF's root link. Joints above it are left out (a mobile
         base's floating joint, say).
@@ -66,7 +70,8 @@ def load_urdf(
     URDFError
         A missing or unreadable file, malformed XML, a ``tip``, ``tips`` or ``base`` that is not
         a link of the file (or a tip that does not hang from the base, or that no movable joint
-        moves), a revolute or prismatic joint with a zero axis or inverted limits.
+        moves), a revolute or prismatic joint with a zero axis or inverted limits, a joint
+        ``origin`` that is not finite, every joint and tip at one point (a robot of size 0).
     UnsupportedJointError
         A mimic, floating or planar joint between the base and a tip.
     RobotsMissingError
@@ -81,11 +86,12 @@ def load_urdf(
             "reading URDF files needs yourdfpy: pip install 'geoik[robots]'", argument="load_urdf"
         ) from None
     try:
-        etree.parse(str(file), etree.XMLParser(remove_blank_text=True))
+        tree = etree.parse(str(file), etree.XMLParser(remove_blank_text=True))
     except etree.XMLSyntaxError as e:
         raise URDFError(f"{str(file)!r} is not well-formed XML: {e}", argument="path") from None
     except OSError as e:
         raise URDFError(f"cannot read {str(file)!r}: {e}", argument="path") from None
+    _check_origins(tree.getroot())
     try:
         urdf = yourdfpy.URDF.load(
             str(file),
@@ -99,6 +105,27 @@ def load_urdf(
             f"{str(file)!r} is not a URDF robot yourdfpy can read: {e}", argument="path"
         ) from None
     return robot_from_urdf(urdf.robot, tip=tip, tips=tips, base=base)
+
+
+def _check_origins(root: Any) -> None:
+    """Every joint's ``origin`` as the file has it: ``xyz`` and ``rpy`` three finite numbers
+    each (yourdfpy would take NaN and spread it through the joint's transform); URDFError
+    naming the joint and the attribute otherwise."""
+    for joint in root.iter("joint"):
+        for origin in joint.iterfind("origin"):
+            for attribute in ("xyz", "rpy"):
+                text = origin.get(attribute)
+                if text is None:
+                    continue
+                try:
+                    values = [float(v) for v in text.split()]
+                except ValueError:
+                    values = []
+                if len(values) != 3 or not all(map(math.isfinite, values)):
+                    raise URDFError(
+                        f"origin {attribute}: expected 3 finite numbers, got {text!r}",
+                        argument=f"joint {joint.get('name')!r}",
+                    )
 
 
 def _check_path(path: Any) -> Path:
@@ -197,6 +224,13 @@ def robot_from_urdf(
         tip_parents.append(above)
         tip_xyz.append(offset[:3, 3].copy())
         tip_rot.append(offset[:3, :3].copy())
+    if not np.any(xyz) and not np.any(tip_xyz) and "prismatic" not in kinds:
+        raise URDFError(
+            f"expected a robot of some size, got every joint between the base {base!r} and "
+            f"{', '.join(map(repr, wanted))} at the origin of the one before: the tips cannot "
+            "move",
+            argument="path",
+        )
     return Robot(
         tuple(names),
         tuple(kinds),
@@ -225,11 +259,14 @@ def _check_link(name: Any, links: list[str], what: str) -> str:
 
 
 def _default_tips(base: str, children: dict[str, list[Any]]) -> list[str]:
-    """Leaf links below ``base`` that a movable joint moves, depth first in file order."""
+    """Leaf links below ``base`` that a movable joint moves, depth first in file order, in the
+    tree cut at the joints geoik does not model (:func:`_unsupported`): a hand's mimicking
+    finger is left out, and the link it hangs from counts as a leaf when nothing else hangs
+    there."""
     out: list[str] = []
 
     def walk(link: str, moved: bool) -> None:
-        below = children.get(link, [])
+        below = [j for j in children.get(link, []) if _unsupported(j) is None]
         if not below and moved:
             out.append(link)
         for j in below:
@@ -237,6 +274,19 @@ def _default_tips(base: str, children: dict[str, list[Any]]) -> list[str]:
 
     walk(base, False)
     return out
+
+
+def _unsupported(joint: Any) -> str | None:
+    """Why geoik does not model ``joint`` (it mimics another, or is floating or planar), or
+    None."""
+    if joint.mimic is not None:
+        return f"mimics {joint.mimic.joint!r}; geoik does not solve mimic joints"
+    if joint.type not in _MOVABLE and joint.type != "fixed":
+        return (
+            f"is {joint.type}; geoik solves revolute, continuous, prismatic and fixed joints (a "
+            "floating base: load with base= the link below it)"
+        )
+    return None
 
 
 def _path(base: str, tip: str, by_child: dict[str, Any], what: str) -> list[Any]:
@@ -251,24 +301,24 @@ def _path(base: str, tip: str, by_child: dict[str, Any], what: str) -> list[Any]
         link = j.parent
     path.reverse()
     for j in path:
-        if j.mimic is not None:
+        why = _unsupported(j)
+        if why is not None:
+            hint = " (choose a tip above it)" if j.mimic is not None else ""
             raise UnsupportedJointError(
-                f"the joint {j.name!r} on the way to {tip!r} mimics {j.mimic.joint!r}; geoik does "
-                f"not solve mimic joints (choose a tip above it)",
-                argument=what,
-            )
-        if j.type not in _MOVABLE and j.type != "fixed":
-            raise UnsupportedJointError(
-                f"the joint {j.name!r} on the way to {tip!r} is {j.type}; geoik solves revolute, "
-                f"continuous, prismatic and fixed joints (a floating base: load with base= the "
-                f"link below it)",
-                argument=what,
+                f"the joint {j.name!r} on the way to {tip!r} {why}{hint}", argument=what
             )
     return path
 
 
 def _origin(joint: Any) -> np.ndarray:
-    return np.eye(4) if joint.origin is None else np.asarray(joint.origin, dtype=np.float64)
+    if joint.origin is None:
+        return np.eye(4)
+    origin = np.asarray(joint.origin, dtype=np.float64)
+    if origin.shape != (4, 4) or not np.all(np.isfinite(origin)):
+        part = "xyz" if origin.shape == (4, 4) and not np.all(np.isfinite(origin[:3, 3])) else ""
+        got = f"xyz {describe(origin[:3, 3].tolist())}" if part else "a non-finite rotation (rpy)"
+        raise URDFError(f"expected a finite origin, got {got}", argument=f"joint {joint.name!r}")
+    return origin
 
 
 def _axis(joint: Any) -> np.ndarray:

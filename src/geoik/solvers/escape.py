@@ -14,6 +14,11 @@ methods approach slowly or not at all. With ``escape=1`` (the default of ``dls``
   chain (``n // 2 + k``, wrapping round) that can turn at least half that far,
   counter-clockwise (3-D: about the link's own z axis) or, where its limits forbid it, the other
   way. The bend is that iteration's step;
+- FABRIK only: when the stalled chain is straight and the target strictly inside its length
+  (a target on the chain's line), bends that joint instead by the angle that puts the end
+  effector at the target's distance from the base and turns joint 0 so that it lies on the
+  target, when both fit their limits (:func:`land_2d`, :func:`land_3d`): one step that reaches
+  it, where from a fixed bend FABRIK's passes, slow near full extension, took hundreds;
 - on a target nearer to the base than the minimum reach of a chain without limits, folds the
   chain onto the target's line in one step counted as the first iteration (the longest link
   towards the target, the others back: the closest reachable pose), and ends CLOSEST
@@ -44,7 +49,9 @@ from geoik.geometry import (
     PI,
     clamp,
     constrain_joint_3d,
+    dist2,
     fit_angle,
+    fk_3d,
     hinge_angle,
     is_hinge,
     q_angle,
@@ -61,6 +68,8 @@ __all__ = [
     "ESCAPE_HELP",
     "bend_2d",
     "bend_3d",
+    "land_2d",
+    "land_3d",
     "reach_out_2d",
     "reach_out_3d",
 ]
@@ -119,6 +128,117 @@ def bend_3d(quats, cone, hinge, lo, hi, k):
             if q_angle(d0, d1, d2, d3) >= 0.5 * ESCAPE_BEND:
                 quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3] = q0, q1, q2, q3
                 return j
+    return -1
+
+
+@njit(cache=True)
+def _landing(lengths, base, target, e2):
+    """The target's distance from the base if the chain is straight (its end effector a full
+    length from the base: ``e2`` is its squared distance) and the target strictly inside that
+    length, else -1."""
+    total = 0.0
+    for m in range(lengths.shape[0]):
+        total += lengths[m]
+    d2 = 0.0
+    for c in range(base.shape[0]):
+        d2 += sq(target[c] - base[c])
+    d = math.sqrt(d2)
+    if e2 < sq(total * (1.0 - 1e-12)) or not 0.0 < d < total:
+        return -1.0
+    return d
+
+
+@njit(cache=True)
+def _split(lengths, d, j):
+    """(bend, turn): the bend of joint ``j`` of a straight chain (radians, in [0, pi]) that puts
+    its end effector at distance ``d`` from the base, and the angle the end effector then lies
+    off the first link; bend -1 when joint ``j`` cannot make that distance."""
+    a = 0.0
+    for m in range(j):
+        a += lengths[m]
+    b = 0.0
+    for m in range(j, lengths.shape[0]):
+        b += lengths[m]
+    if j == 0 or d < abs(a - b):
+        return -1.0, 0.0
+    bend = math.acos(clamp((d * d - a * a - b * b) / (2.0 * a * b), -1.0, 1.0))
+    return bend, math.atan2(b * math.sin(bend), a + b * math.cos(bend))
+
+
+@njit(cache=True)
+def land_2d(lengths, base, lo, hi, target, angles, ex, ey, k):
+    """FABRIK's ``k``-th escape from a straight chain stalled on its target's line (its end
+    effector at ``(ex, ey)``): one joint (``n // 2 + k`` first, as :func:`bend_2d` picks) bent so
+    that the end effector lies at the target's distance from the base, and joint 0 turned so
+    that it lies on the target, both within their limits. Returns the joint bent, or -1
+    (nothing changed) when the chain is not straight, the target not strictly inside its
+    length, or no joint and sign of the bend fit the limits."""
+    n = lengths.shape[0]
+    d = _landing(lengths, base, target, sq(ex - base[0]) + sq(ey - base[1]))
+    if d < 0.0:
+        return -1
+    bearing = math.atan2(target[1] - base[1], target[0] - base[0])
+    for i in range(n):
+        j = escape_joint(n, k, i)
+        bend, turn = _split(lengths, d, j)
+        if bend < 0.0:
+            continue
+        for sign in (1.0, -1.0):
+            bent, ok = fit_angle(angles[j] + sign * bend, angles[j], lo[j], hi[j])
+            first, ok0 = fit_angle(bearing - sign * turn, angles[0], lo[0], hi[0])
+            if ok and ok0:
+                angles[j], angles[0] = bent, first
+                return j
+    return -1
+
+
+@njit(cache=True)
+def _allowed(q0, q1, q2, q3, j, cone, hinge, lo, hi):
+    """Whether joint ``j``'s limits allow the local rotation ``q`` (to 1e-9 rad)."""
+    c0, c1, c2, c3 = constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi)
+    return q_angle(*qmul(c0, c1, c2, c3, q0, -q1, -q2, -q3)) <= 1e-9
+
+
+@njit(cache=True)
+def land_3d(lengths, base, cone, hinge, lo, hi, target, quats, pos, world, k):
+    """:func:`land_2d` in 3-D: joint ``j`` bent about its link's own z axis (a hinge: about its
+    axis), then the chain turned about the base by the minimal rotation that puts the end
+    effector on the target, joint 0's rotation followed by it; both within their limits. ``pos``
+    and ``world`` hold the pose on entry (forward kinematics) and on return."""
+    n = lengths.shape[0]
+    d = _landing(lengths, base, target, dist2(pos[n], base))
+    if d < 0.0:
+        return -1
+    tx, ty, tz = (target[0] - base[0]) / d, (target[1] - base[1]) / d, (target[2] - base[2]) / d
+    for i in range(n):
+        j = escape_joint(n, k, i)
+        bend, _ = _split(lengths, d, j)
+        if bend < 0.0:
+            continue
+        o0, o1, o2, o3 = quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3]
+        z0, z1, z2, z3 = quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3]
+        if is_hinge(hinge, j):
+            ax, ay, az = hinge[j, 0], hinge[j, 1], hinge[j, 2]
+        else:
+            ax, ay, az = 0.0, 0.0, 1.0
+        for sign in (1.0, -1.0):
+            b0, b1, b2, b3 = qnormalize(
+                *qmul(o0, o1, o2, o3, *q_axis_angle(ax, ay, az, sign * bend))
+            )
+            if not _allowed(b0, b1, b2, b3, j, cone, hinge, lo, hi):
+                continue
+            quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3] = b0, b1, b2, b3
+            fk_3d(lengths, base, quats, pos, world)
+            ex, ey, ez = pos[n, 0] - base[0], pos[n, 1] - base[1], pos[n, 2] - base[2]
+            e = math.sqrt(ex * ex + ey * ey + ez * ez)
+            r0, r1, r2, r3 = q_between(ex / e, ey / e, ez / e, tx, ty, tz)
+            f0, f1, f2, f3 = qnormalize(*qmul(r0, r1, r2, r3, z0, z1, z2, z3))
+            if _allowed(f0, f1, f2, f3, 0, cone, hinge, lo, hi):
+                quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3] = f0, f1, f2, f3
+                fk_3d(lengths, base, quats, pos, world)
+                return j
+            quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3] = o0, o1, o2, o3
+        fk_3d(lengths, base, quats, pos, world)
     return -1
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from geoik.errors import BVHError, ProtocolError, describe
+from geoik.files import same_file, special_kind
 
 __all__ = ["MESH_TYPES", "Models", "RigModel", "RobotModel", "load_rig", "load_robot"]
 
@@ -175,13 +176,17 @@ def _motion(j: _Joint, v: float) -> np.ndarray:
 
 
 def load_robot(
-    path: str | os.PathLike[str], tip: str | None = None, source: str | None = None
+    path: str | os.PathLike[str],
+    tip: str | None = None,
+    source: str | None = None,
+    base: str | None = None,
 ) -> RobotModel:
-    """The robot of a URDF file, to the link ``tip`` (default: its only tip, else the first);
-    errors as :func:`geoik.load_urdf` raises them."""
+    """The robot of a URDF file, from the link ``base`` (default: the root link) to the link
+    ``tip`` (default: its only tip, else the first); errors as :func:`geoik.load_urdf` raises
+    them."""
     from geoik.robots.urdf import load_urdf, robot_from_urdf
 
-    robot = load_urdf(path, tip=tip) if tip is not None else load_urdf(path)
+    robot = load_urdf(path, tip=tip, base=base)
     if robot.k > 1:
         robot = robot.with_tips(robot.tip_names[0])
     import yourdfpy
@@ -194,7 +199,8 @@ def load_robot(
         load_meshes=False,
         load_collision_meshes=False,
     )
-    robot_from_urdf(urdf.robot, tip=robot.tip_names[0])  # the same file, read the same way
+    # the same file, read the same way
+    robot_from_urdf(urdf.robot, tip=robot.tip_names[0], base=robot.base_name)
     joints = _joints(urdf.robot, robot.base_name)
     links = [robot.base_name] + [j.child for j in joints]
     colours = {
@@ -399,12 +405,13 @@ def load_rig(
         raise BVHError(f"no such file {str(file)!r}", argument="--bvh")
     skeleton, frames, frame_time = load_bvh(file)
     out = Path(output) if output is not None else file.with_name(f"{file.stem}.posed.bvh")
-    if out.resolve() == file.resolve():
+    if same_file(out, file):  # a symbolic or hard link to the input counts
         raise BVHError(
             f"expected another file than the input, got {describe(str(out))}", argument="--output"
         )
-    if out.exists() and not out.is_file():
-        raise BVHError(f"expected a file, got the directory {str(out)!r}", argument="--output")
+    kind = special_kind(out)
+    if kind is not None and kind not in ("a character device", "a named pipe"):
+        raise BVHError(f"expected a file, got {kind} {str(out)!r}", argument="--output")
     return RigModel(skeleton, frames, float(frame_time), file, out, _effectors(skeleton))
 
 
