@@ -45,6 +45,7 @@ examples:
   geoik view --port 0 --no-browser      # any free port; print the address only
   geoik view --robot panda              # the Franka Panda of example-robot-data, in 3-D
   geoik view --urdf arm.urdf --tip tool0
+  geoik view --robot allegro            # a handle on each of its four fingertips
   geoik view --bvh walk.bvh -o walk_pinned.bvh"""
 
 DEFAULT_PORT = 8765
@@ -85,7 +86,10 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--tip",
         metavar="LINK",
-        help="the link the handle moves (default: the robot's tool link, or its only leaf)",
+        action="append",
+        help="a link a handle moves; several (repeat --tip, or LINK,LINK) are solved together, "
+        "a handle each (default: the example robot's tips, e.g. the tool link or the Allegro "
+        "hand's four fingertips; for --urdf every leaf link a joint moves)",
     )
     p.add_argument("--bvh", metavar="FILE", help="play a BVH clip and pin its hands and feet")
     p.add_argument(
@@ -121,15 +125,28 @@ def load_models(args: argparse.Namespace) -> Any:
             raise InvalidOptionError(
                 f"expected one of {', '.join(EXAMPLES)}, got {args.robot!r}", argument="--robot"
             )
-        tip = args.tip if args.tip is not None else EXAMPLES[args.robot][1][0]
+        tips = _tips(args.tip) or list(EXAMPLES[args.robot][1])
         models.robot = _flagged(
-            "--robot", lambda: load_robot(example_path(args.robot), tip, f"--robot {args.robot}")
+            "--robot", lambda: load_robot(example_path(args.robot), tips, f"--robot {args.robot}")
         )
     elif args.urdf is not None:
-        models.robot = _flagged("--urdf", lambda: load_robot(args.urdf, args.tip))
+        models.robot = _flagged("--urdf", lambda: load_robot(args.urdf, _tips(args.tip)))
     if args.bvh is not None:
         models.rig = _flagged("--bvh", lambda: load_rig(args.bvh, args.output))
     return models
+
+
+def _tips(values: list[str] | None) -> list[str] | None:
+    """The links ``--tip`` names (each value one link or several separated by commas), in
+    order, each once; None when it is not given."""
+    if values is None:
+        return None
+    from geoik.errors import InvalidOptionError
+
+    names = [name.strip() for value in values for name in value.split(",")]
+    if not all(names):
+        raise InvalidOptionError(f"--tip: expected link names, got {','.join(values)!r}")
+    return list(dict.fromkeys(names))
 
 
 def _flagged(flag: str, load: Any) -> Any:
