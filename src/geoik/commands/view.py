@@ -32,12 +32,15 @@ three-joint robot arm, a cyclist whose feet stay on the pedals, a hand closing o
 A robot (--robot NAME, one of the example-robot-data models, or --urdf FILE --tip LINK) in 3-D
 with its meshes: drag the handle (position, and orientation in the rotate mode) and the robot
 is solved every frame with the chosen solver; its joint values, limits, errors and the solve
-time are shown. A rig (--bvh FILE) plays its clip: drag a hand or foot handle to pin it, every
-frame is re-solved as geoik pose does, and Save writes the posed clip to --output (default
-NAME.posed.bvh beside the input, never the input itself).
+time are shown. A robot with several tips (the Allegro hand's fingertips; --tip repeated) has a
+handle each, solved together. A rig (--bvh FILE) plays its clip: drag a hand or foot handle to
+pin it, every frame is re-solved as geoik pose does, and Save writes the posed clip to --output
+(default NAME.posed.bvh beside the input, never the input itself).
 
-The server listens on 127.0.0.1 (this machine only) unless --host says otherwise; the page
-fetches nothing from elsewhere. Ctrl-C stops it. Needs the viewer extra:
+The server prepares (compiles) its solvers in the background from the start, the page saying
+"preparing solvers…" meanwhile (minutes on a first run, seconds once numba's cache holds
+them). The server listens on 127.0.0.1 (this machine only) unless --host says otherwise; the
+page fetches nothing from elsewhere. Ctrl-C stops it. Needs the viewer extra:
 pip install 'geoik[viewer]'."""
 EXAMPLES = """\
 examples:

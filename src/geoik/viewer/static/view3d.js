@@ -25,7 +25,7 @@ export class View3D {
   constructor(canvas, up = "z") {
     this.canvas = canvas;
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: !SOFTWARE_GL });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer.setPixelRatio(SOFTWARE_GL ? 1 : Math.min(window.devicePixelRatio || 1, 2)); // pixels cost CPU
     this.renderer.setClearColor(0xeef0f2);
     this.scene = new THREE.Scene();
     this.camera = new THREE.PerspectiveCamera(40, 2, 0.01, 1000);
