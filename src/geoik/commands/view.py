@@ -148,7 +148,7 @@ def _tips(values: list[str] | None) -> list[str] | None:
 
     names = [name.strip() for value in values for name in value.split(",")]
     if not all(names):
-        raise InvalidOptionError(f"--tip: expected link names, got {','.join(values)!r}")
+        raise InvalidOptionError(f"expected link names, got {','.join(values)!r}", argument="--tip")
     return list(dict.fromkeys(names))
 
 
