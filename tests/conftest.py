@@ -145,18 +145,21 @@ def check_invariants(sol: ik.Solution, chain: ik.Chain, target) -> None:
 
 
 @contextlib.contextmanager
-def viewer_server(warm: bool = True, models: object = None) -> Iterator[str]:
+def viewer_server(
+    warm: bool = True, models: object = None, preparation: object = None
+) -> Iterator[str]:
     """uvicorn serving the viewer app on a free loopback port, as ``geoik view`` does, in a
     thread; yields ``host:port``. ``models``: the robot and clip it shows
-    (:class:`geoik.viewer.models.Models`). Needs the viewer extra (imported here, not at the
-    top)."""
+    (:class:`geoik.viewer.models.Models`); ``preparation``: its steps, if not the default
+    (:class:`geoik.viewer.prepare.Preparation`). Needs the viewer extra (imported here, not at
+    the top)."""
     import uvicorn
 
     from geoik.commands.view import WS_MAX_SIZE, listen
     from geoik.viewer.server import create_app
 
     sock = listen("127.0.0.1", 0)
-    app = create_app(warm=warm, models=models)  # type: ignore[arg-type]
+    app = create_app(warm=warm, models=models, preparation=preparation)  # type: ignore[arg-type]
     config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

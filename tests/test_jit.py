@@ -151,6 +151,35 @@ def test_large_solves_and_warm_caches_run_compiled(tmp_path):
     assert out["kernel_compiled"] and out["compiled"] == 0
 
 
+def test_no_compile_mode_runs_what_is_compiled_and_interprets_the_rest():
+    """``"no-compile"`` (a server answering while it compiles ahead): a solve large enough that
+    ``"auto"`` would compile it (or load it from numba's cache) runs as plain Python and
+    compiles nothing; once the kernels are compiled (``geoik.warm_up``), the same solve runs
+    them compiled, with the same result."""
+    code = (
+        "import geoik as ik\n"
+        "from geoik import jit\n"
+        "from geoik.solvers import REGISTRY\n"
+        "chain = ik.Chain.planar([1.0] * 60)\n"
+        "assert 60 * 1000 > jit.SMALL_WORK\n"
+        "with jit.mode('no-compile'):\n"
+        "    a = ik.solve(chain, (30.0, 20.0), method='ccd', max_iter=1000)\n"
+        "out['compiled_before'] = out['compiled'] + len(REGISTRY['ccd'].kernel_2d.signatures)\n"
+        "ik.warm_up(['ccd'], dims=(2,))\n"
+        "twins = []\n"
+        "real = jit.interpreted\n"
+        "jit.interpreted = lambda fn: twins.append(fn) or real(fn)\n"
+        "with jit.mode('no-compile'):\n"
+        "    b = ik.solve(chain, (30.0, 20.0), method='ccd', max_iter=1000)\n"
+        "out['kernel_as_python'] = REGISTRY['ccd'].kernel_2d in twins\n"
+        "out['same'] = [a.status.name, a.iterations, a.angles.tolist()] == [\n"
+        "    b.status.name, b.iterations, b.angles.tolist()]\n"
+    )
+    out = _run(code, None)
+    assert out["compiled_before"] == 0
+    assert out["kernel_as_python"] is False and out["same"]
+
+
 def test_mode_names_are_checked():
     with pytest.raises(ValueError, match="mode"), jit.mode("fast"):
         pass

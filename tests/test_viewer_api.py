@@ -29,6 +29,7 @@ from geoik.rigs.tree import METHODS as TREE_METHODS  # noqa: E402
 from geoik.solvers import chain_methods  # noqa: E402
 from geoik.viewer import protocol  # noqa: E402
 from geoik.viewer.overlay import MapCache, MapCancelledError  # noqa: E402
+from geoik.viewer.prepare import Preparation, Step, default_steps  # noqa: E402
 from geoik.viewer.server import STATIC, create_app  # noqa: E402
 from tests.conftest import viewer_server  # noqa: E402
 
@@ -48,10 +49,11 @@ def ws(client):
 
 
 def ask(sock, msg):
+    """Send ``msg`` and return its reply, passing over progress and status notes."""
     sock.send_text(json.dumps(msg))
     while True:
         reply = sock.receive_json()
-        if reply["type"] != "progress":
+        if reply["type"] not in ("progress", "status"):
             return reply
 
 
@@ -568,6 +570,113 @@ def test_a_message_beyond_the_frame_limit_closes_only_its_connection(live_server
     with sync.connect(f"ws://{live_server}/ws") as sock:  # the server is still up
         sock.send(json.dumps({"type": "methods", "id": 1}))
         assert json.loads(sock.recv(timeout=30))["type"] == "methods"
+
+
+# ---------------------------------------------------------------------------- preparing
+
+
+def test_the_steps_run_in_order_the_wanted_one_first():
+    gate, ran = threading.Event(), []
+
+    def step(name):
+        def run():
+            if name == "a":
+                gate.wait()
+            ran.append(name)
+
+        return Step(name, f"step {name}", run)
+
+    prep = Preparation([step(n) for n in "abcd"])
+    seen = []
+    prep.subscribe(seen.append)
+    assert prep.status()["state"] == "preparing" and prep.mode() == "no-compile"
+    thread = prep.start()
+    prep.want("d")  # asked for while "a" runs: it comes next
+    gate.set()
+    thread.join(30)
+    assert ran == ["a", "d", "b", "c"] and prep.ready.is_set() and prep.mode() == "auto"
+    assert [s["step"] for s in seen] == ["step a", "step d", "step b", "step c", None]
+    assert [s["done"] for s in seen] == [0, 1, 2, 3, 4] and seen[-1]["state"] == "ready"
+    assert all(s["total"] == 4 and s["failed"] == [] for s in seen)
+
+
+def test_a_step_that_fails_is_named_and_the_rest_still_run():
+    def boom():
+        raise RuntimeError("no compiler")
+
+    ran = []
+    prep = Preparation([Step("a", "a", boom), Step("b", "b", lambda: ran.append("b"))])
+    prep.run()
+    assert ran == ["b"] and prep.status()["failed"] == ["a"] and prep.ready.is_set()
+    assert prep.is_done("a") and prep.wait_for("a", 0)
+
+
+def test_without_steps_the_server_is_ready_at_once(ws):
+    r = ask(ws, {"type": "methods", "id": 1})
+    assert r["preparation"] == {"state": "ready", "done": 0, "total": 0, "step": None, "failed": []}
+
+
+def test_the_default_steps_prepare_every_part_of_the_page_without_failing():
+    from geoik.viewer.models import Models
+
+    prep = Preparation(default_steps(Models()))
+    assert prep.names == ["chain", "arm", "cyclist", "hand", "map"]
+    prep.run()
+    assert prep.status() == {"state": "ready", "done": 5, "total": 5, "step": None, "failed": []}
+
+
+def test_requests_are_answered_while_preparing_and_a_map_waits_for_its_step(monkeypatch):
+    """A preparation stuck in its first step: solves are answered meanwhile, their kernels run
+    without compiling (``jit.mode("no-compile")``); a map asks for its step and waits for it,
+    saying so; every connection is told each time the preparation moves on; once it is done,
+    requests run as usual (``"auto"``)."""
+    sync = pytest.importorskip("websockets.sync.client")
+    from geoik import jit
+    from geoik.viewer import handlers
+
+    modes = []
+    real = handlers.solve_reply
+    monkeypatch.setattr(
+        handlers, "solve_reply", lambda msg: modes.append(jit._mode.value) or real(msg)
+    )
+    gate, ran = threading.Event(), []
+    steps = [Step("chain", "the test's gate", gate.wait)]
+    steps += [Step(n, f"step {n}", lambda n=n: ran.append(n)) for n in ("arm", "map")]
+    prep = Preparation(steps)
+    with viewer_server(preparation=prep) as address, sync.connect(f"ws://{address}/ws") as sock:
+        statuses = []  # every status note, whenever it comes
+
+        def ask_live(msg, want=None):
+            """Send ``msg`` (if any) and return the next message of type ``want`` (default
+            the reply's), keeping the status notes that come meanwhile."""
+            if msg is not None:
+                sock.send(json.dumps(msg))
+            while True:
+                got = json.loads(sock.recv(timeout=60))
+                if got["type"] == "status":
+                    statuses.append(got["preparation"])
+                if got["type"] == (want or msg["type"]):
+                    return got
+
+        r = ask_live({"type": "methods", "id": 1})
+        assert r["preparation"]["state"] == "preparing" and r["preparation"]["done"] == 0
+        assert r["preparation"]["step"] == "the test's gate"
+        r = ask_live({"type": "solve", "id": 2, "chain": CHAIN, "target": [3, 4], "motion": False})
+        assert r["status"] == "REACHED" and modes == ["no-compile"]
+        msg = {"type": "map", "id": 3, "chain": CHAIN, "method": "fabrik", "size": 8}
+        note = ask_live(msg, "progress")
+        assert note["id"] == 3 and note["preparing"]["state"] == "preparing" and ran == []
+        before = len(statuses)
+        gate.set()  # the map's step runs next, before the arm's it was queued after
+        r = ask_live(None, "map")
+        assert r["id"] == 3 and r["width"] == 8
+        while statuses[-1]["state"] != "ready":
+            ask_live(None, "status")
+        after = [s["step"] for s in statuses[before:] if s["step"] != "the test's gate"]
+        assert after == ["step map", "step arm", None]  # (the gate's own note may come late)
+        assert statuses[-1]["done"] == 3 and ran == ["map", "arm"]
+        r = ask_live({"type": "solve", "id": 4, "chain": CHAIN, "target": [3, 4], "motion": False})
+        assert modes == ["no-compile", "auto"]
 
 
 # ---------------------------------------------------------------------------- the command

@@ -17,7 +17,9 @@ A one-off solve (``geoik solve`` on the command line, a first call in a notebook
 answers at once, and a loop of solves is compiled after its first fraction of a second. Both
 forms run the same source on the same float64 operations, so they give the same results (to
 rounding where NumPy's linear algebra differs from numba's). :func:`geoik.warm_up` compiles
-ahead, for servers and benchmarks; :func:`mode` forces one form, for tests.
+ahead, for servers and benchmarks; :func:`mode` forces one form, for tests, or (``"no-compile"``)
+never compiles: a server answering while another thread compiles ahead runs what is compiled
+already and the rest as plain Python, rather than wait for numba's compiler lock.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ SMALL_WORK = 50_000
 """Largest ``work`` hint of a call that may run as plain Python (about a quarter second)."""
 INTERPRETED_BUDGET = 0.25
 """Seconds a process may spend running one function as plain Python before compiling it."""
-MODES = ("auto", "compiled", "interpreted")
+MODES = ("auto", "compiled", "interpreted", "no-compile")
+_NO_READY = ("interpreted", "no-compile")  # modes that may not call a READY function blindly
 
 _READY = object()  # the function runs compiled from now on
 _state: dict[Any, Any] = {}  # dispatcher -> _READY or seconds spent running it as Python
@@ -68,10 +71,12 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
     that a large call is never run as Python.
     """
     how = _mode.value
-    if _state.get(fn) is _READY and how != "interpreted":
+    if _state.get(fn) is _READY and how not in _NO_READY:
         return fn(*args)
     if not isinstance(fn, Dispatcher):  # numba disabled (NUMBA_DISABLE_JIT=1): plain Python
         return fn(*args)
+    if how == "no-compile":
+        return fn(*args) if _compiled_for(fn, args) else interpreted(fn)(*args)
     if how == "compiled" or (how == "auto" and _compiles_now(fn, args, work)):
         _state[fn] = _READY
         return fn(*args)
@@ -88,7 +93,7 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
 def runner(fn: Any, work: int = 0) -> Callable[..., Any]:
     """``fn`` itself once it runs compiled, else a callable doing :func:`call` with ``work``:
     for hot paths, which then call ``fn`` without any step in between."""
-    if _state.get(fn) is _READY and _mode.value != "interpreted":
+    if _state.get(fn) is _READY and _mode.value not in _NO_READY:
         return fn
     return functools.partial(call, fn, work=work)
 
@@ -98,6 +103,17 @@ def _compiles_now(fn: Dispatcher, args: Sequence[Any], work: int) -> bool:
     if spent is None:  # first call in this process
         return bool(fn.signatures) or work > SMALL_WORK or _cached_on_disk(fn, args)
     return bool(spent >= INTERPRETED_BUDGET or work > SMALL_WORK)
+
+
+def _compiled_for(fn: Dispatcher, args: Sequence[Any]) -> bool:
+    """Whether ``fn`` is compiled in this process for the types of ``args`` (a compile started in
+    another thread counts once it has finished)."""
+    if not fn.overloads:
+        return False
+    try:
+        return tuple(typeof(a) for a in args) in fn.overloads
+    except Exception:  # a value numba cannot type: it would not run compiled either
+        return False
 
 
 def _cached_on_disk(fn: Dispatcher, args: Sequence[Any]) -> bool:
@@ -142,7 +158,8 @@ def _twin_globals(namespace: dict[str, Any]) -> dict[str, Any]:
 @contextlib.contextmanager
 def mode(value: str) -> Iterator[None]:
     """Within the block (in this thread), run kernels ``"compiled"`` always, ``"interpreted"``
-    (as plain Python) always, or choose as usual (``"auto"``)."""
+    (as plain Python) always, compiled where they are compiled already and as plain Python
+    otherwise (``"no-compile"``), or choose as usual (``"auto"``)."""
     if value not in MODES:
         raise ValueError(f"mode: expected one of {', '.join(MODES)}, got {value!r}")
     before, _mode.value = _mode.value, value

@@ -32,12 +32,15 @@ three-joint robot arm, a cyclist whose feet stay on the pedals, a hand closing o
 A robot (--robot NAME, one of the example-robot-data models, or --urdf FILE --tip LINK) in 3-D
 with its meshes: drag the handle (position, and orientation in the rotate mode) and the robot
 is solved every frame with the chosen solver; its joint values, limits, errors and the solve
-time are shown. A rig (--bvh FILE) plays its clip: drag a hand or foot handle to pin it, every
-frame is re-solved as geoik pose does, and Save writes the posed clip to --output (default
-NAME.posed.bvh beside the input, never the input itself).
+time are shown. A robot with several tips (the Allegro hand's fingertips; --tip repeated) has a
+handle each, solved together. A rig (--bvh FILE) plays its clip: drag a hand or foot handle to
+pin it, every frame is re-solved as geoik pose does, and Save writes the posed clip to --output
+(default NAME.posed.bvh beside the input, never the input itself).
 
-The server listens on 127.0.0.1 (this machine only) unless --host says otherwise; the page
-fetches nothing from elsewhere. Ctrl-C stops it. Needs the viewer extra:
+The server prepares (compiles) its solvers in the background from the start, the page saying
+"preparing solvers…" meanwhile (minutes on a first run, seconds once numba's cache holds
+them). The server listens on 127.0.0.1 (this machine only) unless --host says otherwise; the
+page fetches nothing from elsewhere. Ctrl-C stops it. Needs the viewer extra:
 pip install 'geoik[viewer]'."""
 EXAMPLES = """\
 examples:
@@ -45,6 +48,7 @@ examples:
   geoik view --port 0 --no-browser      # any free port; print the address only
   geoik view --robot panda              # the Franka Panda of example-robot-data, in 3-D
   geoik view --urdf arm.urdf --tip tool0
+  geoik view --robot allegro            # a handle on each of its four fingertips
   geoik view --bvh walk.bvh -o walk_pinned.bvh"""
 
 DEFAULT_PORT = 8765
@@ -85,7 +89,10 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--tip",
         metavar="LINK",
-        help="the link the handle moves (default: the robot's tool link, or its only leaf)",
+        action="append",
+        help="a link a handle moves; several (repeat --tip, or LINK,LINK) are solved together, "
+        "a handle each (default: the example robot's tips, e.g. the tool link or the Allegro "
+        "hand's four fingertips; for --urdf every leaf link a joint moves)",
     )
     p.add_argument(
         "--base",
@@ -127,16 +134,31 @@ def load_models(args: argparse.Namespace) -> Any:
             raise InvalidOptionError(
                 f"expected one of {', '.join(EXAMPLES)}, got {args.robot!r}", argument="--robot"
             )
-        tip = args.tip if args.tip is not None else EXAMPLES[args.robot][1][0]
+        tips = _tips(args.tip) or list(EXAMPLES[args.robot][1])
         models.robot = _flagged(
             "--robot",
-            lambda: load_robot(example_path(args.robot), tip, f"--robot {args.robot}", args.base),
+            lambda: load_robot(example_path(args.robot), tips, f"--robot {args.robot}", args.base),
         )
     elif args.urdf is not None:
-        models.robot = _flagged("--urdf", lambda: load_robot(args.urdf, args.tip, base=args.base))
+        models.robot = _flagged(
+            "--urdf", lambda: load_robot(args.urdf, _tips(args.tip), base=args.base)
+        )
     if args.bvh is not None:
         models.rig = _flagged("--bvh", lambda: load_rig(args.bvh, args.output))
     return models
+
+
+def _tips(values: list[str] | None) -> list[str] | None:
+    """The links ``--tip`` names (each value one link or several separated by commas), in
+    order, each once; None when it is not given."""
+    if values is None:
+        return None
+    from geoik.errors import InvalidOptionError
+
+    names = [name.strip() for value in values for name in value.split(",")]
+    if not all(names):
+        raise InvalidOptionError(f"expected link names, got {','.join(values)!r}", argument="--tip")
+    return list(dict.fromkeys(names))
 
 
 def _flagged(flag: str, load: Any) -> Any:

@@ -24,7 +24,16 @@ from geoik.maps.palette import page_colours
 from geoik.rigs.tree import METHODS as TREE_METHODS
 from geoik.solvers import REGISTRY
 from geoik.solvers.auto import AUTO, get_or_auto
-from geoik.viewer.protocol import MAX_ITER, ProtocolError, chain_from, integer, point, tol
+from geoik.viewer.protocol import (
+    MAX_COORDINATE,
+    MAX_ITER,
+    MAX_LINKS,
+    ProtocolError,
+    chain_from,
+    integer,
+    point,
+    tol,
+)
 
 __all__ = ["MAP_METRICS", "methods_reply", "options_of", "reach_reply", "solve_reply", "tol_of"]
 
@@ -41,7 +50,7 @@ _MAX_OPTIONS = 16
 
 def methods_reply(_msg: dict[str, Any]) -> dict[str, Any]:
     """The registered solvers of chains, their chains and options; the map metrics with their labels
-    and the maps' colours (:mod:`geoik.maps.palette`)."""
+    and the maps' colours (:mod:`geoik.maps.palette`); the caps on what a page may send."""
     out = []
     for name, s in REGISTRY.items():
         if not s.dims:  # robots only: the page's chains cannot use it
@@ -66,6 +75,7 @@ def methods_reply(_msg: dict[str, Any]) -> dict[str, Any]:
         },
         "map_colours": page_colours(),
         "tree_methods": list(TREE_METHODS),
+        "caps": {"links": MAX_LINKS, "max_iter": MAX_ITER, "coordinate": MAX_COORDINATE},
     }
 
 
@@ -95,9 +105,17 @@ def options_of(msg: dict[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def tol_of(msg: dict[str, Any]) -> float | None:
-    """The message's tolerance, None for the solver's default."""
-    return tol(msg)
+def tol_of(msg: dict[str, Any], chain: Any = None) -> float | None:
+    """The message's tolerance, None for the solver's default; with ``chain``, below its total
+    length (a tolerance as long as the chain would call every target reached)."""
+    value = tol(msg)
+    if value is not None and chain is not None and value >= chain.total_length:
+        raise ProtocolError(
+            "tol",
+            f"expected a distance > 0 and below the chain's length {chain.total_length:g}, "
+            f"got {value:g}",
+        )
+    return value
 
 
 def solve_reply(msg: dict[str, Any]) -> dict[str, Any]:
@@ -112,7 +130,7 @@ def solve_reply(msg: dict[str, Any]) -> dict[str, Any]:
     if start is not None and (not isinstance(start, list) or len(start) != chain.n):
         raise ProtocolError("start", f"expected {chain.n} angles in radians, got {start!r}"[:200])
     t0 = time.perf_counter()
-    sol = solve(chain, target, method, tol_of(msg), max_iter, start, **options_of(msg))
+    sol = solve(chain, target, method, tol_of(msg, chain), max_iter, start, **options_of(msg))
     solve_ms = (time.perf_counter() - t0) * 1e3
     c = costs(sol)
     reply: dict[str, Any] = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,8 @@ class RobotModel:
 
     Attributes
     ----------
-    robot : the :class:`geoik.Robot` from the base link to the tip.
+    robot : the :class:`geoik.Robot` from the base link to its tips (one, or several solved
+        together).
     source : how it was named on the command line (``--robot panda`` or the file).
     links : every URDF link below the base, parents first.
     visuals : per link, its visual elements as the page takes them.
@@ -101,12 +103,14 @@ class RobotModel:
 
         r = self.robot
         rest = r.rest_angles()
+        frames = r.tip_frames(rest)
         return {
             "name": r.name,
             "source": self.source,
             "file": self.path.name,
             "base": r.base_name,
             "tip": r.tip_names[0],
+            "tips": list(r.tip_names),
             "joints": [
                 {
                     "name": n,
@@ -128,7 +132,8 @@ class RobotModel:
                 for i, p in enumerate(self.meshes)
             ],
             "poses": self.link_poses(rest),
-            "tip_frame": _frame(r.tip_frame(rest)),
+            "tip_frame": _frame(frames[0]),
+            "tip_frames": [_frame(f) for f in frames],
             "methods": general_methods(),
             "notes": self.notes,
         }
@@ -177,18 +182,22 @@ def _motion(j: _Joint, v: float) -> np.ndarray:
 
 def load_robot(
     path: str | os.PathLike[str],
-    tip: str | None = None,
+    tip: str | Sequence[str] | None = None,
     source: str | None = None,
     base: str | None = None,
 ) -> RobotModel:
     """The robot of a URDF file, from the link ``base`` (default: the root link) to the link
-    ``tip`` (default: its only tip, else the first); errors as :func:`geoik.load_urdf` raises
-    them."""
+    ``tip``, or to each of several links (a hand's fingertips, solved together as
+    :func:`geoik.solve_tree` does); default every leaf link a movable joint moves
+    (:func:`geoik.load_urdf`'s default). Errors as :func:`geoik.load_urdf` raises them."""
     from geoik.robots.urdf import load_urdf, robot_from_urdf
 
-    robot = load_urdf(path, tip=tip, base=base)
-    if robot.k > 1:
-        robot = robot.with_tips(robot.tip_names[0])
+    if tip is None:
+        robot = load_urdf(path, base=base)
+    elif isinstance(tip, str) or len(tip) == 1:
+        robot = load_urdf(path, tip=tip if isinstance(tip, str) else tip[0], base=base)
+    else:
+        robot = load_urdf(path, tips=list(tip), base=base)
     import yourdfpy
 
     file = Path(path)
@@ -200,7 +209,7 @@ def load_robot(
         load_collision_meshes=False,
     )
     # the same file, read the same way
-    robot_from_urdf(urdf.robot, tip=robot.tip_names[0], base=robot.base_name)
+    robot_from_urdf(urdf.robot, tips=list(robot.tip_names), base=robot.base_name)
     joints = _joints(urdf.robot, robot.base_name)
     links = [robot.base_name] + [j.child for j in joints]
     colours = {

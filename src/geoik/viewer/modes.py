@@ -9,6 +9,7 @@ Each handler takes a parsed message and the model the server was started with
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -65,18 +66,18 @@ def robot_reply(_msg: dict[str, Any], model: RobotModel | None) -> dict[str, Any
 def robot_solve_reply(
     msg: dict[str, Any], model: RobotModel | None, previous: dict[str, Any]
 ) -> dict[str, Any]:
-    """Solve the tip onto ``target`` (metres, base frame), with ``orientation`` (a quaternion
-    ``[w, x, y, z]``, or null for position only), from the connection's previous solution (or
-    the rest pose with ``"reset": true``); every link's pose for the page."""
-    from geoik.api import solve
+    """Solve the robot's tips onto their targets, from the connection's previous solution (or
+    the rest pose with ``"reset": true``); every link's pose for the page.
 
+    ``targets``: tip name -> ``[x, y, z]`` (metres, base frame), for some or all of the tips;
+    ``orientations``: tip name -> a quaternion ``[w, x, y, z]`` (or null: position only). A
+    robot with one tip also takes ``target`` and ``orientation``. One tip is solved by
+    :func:`geoik.solve`, several together by :func:`geoik.solve_tree`. The reply has a
+    ``tips`` entry per targeted tip (status, errors, frame), the worst of them as ``status``,
+    and the first one's ``target``, ``orientation`` and ``tip_frame``."""
     m = check_loaded(model, "robot")
     robot = m.robot
-    target = point(msg, "target", 3, model="robot")
-    rot = None
-    if msg.get("orientation") is not None:
-        with field_scope("orientation"):
-            rot = check_rotation(msg["orientation"], "orientation")
+    targets, rotations = _robot_targets(msg, robot)
     method = choice(msg, "method", tuple(general_methods()), "dls")
     max_iter = integer(msg, "max_iter", None, 1, MAX_ITER)
     angle_tol = None
@@ -88,29 +89,162 @@ def robot_solve_reply(
         raise ProtocolError("reset", f"expected true or false, got {describe(reset)}")
     start = None if reset else previous.get("robot")
     t0 = time.perf_counter()
-    sol = solve(
-        robot, target, method, tol(msg), max_iter, start, orientation=rot, angle_tol=angle_tol
-    )
+    out = _solve_tips(robot, targets, rotations, method, tol(msg), max_iter, start, angle_tol)
     solve_ms = (time.perf_counter() - t0) * 1e3
-    previous["robot"] = sol.angles
-    frame = np.asarray(sol.frame)
+    previous["robot"] = out.angles
+    tips = out.tips
+    worst = max(tips, key=lambda t: (STATUS_ORDER.index(t["status"]), t["error"]))
+    first = tips[0]
     return {
-        "method": sol.method,
-        "status": sol.status.name,
-        "reached": sol.reached,
-        "iterations": sol.iterations,
-        "error": sol.error,
-        "tol": sol.tol,
-        "angle_error": sol.angle_error,
-        "angle_tol": sol.angle_tol,
-        "target": list(target),
-        "orientation": None if rot is None else quaternion(rot),
-        "angles": sol.angles.tolist(),
+        "method": out.method,
+        "status": worst["status"],
+        "reached": all(t["reached"] for t in tips),
+        "iterations": out.iterations,
+        "error": max(t["error"] for t in tips),
+        "tol": out.tol,
+        "angle_error": _largest(t["angle_error"] for t in tips),
+        "angle_tol": out.angle_tol,
+        "target": first["target"],
+        "orientation": first["orientation"],
+        "tips": tips,
+        "angles": out.angles.tolist(),
         "joint_names": list(robot.joint_names),
-        "poses": m.link_poses(sol.angles),
-        "tip_frame": {"position": frame[:3, 3].tolist(), "quaternion": quaternion(frame[:3, :3])},
+        "poses": m.link_poses(out.angles),
+        "tip_frame": first["frame"],
         "solve_ms": solve_ms,
     }
+
+
+STATUS_ORDER = ("REACHED", "CLOSEST", "MAX_ITERATIONS", "STALLED")
+"""Statuses from best to worst: a robot's status is its worst tip's."""
+
+
+def _largest(values: Any) -> float | None:
+    known = [v for v in values if v is not None]
+    return max(known) if known else None
+
+
+def _robot_targets(msg: dict[str, Any], robot: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The message's targets and orientations by tip name, checked."""
+    names = list(robot.tip_names)
+    if "targets" in msg:
+        raw_targets, raw_rots = msg["targets"], msg.get("orientations") or {}
+        for key, value in (("targets", raw_targets), ("orientations", raw_rots)):
+            if not isinstance(value, dict) or len(value) > len(names):
+                raise ProtocolError(
+                    key,
+                    f"expected an object of at most {len(names)} tip names "
+                    f"({', '.join(names)}), got {describe(value)}",
+                )
+            for name in value:
+                if name not in names:
+                    raise ProtocolError(
+                        key, f"expected tip names ({', '.join(names)}), got {describe(name)}"
+                    )
+        if not raw_targets:
+            raise ProtocolError("targets", "expected a target for at least one tip, got none")
+    else:
+        raw_targets = {names[0]: msg.get("target")}
+        raw_rots = {names[0]: msg.get("orientation")}
+        if len(names) > 1:
+            raise ProtocolError(
+                "targets",
+                f"expected targets by tip name: this robot has {len(names)} tips "
+                f"({', '.join(names)})",
+            )
+    targets, rotations = {}, {}
+    single = "targets" not in msg
+    for name, value in raw_targets.items():
+        key = "target" if single else f"targets.{name}"
+        targets[name] = point({key: value}, key, 3, model="robot")
+    for name, value in raw_rots.items():
+        if value is None:
+            continue
+        if name not in targets:
+            raise ProtocolError(
+                f"orientations.{name}", "expected an orientation for a tip that has a target"
+            )
+        key = "orientation" if single else f"orientations.{name}"
+        with field_scope(key):
+            rotations[name] = check_rotation(value, key)
+    return targets, rotations
+
+
+@dataclass(frozen=True)
+class _Solved:
+    """A robot solved onto its targets: each targeted tip's outcome for the page, and what
+    the reply and the next frame need."""
+
+    tips: list[dict[str, Any]]
+    angles: np.ndarray
+    iterations: int
+    method: str
+    tol: float
+    angle_tol: float | None
+
+
+def _solve_tips(
+    robot: Any,
+    targets: dict[str, Any],
+    rotations: dict[str, Any],
+    method: str,
+    tol_: float | None,
+    max_iter: int | None,
+    start: Any,
+    angle_tol: float | None,
+) -> _Solved:
+    """One tip by :func:`geoik.solve`, several together by :func:`geoik.solve_tree`."""
+    from geoik.api import solve
+    from geoik.rigs.tree import solve_tree
+
+    if robot.k == 1:
+        name = robot.tip_names[0]
+        one = solve(
+            robot,
+            targets[name],
+            method,
+            tol_,
+            max_iter,
+            start,
+            orientation=rotations.get(name),
+            angle_tol=angle_tol,
+        )
+        frames = {name: np.asarray(one.frame)}
+        status, error, angle_error = {name: one.status}, {name: one.error}, {name: one.angle_error}
+        sol: Any = one
+    else:
+        sol = solve_tree(
+            robot, targets, method, tol_, max_iter, start, rotations or None, angle_tol
+        )
+        frames = {n: sol.frames[robot.tip_names.index(n)] for n in targets}
+        status, error, angle_error = sol.status, sol.error, sol.angle_error
+    tips = []
+    for name, target in targets.items():
+        frame = frames[name]
+        rot = rotations.get(name)
+        tips.append(
+            {
+                "name": name,
+                "target": list(target),
+                "orientation": None if rot is None else quaternion(rot),
+                "status": status[name].name,
+                "reached": status[name].name == "REACHED",
+                "error": float(error[name]),
+                "angle_error": angle_error[name],
+                "frame": {
+                    "position": frame[:3, 3].tolist(),
+                    "quaternion": quaternion(frame[:3, :3]),
+                },
+            }
+        )
+    return _Solved(
+        tips,
+        np.asarray(sol.angles),
+        int(sol.iterations),
+        str(sol.method),
+        float(sol.tol),
+        check_angle_tol(angle_tol) if rotations else None,
+    )
 
 
 def clip_reply(_msg: dict[str, Any], model: RigModel | None) -> dict[str, Any]:

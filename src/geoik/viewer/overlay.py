@@ -61,7 +61,7 @@ class MapCache:
         size = integer(msg, "size", DEFAULT_SIZE, 8, MAX_MAP_SIZE)
         assert size is not None
         max_iter = integer(msg, "max_iter", None, 1, MAX_ITER)
-        tol = tol_of(msg)
+        tol = tol_of(msg, chain)
         opts = options_of(msg)
         key = (chain_key(chain), method, metric, size, tol, max_iter, repr(sorted(opts.items())))
         with self._lock:

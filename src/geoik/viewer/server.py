@@ -9,6 +9,10 @@ reply naming the field; the connection and the server stay up. A socket opened b
 another site (its ``Origin`` is not this server) is refused, and a map stops within about a
 second once its connection closes. Every asset is a file of :mod:`geoik.viewer`'s ``static``
 folder: nothing is fetched from elsewhere.
+
+From the start the server prepares what the page will use (:mod:`geoik.viewer.prepare`):
+requests are answered meanwhile without waiting for the compiler, a map waits for its engines,
+and every connection gets a ``status`` message (id null) each time the preparation moves on.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from geoik.errors import GeoIKError
 from geoik.viewer import handlers, modes
 from geoik.viewer.models import MESH_TYPES, Models
 from geoik.viewer.overlay import MapCache, MapCancelledError
+from geoik.viewer.prepare import Preparation, default_steps
 from geoik.viewer.protocol import ProtocolError, error_reply, parse_message, safe_id
 from geoik.viewer.scenes import SceneState, scene_reply
 
@@ -44,14 +49,23 @@ STATIC = Path(__file__).with_name("static")
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 _PROGRESS_EVERY = 0.1
 """Seconds between two progress messages of one map."""
+_CANCEL_POLL = 0.2
+"""Seconds between two looks at whether a map waiting for its engines was cancelled."""
 
 
-def create_app(warm: bool = True, models: Models | None = None) -> Starlette:
-    """The viewer app. ``warm`` compiles (or loads from numba's cache) every solver's kernel in
-    a background thread at startup, so the first drag does not wait for it. ``models``: the
-    robot and the clip the page may show (``geoik view --robot``, ``--urdf``, ``--bvh``)."""
+def create_app(
+    warm: bool = True, models: Models | None = None, preparation: Preparation | None = None
+) -> Starlette:
+    """The viewer app. ``warm`` prepares (compiles, or loads from numba's cache) what the page
+    will use in a background thread from the start (:mod:`geoik.viewer.prepare`), requests
+    being answered meanwhile without waiting for it. ``models``: the robot and the clip the page
+    may show (``geoik view --robot``, ``--urdf``, ``--bvh``). ``preparation``: other steps than
+    :func:`~geoik.viewer.prepare.default_steps` (tests)."""
     cache = MapCache()
     loaded = models if models is not None else Models()
+    if preparation is None:
+        preparation = Preparation(default_steps(loaded) if warm else ())
+    prep = preparation
 
     async def index(_request: Any) -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html", headers=_HEADERS)
@@ -67,14 +81,12 @@ def create_app(warm: bool = True, models: Models | None = None) -> Starlette:
         return FileResponse(path, media_type=kind, headers=_HEADERS)
 
     async def socket(ws: WebSocket) -> None:
-        await Session(ws, cache, loaded).run()
+        await Session(ws, cache, loaded, prep).run()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        if warm:
-            threading.Thread(
-                target=warm_up, args=(loaded,), name="geoik-warm-up", daemon=True
-            ).start()
+        if not prep.ready.is_set():
+            prep.start()
         yield
 
     return Starlette(
@@ -89,55 +101,29 @@ def create_app(warm: bool = True, models: Models | None = None) -> Starlette:
 
 
 def warm_up(models: Models | None = None) -> None:
-    """Run every registered solver once on a small planar chain, each scene once, and the
-    loaded robot and clip's solvers once, compiled, so that numba compiles (or loads from its
-    cache) every kernel the page needs; until then the page's requests run them as plain
-    Python (:mod:`geoik.jit`)."""
-    with jit.mode("compiled"):
-        _warm_up(models or Models())
+    """Compile (or load from numba's cache) every kernel the page may run: the steps of
+    :func:`~geoik.viewer.prepare.default_steps`, here and now."""
+    Preparation(default_steps(models or Models())).run()
 
 
-def _warm_up(models: Models) -> None:
-    for name, solver in handlers.REGISTRY.items():
-        if not solver.dims:
-            continue
-        lo, hi = solver.links
-        chain = {"lengths": [1.0] * (3 if hi is None else min(max(lo, 3), hi))}
-        with contextlib.suppress(GeoIKError):
-            handlers.solve_reply({"chain": chain, "target": [1.5, 1.0], "method": name})
-    state = SceneState()
-    for msg in (
-        {"scene": "arm", "target": [1.0, 1.0]},
-        {"scene": "cyclist", "t": 0.1},
-        {"scene": "hand", "ball": [1.05, 0.0, -0.65]},
-    ):
-        for method in ("fabrik", "circles"):
-            with contextlib.suppress(GeoIKError):
-                scene_reply(dict(msg, method=method), state)
-    if models.robot is not None:
-        frame = models.robot.describe()["tip_frame"]
-        for method in modes.general_methods():
-            for orientation in (None, frame["quaternion"]):
-                msg = {"target": frame["position"], "orientation": orientation, "method": method}
-                with contextlib.suppress(GeoIKError):
-                    modes.robot_solve_reply(msg, models.robot, {})
-    if models.rig is not None:
-        rig = models.rig
-        joint = rig.effectors[0] if rig.effectors else rig.skeleton.names[-1]
-        where = rig.frames.positions[0, rig.skeleton.index(joint)].tolist()
-        for method in modes.tree_methods():
-            msg = {"frame": 0, "pins": [{"joint": joint, "target": where}], "method": method}
-            with contextlib.suppress(GeoIKError):
-                modes.pose_reply(msg, rig)
+_STEP_OF = {"solve": "chain", "reach": "chain", "robot_solve": "robot", "pose": "rig"}
+"""The preparation step whose kernels a message runs (a scene's: its name)."""
 
 
 class Session:
     """One WebSocket connection: its scene state, its map in progress, the order of replies."""
 
-    def __init__(self, ws: WebSocket, cache: MapCache, models: Models | None = None) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        cache: MapCache,
+        models: Models | None = None,
+        preparation: Preparation | None = None,
+    ) -> None:
         self.ws = ws
         self.cache = cache
         self.models = models if models is not None else Models()
+        self.prep = preparation if preparation is not None else Preparation()
         self.scenes = SceneState()
         self.lock = asyncio.Lock()
         self.map_task: asyncio.Task[None] | None = None
@@ -148,6 +134,13 @@ class Session:
             await self.ws.close(code=1008)  # before accepting: the browser sees a refusal
             return
         await self.ws.accept()
+        loop = asyncio.get_running_loop()
+
+        def tell(status: dict[str, Any]) -> None:  # in the preparing thread
+            note = {"type": "status", "id": None, "preparation": status}
+            asyncio.run_coroutine_threadsafe(self.send(note), loop)
+
+        stop_telling = self.prep.subscribe(tell)
         try:
             while True:
                 event = await self.ws.receive()
@@ -157,6 +150,7 @@ class Session:
         except WebSocketDisconnect:
             pass
         finally:
+            stop_telling()
             self.map_cancel.set()
 
     async def handle(self, text: str | None) -> None:
@@ -173,8 +167,16 @@ class Session:
 
     def serve(self, msg: dict[str, Any]) -> dict[str, Any]:
         """The reply to one checked message (``msg['type']`` says which): a scene, a robot or rig
-        pose, a solve or a map; an error reply naming the field when it cannot be served."""
+        pose, a solve or a map; an error reply naming the field when it cannot be served. Its
+        kernels run without waiting for the preparation (:mod:`geoik.viewer.prepare`)."""
         kind = msg["type"]
+        step = msg.get("scene") if kind == "scene" else _STEP_OF.get(kind)
+        if isinstance(step, str):
+            self.prep.want(step)
+        with jit.mode(self.prep.mode()):
+            return self._serve(msg, kind)
+
+    def _serve(self, msg: dict[str, Any], kind: str) -> dict[str, Any]:
         try:
             if kind == "scene":
                 body = scene_reply(msg, self.scenes)
@@ -189,7 +191,11 @@ class Session:
             elif kind == "save":
                 body = modes.save_reply(msg, self.models.rig)
             elif kind == "methods":
-                body = dict(handlers.methods_reply(msg), models=self.models.summary())
+                body = dict(
+                    handlers.methods_reply(msg),
+                    models=self.models.summary(),
+                    preparation=self.prep.status(),
+                )
             else:
                 body = {"solve": handlers.solve_reply, "reach": handlers.reach_reply}[kind](msg)
         except GeoIKError as e:
@@ -218,6 +224,10 @@ class Session:
                 asyncio.run_coroutine_threadsafe(self.send(note), loop)
 
         try:
+            if not self.prep.is_done("map"):
+                note = {"type": "progress", "id": safe_id(msg), "done": 0, "total": 1}
+                await self.send(dict(note, preparing=self.prep.status()))
+                await run_in_threadpool(self._wait_for_maps, cancel)
             body = await run_in_threadpool(self.cache.reply, msg, progress, cancel)
             reply = dict(body, type="map", id=msg.get("id"))
         except MapCancelledError:
@@ -230,6 +240,13 @@ class Session:
             reply = error_reply(safe_id(msg), "map", ProtocolError("map", f"cannot serve: {e}"))
         with contextlib.suppress(RuntimeError, WebSocketDisconnect):
             await self.send(reply)
+
+    def _wait_for_maps(self, cancel: threading.Event) -> None:
+        """Wait (in a worker thread) until the maps' engines are compiled: a map is thousands
+        of solves, too many to run as plain Python meanwhile."""
+        while not self.prep.wait_for("map", _CANCEL_POLL):
+            if cancel.is_set():
+                raise MapCancelledError
 
     async def send(self, reply: dict[str, Any]) -> None:
         try:

@@ -1,7 +1,7 @@
 // geoik viewer: a 2-D chain panel, seed 003's three scenes (3-D and orthographic views), and the
 // robot and the rig the server was started with, all solved by the Python server over one
 // WebSocket. No build step, no external assets. Page state is on window.geoikState.
-import { $, S, connect, request, showError } from "./common.js";
+import { $, S, connect, request, setPreparation, showError } from "./common.js";
 import { chainChanged, draw2d, setMethods } from "./panel.js";
 import { rigLoop, showRig } from "./rig.js";
 import { robotLoop, showRobot } from "./robot.js";
@@ -17,6 +17,8 @@ function gotMethods(reply) {
   S.mapMetricLabels = reply.map_metric_labels;
   S.mapColours = reply.map_colours;
   S.models = reply.models || { robot: null, clip: null };
+  if (reply.caps) S.caps = reply.caps;
+  setPreparation(reply.preparation || null);
   setMethods(reply);
   fillSceneMethods();
   chainChanged();
@@ -44,8 +46,14 @@ function show(scene) {
 
 for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => show(b.dataset.scene));
 
+const ticks = [];
+
 function modelLoop(now) {
   requestAnimationFrame(modelLoop);
+  ticks.push(now);
+  S.rafTicks++;
+  while (ticks[0] < now - 1000) ticks.shift();
+  S.rafFps = ticks.length; // the browser's own frame rate: the most the page could draw
   robotLoop(now);
   rigLoop(now);
 }

@@ -15,6 +15,12 @@ export function requestMap(fields, redraw) {
   const msg = Object.assign({ type: "map" }, fields);
   const progress = (p) => {
     if (seq !== mapSeq) return;
+    if (p.preparing) {
+      S.map.state = "waiting";
+      $("map-text").textContent = "waiting for the server to prepare the map engines (first use only)…";
+      return;
+    }
+    S.map.state = "loading";
     S.map.progress = p.done / p.total;
     $("map-text").textContent = `computing… ${Math.round(100 * S.map.progress)} %`;
   };

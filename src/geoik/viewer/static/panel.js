@@ -11,77 +11,265 @@ const view = { scale: 20, cx: 330, cy: 290 };
 const inflight = { solve: false };
 let wantSolve = null;
 let dragging = false;
-let motion = null; // the last reply's recorded motion
+let motion = null; // the last reply's recorded motion, with the link lengths it was solved for
 let anim = null;
+let fieldsGen = 0; // counts edits of the fields: a reply to older fields is not shown
 
 onDisconnect(() => {
   inflight.solve = false;
 });
 
-// ------------------------------------------------------------------ the chain typed in
+// ------------------------------------------------------------------ the fields, checked as typed
+
+/** A field's value refused as typed: the message names the field by its label. */
+class FieldError extends Error {
+  constructor(id, text) {
+    super(`${$(id).dataset.label}: ${text}`);
+    this.id = id;
+  }
+}
+
+const quote = (text) => `“${text.length > 40 ? text.slice(0, 40) + "…" : text}”`;
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** ``text`` as a finite number, or null if it is not one as typed. */
+function numberOf(text) {
+  const t = text.trim();
+  return NUMBER.test(t) ? Number(t) : null;
+}
+
+/** A whole number from ``lo`` to ``hi`` typed in field ``id``; ``fallback`` when empty (if
+ *  allowed). */
+function wholeNumber(id, lo, hi, fallback = undefined) {
+  const text = $(id).value;
+  if (text.trim() === "" && fallback !== undefined) return fallback;
+  const v = numberOf(text);
+  if (v === null || !Number.isInteger(v) || v < lo || v > hi) {
+    throw new FieldError(id, `expected a whole number from ${lo} to ${hi}, got ${quote(text)}`);
+  }
+  return v;
+}
+
+/** One value for every link or one per link: the entries of a comma-separated field. */
+function entries(id, n, what) {
+  const parts = $(id).value.split(",");
+  if (n !== null && parts.length !== 1 && parts.length !== n) {
+    throw new FieldError(id, `expected one ${what} for every link or one per link (${n}), got ${parts.length}`);
+  }
+  return parts;
+}
+
+/** The lengths field: positive numbers within the server's cap. */
+function readLengths(n) {
+  const cap = S.caps.coordinate;
+  const values = entries("lengths", n, "length").map((part, i, all) => {
+    const v = numberOf(part);
+    if (v === null || !(v > 0) || v > cap) {
+      const which = all.length > 1 ? ` (link ${i + 1})` : "";
+      throw new FieldError("lengths", `expected a length > 0 and at most ${cap}${which}, got ${quote(part.trim())}`);
+    }
+    return v;
+  });
+  return n === null ? values : Array.from({ length: n }, (_, i) => values[Math.min(i, values.length - 1)]);
+}
 
 /** The joint limits field: "" (free), "90" (every joint), "-30:120", or one entry per joint
- *  separated by commas ("none,90,-30:120"). Returns what geoik.Chain.planar takes. */
+ *  separated by commas ("none,90,-30:120"), as the command line takes them. Returns what
+ *  geoik.Chain.planar takes. */
 export function parseLimits(text, n) {
-  const t = text.trim();
-  if (t === "") return null;
-  const entry = (s) => {
+  if (text.trim() === "") return null;
+  const parts = entries("limits", n, "limit");
+  const entry = (s, i) => {
     const e = s.trim().toLowerCase();
-    if (e === "" || e === "none" || e === "free") return null;
+    const which = parts.length > 1 ? ` (joint ${i + 1})` : "";
+    if (e === "none" || e === "free" || (e === "" && parts.length > 1)) return null;
     if (e.includes(":")) {
-      const [lo, hi] = e.split(":").map((v) => Number(v.trim()));
+      const [lo, hi] = e.split(":").map(numberOf);
+      const ok = lo !== null && hi !== null && Math.abs(lo) <= 180 && Math.abs(hi) <= 180 && lo <= hi;
+      if (!ok) throw new FieldError("limits", `expected a range min:max within -180:180 degrees${which}, got ${quote(s.trim())}`);
       return [lo, hi];
     }
-    return Number(e);
+    const b = numberOf(e);
+    if (b === null || b < 0 || b > 180) {
+      throw new FieldError("limits", `expected a maximum bend from 0 to 180 degrees, min:max or none${which}, got ${quote(s.trim())}`);
+    }
+    return b;
   };
-  const parts = t.split(",");
-  if (parts.length === 1) return entry(parts[0]);
-  const out = [];
-  for (let i = 0; i < n; i++) out.push(entry(parts[Math.min(i, parts.length - 1)]));
-  return out;
+  if (parts.length === 1) return entry(parts[0], 0);
+  return parts.map(entry);
 }
 
-export function chainSpec() {
-  const n = Math.max(1, Math.min(64, Math.round(Number($("links").value) || 1)));
-  const parts = $("lengths").value.split(",").map((s) => Number(s.trim()));
-  const lengths = [];
-  for (let i = 0; i < n; i++) lengths.push(parts.length ? parts[Math.min(i, parts.length - 1)] : 1);
-  const spec = { lengths, dim: 2 };
-  const limits = parseLimits($("limits").value, n);
-  if (limits !== null) spec.max_bend_deg = limits;
-  return spec;
+/** Whether solver ``m`` (from the methods reply) takes a planar chain of ``n`` links; the
+ *  reason it does not, otherwise. */
+function refusal(m, n) {
+  const [lo, hi] = m.links;
+  if (n >= lo && (hi === null || n <= hi)) return null;
+  const want = hi === lo ? `exactly ${lo}` : hi === null ? `at least ${lo}` : `${lo} to ${hi}`;
+  return `needs ${want} links`;
 }
 
+/** Every field read and checked as typed: the chain, the solver and its settings, and the
+ *  fields refused (each with its message). Nothing is sent while one is refused. */
+function readFields() {
+  const errors = [];
+  const attempt = (f, fallback) => {
+    try {
+      return f();
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      errors.push({ id: e.id, label: $(e.id).dataset.label, message: e.message });
+      return fallback;
+    }
+  };
+  const n = attempt(() => wholeNumber("links", 1, S.caps.links), null);
+  const lengths = attempt(() => readLengths(n), null);
+  const limits = attempt(() => parseLimits($("limits").value, n), null);
+  const total = lengths ? lengths.reduce((a, b) => a + b, 0) : null;
+  const tol = attempt(() => {
+    const text = $("tol").value;
+    if (text.trim() === "") return null;
+    const v = numberOf(text);
+    if (v === null || !(v > 0) || (total !== null && v >= total)) {
+      const below = total !== null ? ` and below the chain's length (${fmt(total)})` : "";
+      throw new FieldError("tol", `expected a distance > 0${below}, got ${quote(text.trim())}`);
+    }
+    return v;
+  }, null);
+  const maxIter = attempt(() => wholeNumber("maxiter", 1, S.caps.max_iter, null), null);
+  const method = S.methods.find((m) => m.name === S.method);
+  if (method && n !== null) {
+    attempt(() => {
+      const why = refusal(method, n);
+      if (why) throw new FieldError("method", `${method.name} ${why}; this chain has ${n}: pick another`);
+    });
+  }
+  const spec = lengths ? { lengths, dim: 2 } : null;
+  if (spec && limits !== null) spec.max_bend_deg = limits;
+  return { n, spec, tol, maxIter, errors };
+}
+
+/** Check every field, mark the refused ones (by this page, or by the server until the fields
+ *  are ``edited``) and name them in one message; grey out the solvers the chain rules out.
+ *  Returns the fields as read, with every refusal in ``errors``. */
+export function checkFields(edited = false) {
+  const f = readFields();
+  if (edited) serverMarks.clear(); // the server's verdict holds until the fields are edited
+  markFields(f.errors);
+  f.errors = S.invalid;
+  if (f.n !== null) fillSolverStates(f.n);
+  return f;
+}
+
+const FIELD_IDS = ["method", "links", "lengths", "limits", "tol", "maxiter"];
+const serverMarks = new Map(); // field id -> message of the server's last error on it
+
+function markFields(errors) {
+  S.invalid = errors.concat([...serverMarks].map(([id, message]) => ({ id, label: $(id).dataset.label, message })));
+  const bad = new Set(S.invalid.map((e) => e.id));
+  for (const id of FIELD_IDS) {
+    const el = $(id);
+    if (bad.has(id)) el.setAttribute("aria-invalid", "true");
+    else el.removeAttribute("aria-invalid");
+  }
+  $("chain-err").textContent = S.invalid.map((e) => e.message).join("\n");
+}
+
+function fillSolverStates(n) {
+  for (const o of $("method").options) {
+    const m = S.methods.find((x) => x.name === o.value);
+    const why = m ? refusal(m, n) : null;
+    o.disabled = Boolean(why) && o.value !== S.method;
+    o.textContent = why ? `${o.value} (${why})` : o.value;
+    o.title = why ? `${o.value} ${why}; this chain has ${n}` : m ? `${m.summary} (${m.source})` : "";
+  }
+}
+
+/** The server's error ``e`` in the user's words: the field's label instead of its name in the
+ *  message (``chain.lengths[2]`` is "lengths (link 3)"), and the field marked. False if the
+ *  error names no field of the panel. */
+const SERVER_FIELDS = [
+  [/^chain\.lengths(?:\[(\d+)\])?$/, "lengths", "link"],
+  [/^chain\.max_bend_deg(?:\[(\d+)\])?$/, "limits", "joint"],
+  [/^chain$/, "method", null],
+  [/^chain\./, "links", null],
+  [/^tol$/, "tol", null],
+  [/^max_iter$/, "maxiter", null],
+  [/^method$/, "method", null],
+];
+
+function markServerError(e) {
+  if (!e || typeof e.field !== "string") return false;
+  for (const [pattern, id, unit] of SERVER_FIELDS) {
+    const m = e.field.match(pattern);
+    if (!m) continue;
+    const which = unit && m[1] !== undefined ? ` (${unit} ${Number(m[1]) + 1})` : "";
+    const text = e.message.startsWith(e.field) ? e.message.slice(e.field.length).replace(/^:\s*/, "") : e.message;
+    serverMarks.set(id, `${$(id).dataset.label}${which}: ${text}`);
+    markFields(S.invalid.filter((x) => !serverMarks.has(x.id)));
+    return true;
+  }
+  return false;
+}
+
+// ------------------------------------------------------------------ stale readouts
+
+const READOUTS = ["r-status", "r-iter", "r-error", "r-tol", "r-rot5", "r-rotsum", "r-path", "r-ms", "r-rtt"];
+
+/** The readouts no longer describe the fields: show "–" and keep the last pose drawn, greyed,
+ *  until a new solve succeeds. ``why``: words for the canvas. */
+function invalidate(why) {
+  S.stale = why;
+  for (const id of READOUTS) {
+    $(id).textContent = "–";
+    $(id).className = "";
+  }
+  $("reach-text").textContent = "–";
+  motion = null;
+  anim = null;
+  S.replaying = false;
+  draw2d();
+}
+
+function freshen() {
+  S.stale = null;
+}
+
+/** The chain, solver and settings as a message's fields, or null while a field is refused. */
 function solveFields() {
-  const msg = { chain: chainSpec(), method: S.method };
-  const tol = $("tol").value.trim();
-  const it = $("maxiter").value.trim();
-  if (tol !== "") msg.tol = Number(tol);
-  if (it !== "") msg.max_iter = Number(it);
+  const f = checkFields();
+  if (f.errors.length) return null;
+  const msg = { chain: f.spec, method: S.method };
+  if (f.tol !== null) msg.tol = f.tol;
+  if (f.maxIter !== null) msg.max_iter = f.maxIter;
   return msg;
 }
 
+/** A field was committed (Enter, or focus left it): solve the chain anew, from its rest pose;
+ *  a refused field only marks the readouts as stale. */
 export function chainChanged() {
   S.angles = null;
   motion = null;
   anim = null;
-  const spec = chainSpec();
+  const fields = solveFields();
+  if (!fields) {
+    invalidate(`not solved: ${S.invalid.map((e) => e.label).join(", ")} to fix`);
+    return;
+  }
+  const spec = fields.chain;
   fit(spec.lengths.reduce((a, b) => a + Math.abs(b), 0));
   request({ type: "reach", chain: spec }).then(
     (r) => {
       S.reach = r;
       S.limits = r.limits_deg;
       $("reach-text").textContent = `min ${fmt(r.min)}, max ${fmt(r.max)}`;
-      $("chain-err").textContent = "";
       if ($("clamp").checked) S.target = clampTarget(S.target);
       draw2d();
     },
     (e) => {
       S.reach = null;
       S.limits = null;
-      $("reach-text").textContent = "";
-      $("chain-err").textContent = e.message;
-      draw2d();
+      if (!markServerError(e)) showError(e);
+      invalidate("not solved: the chain was refused");
     },
   );
   solveNow({ fromRest: true, motion: true });
@@ -125,44 +313,55 @@ export function solveNow(opts) {
 
 function pump() {
   if (inflight.solve || !wantSolve || !S.connected) return;
+  const fields = solveFields();
+  if (!fields) return; // a field is refused: nothing is sent until it is fixed
   const opts = wantSolve;
   wantSolve = null;
-  const msg = Object.assign({ type: "solve", target: S.target, motion: opts.motion }, solveFields());
+  const msg = Object.assign({ type: "solve", target: S.target, motion: opts.motion }, fields);
   const follow = !opts.fromRest && $("follow").checked && S.angles;
   if (follow && S.angles.length === msg.chain.lengths.length) msg.start = S.angles;
   inflight.solve = true;
+  const gen = fieldsGen;
   request(msg).then(
     (r) => {
       inflight.solve = false;
-      gotSolve(r, opts);
+      if (gen === fieldsGen) gotSolve(r, opts, msg.chain); // else: of fields since changed
       pump();
     },
     (e) => {
       inflight.solve = false;
-      if (e && e.field === "start") S.angles = null; // limits changed under the last pose
-      showError(e);
-      S.lastReply = e;
+      if (gen === fieldsGen && e && e.field === "start") {
+        S.angles = null; // the limits changed under the last pose: again from the rest pose
+        if (!wantSolve) wantSolve = Object.assign({}, opts, { fromRest: true });
+      } else if (gen === fieldsGen) {
+        S.lastReply = e;
+        if (!markServerError(e)) showError(e);
+        invalidate(`not solved: ${S.invalid.length ? S.invalid.map((x) => x.label).join(", ") + " to fix" : "see the message"}`);
+      }
       pump();
     },
   );
 }
 
-function gotSolve(r, opts) {
+function gotSolve(r, opts, chain) {
+  freshen();
   $("err").textContent = "";
   S.lastReply = r;
   S.angles = r.angles;
-  if (r.motion) motion = r.motion;
+  if (r.motion) motion = Object.assign(r.motion, { lengths: chain.lengths });
   else if (!opts.keepMotion) motion = null;
   if (!S.replaying) setPose(r.positions);
   $("r-status").textContent = r.status;
   $("r-status").className = r.reached ? "ok" : "bad";
   $("r-iter").textContent = r.iterations;
-  $("r-error").textContent = `${fmt(r.error)} (tol ${fmt(r.tol)})`;
+  $("r-error").textContent = fmt(r.error);
+  $("r-tol").textContent = fmt(r.tol);
   $("r-rot5").textContent = r.costs.rotations_over_5deg;
   $("r-rotsum").textContent = `${r.costs.rotation_sum_deg.toFixed(1)}°`;
   $("r-path").textContent = fmt(r.costs.path_length);
   $("r-ms").textContent = `${r.solve_ms.toFixed(3)} ms`;
   $("r-rtt").textContent = `${r.rtt_ms.toFixed(1)} ms`;
+  if (S.reach && $("reach-text").textContent === "–") $("reach-text").textContent = `min ${fmt(S.reach.min)}, max ${fmt(S.reach.max)}`;
   if (opts.replay) startReplay();
   draw2d();
 }
@@ -224,7 +423,7 @@ function stopReplay() {
 function replayFrame(now) {
   if (!S.replaying || !anim || !motion) return;
   const keys = motion.keys;
-  const spec = chainSpec();
+  const spec = motion; // the lengths the motion was solved for
   const base = S.reach ? S.reach.base : [0, 0];
   const u = Math.max(0, Math.min(1, (now - anim.t0) / anim.dur)); // rAF time may precede t0
   const f = u * (keys.length - 1);
@@ -252,19 +451,53 @@ export function draw2d() {
   const g = g2d;
   g.setTransform(1, 0, 0, 1, 0, 0);
   g.clearRect(0, 0, c2d.width, c2d.height);
-  if (S.overlay) drawMap(g, toScreen, view.scale);
+  const fresh = !S.stale;
+  if (S.overlay && fresh) drawMap(g, toScreen, view.scale);
   drawAxes(g);
-  if (S.reach && $("zones").checked) drawZones(g);
-  if (motion && motion.trace) polyline(g, motion.trace, "rgba(230,120,20,0.5)", 1.5);
+  drawScale(g);
+  if (fresh && S.reach && $("zones").checked) drawZones(g);
+  if (fresh && motion && motion.trace) polyline(g, motion.trace, "rgba(230,120,20,0.5)", 1.5);
   if (anim && anim.path.length > 1) {
     polyline(g, anim.path, "rgba(255,255,255,0.85)", 5.5);
     polyline(g, anim.path, "#e65100", 2.5);
   }
   drawTarget(g, S.target); // under the chain, so that the end effector shows on it
   if (S.positions) {
-    if (S.limits && $("showlimits").checked) drawLimits(g, S.positions);
-    drawChain(g, S.positions);
+    if (fresh && S.limits && $("showlimits").checked) drawLimits(g, S.positions);
+    drawChain(g, S.positions, fresh ? "#0d3b66" : "#a3a9ad");
   }
+  if (!fresh) {
+    const k = c2d.width / (c2d.clientWidth || c2d.width);
+    g.font = `${Math.round(14 * k)}px system-ui, sans-serif`;
+    g.fillStyle = "#b3261e";
+    g.textBaseline = "top";
+    g.fillText(S.stale, 10 * k, 10 * k);
+  }
+}
+
+/** A scale bar in the bottom-left corner: a round length in the unit of the link lengths. */
+function drawScale(g) {
+  const k = c2d.width / (c2d.clientWidth || c2d.width); // canvas pixels per screen pixel
+  const want = (110 * Math.min(k, 1.6)) / view.scale; // about 110 screen pixels
+  const e = Math.pow(10, Math.floor(Math.log10(want)));
+  const len = [1, 2, 5, 10].map((k) => k * e).filter((v) => v <= want).pop() || e;
+  const px = len * view.scale;
+  const x = 14 * k,
+    y = c2d.height - 14 * k;
+  g.strokeStyle = "#3b4247";
+  g.fillStyle = "#3b4247";
+  g.lineWidth = 2;
+  g.beginPath();
+  g.moveTo(x, y - 5 * k);
+  g.lineTo(x, y);
+  g.lineTo(x + px, y);
+  g.lineTo(x + px, y - 5 * k);
+  g.stroke();
+  g.font = `${Math.round(12 * k)}px system-ui, sans-serif`;
+  g.textBaseline = "bottom";
+  const text = `${Number(len.toPrecision(6))} (unit of the lengths)`;
+  g.fillText(text, x, y - 6 * k);
+  S.scaleBar = { length: len, pixels: px, text };
 }
 
 function drawAxes(g) {
@@ -332,12 +565,12 @@ function polyline(g, pts, color, width) {
   g.stroke();
 }
 
-function drawChain(g, pos) {
+function drawChain(g, pos, ink) {
   g.lineCap = "round";
   polyline(g, pos, "rgba(255,255,255,0.9)", 8); // a halo keeps the chain visible over the map
-  polyline(g, pos, "#0d3b66", 4);
+  polyline(g, pos, ink, 4);
   g.lineWidth = 1.5;
-  g.strokeStyle = "#0d3b66";
+  g.strokeStyle = ink;
   g.fillStyle = "#fff";
   for (const p of pos) {
     const [x, y] = toScreen(p);
@@ -347,7 +580,7 @@ function drawChain(g, pos) {
     g.stroke();
   }
   const [bx, by] = toScreen(pos[0]);
-  g.fillStyle = "#1d2327";
+  g.fillStyle = ink;
   g.fillRect(bx - 6, by - 6, 12, 12);
 }
 
@@ -373,8 +606,9 @@ function crosshair(g, x, y) {
 // ------------------------------------------------------------------ controls
 
 export function loadMap() {
-  const msg = Object.assign({ metric: $("metric").value, size: Number($("mapsize").value) }, solveFields());
-  requestMap(msg, draw2d);
+  const fields = solveFields();
+  if (!fields) return;
+  requestMap(Object.assign({ metric: $("metric").value, size: Number($("mapsize").value) }, fields), draw2d);
 }
 
 export function setMethods(reply) {
@@ -382,9 +616,7 @@ export function setMethods(reply) {
   sel.innerHTML = "";
   for (const m of reply.methods) {
     if (!m.dims.includes(2)) continue;
-    const o = new Option(m.name, m.name);
-    o.title = `${m.summary} (${m.source})`;
-    sel.add(o);
+    sel.add(new Option(m.name, m.name));
   }
   if ([...sel.options].some((o) => o.value === S.method)) sel.value = S.method;
   S.method = sel.value;
@@ -398,12 +630,30 @@ export function setMethods(reply) {
     metric.add(o);
   }
   if (was) metric.value = was;
+  checkFields();
 }
 
-for (const id of ["links", "lengths", "limits", "tol", "maxiter"]) $(id).addEventListener("change", chainChanged);
+// typing checks the field at once (marked, named); committing it (Enter, or leaving it) solves
+for (const id of ["links", "lengths", "limits", "tol", "maxiter"]) {
+  $(id).addEventListener("input", () => {
+    fieldsGen++;
+    const f = checkFields(true);
+    if (f.errors.length) invalidate(`not solved: ${f.errors.map((e) => e.label).join(", ")} to fix`);
+  });
+  $(id).addEventListener("change", () => {
+    fieldsGen++;
+    checkFields(true);
+    chainChanged();
+  });
+}
 $("method").addEventListener("change", () => {
+  fieldsGen++;
   S.method = $("method").value;
   stopReplay();
+  if (checkFields(true).errors.length) {
+    invalidate(`not solved: ${S.invalid.map((e) => e.label).join(", ")} to fix`);
+    return;
+  }
   solveNow({ fromRest: true, motion: true });
   if (S.overlay) loadMap();
 });

@@ -1,14 +1,14 @@
 // geoik viewer: the BVH clip the server was started with (geoik view --bvh FILE). The page plays
 // it, asking the server for each frame; pinned joints (a hand or foot the user pressed and
 // dragged) are re-solved on every frame as geoik pose does; Save writes the posed clip.
-import { $, S, fmt, onDisconnect, request, showError } from "./common.js";
+import { $, S, fmt, onDisconnect, rateText, request, setStale, setTexts, showError } from "./common.js";
 import { Solids, THREE, View3D } from "./view3d.js";
 
 const MAX_INFLIGHT = 3;
 const G = (S.rig = { clip: null, reply: null, frame: 0, playing: true, pins: [], selected: null, frames: 0, fps: 0, drawFps: 0, saved: null });
 let view = null;
 let solids = null;
-const st = { inflight: 0, t0: 0, f0: 0, sentKey: "", times: [], ticks: [], effectors: [], ray: new THREE.Raycaster(), pointer: new THREE.Vector2() };
+const st = { inflight: 0, t0: 0, f0: 0, sentKey: "", times: [], renders: [], shown: 0, effectors: [], ray: new THREE.Raycaster(), pointer: new THREE.Vector2() };
 
 onDisconnect(() => (st.inflight = 0));
 
@@ -122,7 +122,17 @@ function listPins() {
     frames.placeholder = "all frames";
     frames.title = "the frames it holds on: 10-30, 40-, 0-9,20 (from 0); empty: all";
     frames.value = pin.frames;
-    frames.addEventListener("change", () => (pin.frames = frames.value.trim()));
+    frames.dataset.label = `${pin.joint}'s frames`;
+    // checked as typed; the pins are sent only while every pin's frames are valid
+    frames.addEventListener("input", () => {
+      pin.invalid = framesProblem(frames.value, G.clip.frames);
+      markPins();
+    });
+    frames.addEventListener("change", () => {
+      pin.invalid = framesProblem(frames.value, G.clip.frames);
+      if (!pin.invalid) pin.frames = frames.value.trim();
+      markPins();
+    });
     const out = document.createElement("span");
     out.className = "small state";
     const drop = document.createElement("button");
@@ -133,11 +143,46 @@ function listPins() {
       G.pins = G.pins.filter((p) => p !== pin);
       if (G.selected === pin.joint) select(null);
       listPins();
+      markPins();
     });
+    name.className = "name";
     row.append(name, frames, drop, out);
     box.append(row);
   }
   select(G.selected);
+}
+
+/** What is wrong with a pin's frames as typed ("10-30", "40-", "0-9,20"; empty or "all":
+ *  every frame), as geoik.rigs.clip.parse_frames reads them; null if nothing. */
+export function framesProblem(text, count) {
+  const t = text.trim();
+  if (t === "" || t.toLowerCase() === "all") return null;
+  for (const part of t.split(",")) {
+    const m = part.trim().match(/^(\d+)(?:\s*-\s*(\d*))?$/);
+    if (!m) return `expected frame numbers as N, A-B or A- (from 0), got “${part.trim()}”`;
+    const lo = Number(m[1]);
+    const hi = m[2] === undefined ? lo : m[2] === "" ? count - 1 : Number(m[2]);
+    if (!(lo <= hi && hi < count)) return `expected frames within 0-${count - 1} (first <= last), got “${part.trim()}”`;
+  }
+  return null;
+}
+
+/** Mark the pins whose frames are refused (here, or by the server) and say why, once. */
+function markPins() {
+  const rows = document.querySelectorAll("#g-pins .pin");
+  const lines = [];
+  G.pins.forEach((pin, k) => {
+    const input = rows[k] && rows[k].querySelector("input");
+    const why = pin.invalid || pin.refused;
+    if (input) {
+      if (why) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+    if (why) lines.push(`${pin.joint}'s frames: ${why}`);
+  });
+  G.invalid = lines;
+  $("g-err").textContent = lines.join("\n");
+  if (lines.length) invalidate();
 }
 
 function pinsMessage() {
@@ -173,15 +218,47 @@ function gotPose(r) {
   G.frames++;
   st.times.push(performance.now());
   draw(r);
-  $("g-err").textContent = "";
-  $("g-ms").textContent = r.solved ? `${r.solve_ms.toFixed(2)} ms (${r.method})` : "– (no pin on this frame)";
+  if (G.stale) {
+    G.stale = false;
+    setStale($("g-3d"), false);
+  }
+  for (const pin of G.pins) pin.refused = null;
+  if (!G.invalid || !G.invalid.length) $("g-err").textContent = "";
   const active = r.pins.filter((p) => p.active);
   const held = active.filter((p) => p.reached).length;
-  $("g-status").textContent = G.pins.length ? `${held} of ${active.length} held on this frame` : "none: press a hand or foot";
+  setTexts({
+    "g-ms": r.solved ? `${r.solve_ms.toFixed(2)} ms (${r.method})` : "– (no pin on this frame)",
+    "g-status": G.pins.length ? `${held} of ${active.length} held on this frame` : "none: press a hand or foot",
+  });
   for (const row of document.querySelectorAll("#g-pins .pin")) {
     const p = r.pins.find((q) => q.joint === row.dataset.joint);
-    row.querySelector(".state").textContent = !p ? "" : !p.active ? "off this frame" : `${p.reached ? "held" : "NOT held"}, error ${fmt(p.error, 3)}`;
+    const text = !p ? "" : !p.active ? "off this frame" : `${p.reached ? "held" : "NOT held"}, error ${fmt(p.error, 3)}`;
+    const out = row.querySelector(".state");
+    if (out.textContent !== text) out.textContent = text;
   }
+}
+
+/** An error, or a refused field: the readouts show "–" and the rig stays in its last posed
+ *  frame, greyed, until a new frame is posed. */
+function invalidate() {
+  G.stale = true;
+  setTexts({ "g-ms": "–", "g-status": "–" });
+  for (const out of document.querySelectorAll("#g-pins .pin .state")) out.textContent = "–";
+  setStale($("g-3d"), true);
+}
+
+/** The server refused the pose: a pin's frames (named ``pins[k].frames``) are marked as the
+ *  page's own checks mark them; anything else is shown as it is. */
+function refused(e) {
+  const m = typeof e.field === "string" && e.field.match(/^pins\[(\d+)\]\.frames$/);
+  const pin = m ? G.pins[Number(m[1])] : null;
+  if (pin) {
+    pin.refused = e.message.replace(/^pins\[\d+\]\.frames:\s*/, "");
+    markPins();
+  } else {
+    showError(e, "g-err");
+  }
+  invalidate();
 }
 
 function poseMessage() {
@@ -197,12 +274,13 @@ export function rigLoop(now) {
   const c = G.clip;
   if (G.playing) {
     G.frame = (st.f0 + Math.floor((now - st.t0) / 1000 / c.frame_time)) % c.frames;
-    $("g-frame").value = String(G.frame);
+    if ($("g-frame").value !== String(G.frame)) $("g-frame").value = String(G.frame);
   }
-  $("g-frame-text").textContent = `frame ${G.frame} of ${c.frames - 1} (${(G.frame * c.frame_time).toFixed(2)} s)`;
+  setTexts({ "g-frame-text": `frame ${G.frame} of ${c.frames - 1} (${(G.frame * c.frame_time).toFixed(2)} s)` });
   const msg = poseMessage();
   const key = JSON.stringify(msg);
-  if (key !== st.sentKey && st.inflight < MAX_INFLIGHT && S.connected) {
+  const valid = !G.pins.some((p) => p.invalid);
+  if (valid && key !== st.sentKey && st.inflight < MAX_INFLIGHT && S.connected) {
     st.sentKey = key;
     st.inflight++;
     request(msg).then(
@@ -213,19 +291,20 @@ export function rigLoop(now) {
       },
       (e) => {
         st.inflight--;
-        showError(e, "g-err");
+        refused(e);
       },
     );
   }
+  if (view.render()) st.renders.push(now);
   const cut = now - 1000;
-  st.ticks.push(now);
   while (st.times.length && st.times[0] < cut) st.times.shift();
-  while (st.ticks.length && st.ticks[0] < cut) st.ticks.shift();
+  while (st.renders.length && st.renders[0] < cut) st.renders.shift();
   G.fps = st.times.length;
-  G.drawFps = st.ticks.length;
-  $("g-fps").textContent = `${G.fps} solved frames/s`;
-  $("g-draw").textContent = `${G.drawFps} frames/s`;
-  view.render();
+  G.drawFps = st.renders.length;
+  if (now - st.shown >= 500) {
+    st.shown = now;
+    setTexts({ "g-fps": rateText(G.fps), "g-draw": rateText(G.drawFps) });
+  }
 }
 
 function play(on) {
@@ -244,6 +323,10 @@ $("g-frame").addEventListener("input", () => {
 });
 $("g-pin").addEventListener("click", () => pinJoint($("g-joint").value));
 $("g-save").addEventListener("click", () => {
+  if (G.pins.some((p) => p.invalid)) {
+    $("g-saved").textContent = "not saved: fix the frames marked in red first";
+    return;
+  }
   $("g-saved").textContent = "posing every frame and writing…";
   request({ type: "save", pins: pinsMessage(), method: $("g-method").value }).then(
     (r) => {

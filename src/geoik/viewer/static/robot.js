@@ -1,8 +1,10 @@
 // geoik viewer: the robot the server was started with (geoik view --robot NAME, or --urdf FILE
-// --tip LINK), in 3-D with its meshes. Dragging the handle asks the server to solve the tip
-// onto it (every frame while it moves, from the previous solution); every link is placed where
-// the server's forward kinematics puts it. The page has no kinematics of its own.
-import { $, S, fmt, onDisconnect, request, showError } from "./common.js";
+// --tip LINK [--tip LINK ...]), in 3-D with its meshes. Each tip has a handle (a ball; the
+// selected one carries the arrows and rings); dragging one asks the server to solve every tip
+// onto its handle (every frame while it moves, from the previous solution, several tips together
+// as geoik.solve_tree does); every link is placed where the server's forward kinematics puts it.
+// The page has no kinematics of its own.
+import { $, S, fmt, onDisconnect, rateText, request, setStale, setTexts, showError } from "./common.js";
 import { THREE, View3D } from "./view3d.js";
 import { ColladaLoader } from "three/addons/loaders/ColladaLoader.js";
 import { OBJLoader } from "three/addons/loaders/OBJLoader.js";
@@ -17,10 +19,14 @@ const R = (S.robot = {
   fps: 0,
   drawFps: 0,
   sent: 0,
+  tips: [], // per tip: {name, position, quaternion} of its handle (base frame)
+  selected: 0, // the tip whose handle carries the arrows
+  stale: false,
 });
 let view = null;
 const links = {}; // link name -> Group placed by the server's poses
-const st = { inflight: 0, sentMoves: -1, force: false, reset: false, times: [], ticks: [], t0: 0, cells: [] };
+const markers = []; // a ball per tip's handle, pressed to select it
+const st = { inflight: 0, sentMoves: -1, force: false, reset: false, times: [], renders: [], shown: 0, t0: 0, cells: [], ray: new THREE.Raycaster(), pointer: new THREE.Vector2() };
 
 onDisconnect(() => (st.inflight = 0));
 
@@ -36,18 +42,26 @@ export function showRobot() {
     if (!view.dragging) return;
     $("r-auto").checked = false;
   };
+  view.onResize = () => R.model && frameRobot(false);
+  // a press on a tip's ball selects it before the arrows' own handler sees the press, so
+  // that one press-and-drag moves any tip
+  $("r-3d").parentElement.addEventListener("pointerdown", pickTip, { capture: true });
   request({ type: "robot" }).then(build, (e) => showError(e, "r-err"));
 }
 
 function build(r) {
   R.model = r;
-  $("r-title").textContent = `${r.name}: ${r.joints.length} joints to ${r.tip}`;
+  const tips = r.tips || [r.tip];
+  const frames = r.tip_frames || [r.tip_frame];
+  const to = tips.length === 1 ? `to ${tips[0]}` : `to ${tips.length} tips`;
+  $("r-title").textContent = `${r.name}: ${r.joints.length} joints ${to}`;
   const sel = $("r-method");
   sel.innerHTML = "";
   for (const m of r.methods) sel.add(new Option(m, m));
   sel.value = r.methods.includes("dls") ? "dls" : r.methods[0];
+  // a hand's fingers cannot follow an orientation as well as a position: positions only
+  $("r-orient").checked = tips.length === 1;
   const s = r.size;
-  view.look([1.0 * s, -1.15 * s, 0.75 * s], [0, 0, 0.35 * s]);
   const across = Math.max(1, Math.ceil(2.5 * s));
   view.setGrid(across, across * 10);
   const mats = new Map();
@@ -85,6 +99,7 @@ function build(r) {
             holder.add(o);
             R.meshes.loaded++;
             meshText();
+            if (R.meshes.loaded + R.meshes.failed.length === R.meshes.total) frameRobot(false);
             view.dirty = true;
           },
           (e) => {
@@ -98,14 +113,72 @@ function build(r) {
       }
     }
   }
-  links[r.tip].add(new THREE.AxesHelper(0.12 * s));
-  view.handle.add(new THREE.AxesHelper(0.08 * s));
-  view.showHandle(r.tip_frame.position, r.tip_frame.quaternion);
+  const geom = new THREE.SphereGeometry(0.025 * s, 16, 10);
+  R.tips = tips.map((name, k) => {
+    links[name].add(new THREE.AxesHelper((tips.length > 1 ? 0.04 : 0.12) * s));
+    // drawn over the meshes (a fingertip's handle starts inside its fingertip)
+    const look = { color: "#ef6c00", transparent: true, opacity: 0.9, depthTest: false };
+    const m = new THREE.Mesh(geom, new THREE.MeshBasicMaterial(look));
+    m.renderOrder = 10;
+    m.userData.tip = k;
+    view.content.add(m);
+    markers.push(m);
+    return { name, position: frames[k].position.slice(), quaternion: frames[k].quaternion.slice() };
+  });
+  view.handle.add(new THREE.AxesHelper((tips.length > 1 ? 0.05 : 0.08) * s));
+  R.selected = 0;
+  view.showHandle(R.tips[0].position, R.tips[0].quaternion);
+  placeMarkers();
+  buildTips();
   buildJoints(r);
   meshText();
+  view.look([1.0 * s, -1.15 * s, 0.75 * s], [0, 0, 0.35 * s]);
+  frameRobot(true);
   st.t0 = performance.now();
   st.force = true;
 }
+
+/** Frame the robot by its bounds (its links' origins, its meshes once loaded) and every
+ *  handle, each handle well inside the view with room for its arrows; ``always``: even after
+ *  the user turned the camera. */
+export function frameRobot(always) {
+  if (!view || (!always && view.userMoved)) return;
+  const points = Object.values(links).map((g) => g.position.toArray());
+  for (const t of R.tips) points.push(t.position);
+  view.frame(view.content, points, R.tips.map((t) => t.position));
+}
+
+function placeMarkers() {
+  for (const [k, m] of markers.entries()) {
+    m.position.set(...R.tips[k].position);
+    m.visible = k !== R.selected || R.tips.length > 1;
+    m.material.color.set(k === R.selected ? "#1f6fb2" : "#ef6c00");
+  }
+  view.dirty = true;
+}
+
+/** Put the arrows on tip ``k``'s handle. */
+function selectTip(k) {
+  if (k === R.selected || !R.tips[k]) return;
+  R.selected = k;
+  const t = R.tips[k];
+  view.showHandle(t.position, t.quaternion, view.transform.mode);
+  view.transform.getHelper().updateMatrixWorld(true); // picked at once by this very press
+  placeMarkers();
+  for (const [i, row] of [...document.querySelectorAll("#r-tips tbody tr")].entries()) row.classList.toggle("selected", i === k);
+}
+
+function pickTip(ev) {
+  if (!view || !R.model || R.tips.length < 2) return;
+  const r = view.canvas.getBoundingClientRect();
+  st.pointer.set(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
+  st.ray.setFromCamera(st.pointer, view.camera);
+  const hit = st.ray.intersectObjects(markers, false)[0];
+  if (hit) selectTip(hit.object.userData.tip);
+}
+
+/** Tip ``k``'s handle position on the page (client pixels), for tests. */
+R.handleClient = (k) => view.toClient(R.tips[k].position);
 
 function hasOwnMaterial(o) {
   let own = false;
@@ -145,8 +218,8 @@ function primitive(v, material) {
     const m = new THREE.Mesh(new THREE.BoxGeometry(...v.size), material);
     return m;
   }
-  if (v.shape === "sphere") return new THREE.Mesh(new THREE.SphereGeometry(v.radius, 24, 16), material);
-  const m = new THREE.Mesh(new THREE.CylinderGeometry(v.radius, v.radius, v.length, 24), material);
+  if (v.shape === "sphere") return new THREE.Mesh(new THREE.SphereGeometry(v.radius, 20, 12), material);
+  const m = new THREE.Mesh(new THREE.CylinderGeometry(v.radius, v.radius, v.length, 20), material);
   m.rotation.x = Math.PI / 2; // URDF cylinders stand along z, three's along y
   return m;
 }
@@ -154,6 +227,38 @@ function primitive(v, material) {
 function setPose(g, p) {
   g.position.set(p[0], p[1], p[2]);
   g.quaternion.set(p[4], p[5], p[6], p[3]);
+}
+
+// ------------------------------------------------------------------ the tips' readouts
+
+function buildTips() {
+  const body = document.querySelector("#r-tips tbody");
+  body.innerHTML = "";
+  R.tips.forEach((t, k) => {
+    const row = document.createElement("tr");
+    row.innerHTML = `<th title="${t.name}">${t.name}</th><td>–</td><td>–</td><td>–</td>`;
+    row.addEventListener("click", () => selectTip(k));
+    row.classList.toggle("selected", k === R.selected);
+    body.append(row);
+  });
+}
+
+/** An error for people: "< 1e-9" below what the solvers resolve, else three decimals. */
+const tiny = (v) => (v < 1e-9 ? "< 1e-9" : fmt(v, 3));
+
+function showTips(r) {
+  const rows = document.querySelectorAll("#r-tips tbody tr");
+  for (const [k, t] of R.tips.entries()) {
+    const got = r ? r.tips.find((x) => x.name === t.name) : null;
+    const cells = rows[k].querySelectorAll("td");
+    const text = got
+      ? [got.status, `${tiny(got.error * 1000)} mm`, got.angle_error === null ? "–" : `${tiny((got.angle_error * 180) / Math.PI)}°`]
+      : ["–", "–", "–"];
+    cells.forEach((c, i) => {
+      if (c.textContent !== text[i]) c.textContent = text[i];
+    });
+    cells[0].className = got ? (got.reached ? "ok" : "bad") : "";
+  }
 }
 
 // ------------------------------------------------------------------ the joints table
@@ -188,17 +293,24 @@ function showJoints(r) {
 // ------------------------------------------------------------------ solving, frame by frame
 
 function animate(now) {
-  const c = R.model.tip_frame.position;
-  const s = 0.09 * R.model.size;
+  const c = (R.model.tip_frames || [R.model.tip_frame])[R.selected].position;
+  const s = 0.09 * R.model.size * (R.tips.length > 1 ? 0.3 : 1);
   const t = (now - st.t0) / 1000;
   view.handle.position.set(c[0] + s * Math.sin(0.9 * t), c[1] + s * (1 - Math.cos(0.9 * t)), c[2] - 0.5 * s * (1 - Math.cos(1.3 * t)));
+  view.handleMoves++;
   view.dirty = true;
 }
 
 function send() {
   const pose = view.handlePose();
-  const msg = { type: "robot_solve", target: pose.position, method: $("r-method").value };
-  if ($("r-orient").checked) msg.orientation = pose.quaternion;
+  Object.assign(R.tips[R.selected], { position: pose.position, quaternion: pose.quaternion });
+  placeMarkers();
+  const msg = { type: "robot_solve", method: $("r-method").value, targets: {} };
+  if ($("r-orient").checked) msg.orientations = {};
+  for (const t of R.tips) {
+    msg.targets[t.name] = t.position;
+    if (msg.orientations) msg.orientations[t.name] = t.quaternion;
+  }
   if (st.reset) msg.reset = true;
   st.reset = false;
   st.inflight++;
@@ -211,8 +323,18 @@ function send() {
     (e) => {
       st.inflight--;
       showError(e, "r-err");
+      invalidate();
     },
   );
+}
+
+/** An error: every readout shows "–" and the robot stays in its last solved pose, greyed,
+ *  until a new solve succeeds. */
+function invalidate() {
+  R.stale = true;
+  showTips(null);
+  setTexts({ "r3-tol": "–", "r3-iter": "–", "r3-ms": "–" });
+  setStale($("r-3d"), true);
 }
 
 function gotSolve(r) {
@@ -220,15 +342,19 @@ function gotSolve(r) {
   S.lastReply = r;
   R.frames++;
   st.times.push(performance.now());
+  if (R.stale) {
+    R.stale = false;
+    setStale($("r-3d"), false);
+  }
   r.poses.forEach((p, k) => setPose(links[R.model.links[k]], p));
   $("r-err").textContent = "";
-  const status = $("r3-status");
-  status.textContent = r.status;
-  status.className = r.reached ? "ok" : "bad";
-  $("r3-error").textContent = `${fmt(r.error * 1000, 3)} mm (tol ${fmt(r.tol * 1000, 3)} mm)`;
-  $("r3-angle").textContent = r.angle_error === null ? "– (position only)" : `${fmt((r.angle_error * 180) / Math.PI, 3)}° (tol ${fmt((r.angle_tol * 180) / Math.PI, 3)}°)`;
-  $("r3-iter").textContent = r.iterations;
-  $("r3-ms").textContent = `${r.solve_ms.toFixed(2)} ms (${r.method})`;
+  showTips(r);
+  const angle = r.angle_tol === null ? "position only" : `${fmt((r.angle_tol * 180) / Math.PI, 3)}°`;
+  setTexts({
+    "r3-tol": `${fmt(r.tol * 1000, 3)} mm, ${angle}`,
+    "r3-iter": String(r.iterations),
+    "r3-ms": `${r.solve_ms.toFixed(2)} ms (${r.method})`,
+  });
   showJoints(r);
   view.dirty = true;
 }
@@ -237,31 +363,36 @@ function gotSolve(r) {
 export function robotLoop(now) {
   if (S.scene !== "robot" || !view || !R.model) return;
   if ($("r-auto").checked && !view.dragging) animate(now);
-  const moved = view.handleMoves !== st.sentMoves || $("r-auto").checked || st.force;
+  const moved = view.handleMoves !== st.sentMoves || st.force;
   if (moved && st.inflight < MAX_INFLIGHT && S.connected) {
     st.sentMoves = view.handleMoves;
     st.force = false;
     send();
   }
+  if (view.render()) st.renders.push(now);
   const cut = now - 1000;
-  st.ticks.push(now);
   while (st.times.length && st.times[0] < cut) st.times.shift();
-  while (st.ticks.length && st.ticks[0] < cut) st.ticks.shift();
+  while (st.renders.length && st.renders[0] < cut) st.renders.shift();
   R.fps = st.times.length;
-  R.drawFps = st.ticks.length;
-  $("r3-fps").textContent = `${R.fps} solved frames/s`;
-  $("r3-draw").textContent = `${R.drawFps} frames/s`;
-  view.render();
+  R.drawFps = st.renders.length;
+  if (now - st.shown >= 500) {
+    st.shown = now;
+    setTexts({ "r3-fps": rateText(R.fps), "r3-draw": rateText(R.drawFps) });
+  }
 }
 
 $("r-move").addEventListener("click", () => setMode("translate"));
 $("r-turn").addEventListener("click", () => setMode("rotate"));
 $("r-rest").addEventListener("click", () => {
-  const f = R.model.tip_frame;
+  const frames = R.model.tip_frames || [R.model.tip_frame];
+  R.tips.forEach((t, k) => Object.assign(t, { position: frames[k].position.slice(), quaternion: frames[k].quaternion.slice() }));
+  const f = frames[R.selected];
   view.showHandle(f.position, f.quaternion, view.transform.mode);
+  placeMarkers();
   st.reset = true;
   st.force = true;
 });
+$("r-frame").addEventListener("click", () => frameRobot(true));
 for (const id of ["r-method", "r-orient"]) $(id).addEventListener("change", () => (st.force = true));
 
 function setMode(mode) {
@@ -269,5 +400,6 @@ function setMode(mode) {
   $("r-move").classList.toggle("active", mode === "translate");
   $("r-turn").classList.toggle("active", mode === "rotate");
   if (mode === "rotate") $("r-orient").checked = true;
+  st.force = true;
   view.dirty = true;
 }

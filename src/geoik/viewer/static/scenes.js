@@ -1,6 +1,6 @@
 // geoik viewer: seed 003's three scenes (robot arm, cyclist, hand grasping a ball), each frame
 // solved by the server and drawn as a 3-D model (scenes3d.js) and in three orthographic views.
-import { $, S, fmt, onDisconnect, request, showError } from "./common.js";
+import { $, S, fmt, onDisconnect, rateText, request, setStale, setTexts, showError } from "./common.js";
 import { VIEWS, drawViews, project, unproject, viewBoxes } from "./draw3d.js";
 import { SceneView } from "./scenes3d.js";
 
@@ -39,7 +39,8 @@ const SCENES = {
   },
 };
 const input = { arm: { target: [1.3, 0.9], yaw: 20 }, hand: { ball: [1.05, 0.0, -0.65] } };
-const clock = { t0: performance.now(), frames: [], renders: [], sceneStart: performance.now() };
+// t: the animation's time in seconds, which runs only while "animate" is on
+const clock = { t: 0, last: performance.now(), frames: [], renders: [], sceneStart: performance.now(), shown: 0 };
 const inflight = { scene: 0 };
 const MAX_INFLIGHT = 3; // pipelined: frames are solved while earlier ones travel
 let drag = null;
@@ -138,16 +139,21 @@ function sceneMessage(t) {
   return { type: "scene", scene: "hand", ball: input.hand.ball, radius: 0.35, method };
 }
 
+let sentKey = ""; // the last message sent: the next is sent only when it differs
+
 export function sceneLoop(now) {
   requestAnimationFrame(sceneLoop);
   if (!SCENES[S.scene]) return;
-  const t = (now - clock.t0) / 1000;
-  clock.renders.push(now);
-  animateInputs(t);
-  if (inflight.scene < MAX_INFLIGHT && S.connected) {
+  if ($("auto").checked) clock.t += Math.min(0.1, (now - clock.last) / 1000);
+  clock.last = now;
+  animateInputs(clock.t);
+  const msg = sceneMessage(clock.t);
+  const key = JSON.stringify(msg);
+  if (key !== sentKey && inflight.scene < MAX_INFLIGHT && S.connected) {
+    sentKey = key;
     inflight.scene++;
     const scene = S.scene;
-    request(sceneMessage(t)).then(
+    request(msg).then(
       (r) => {
         inflight.scene--;
         if (r.scene !== S.scene || scene !== S.scene) return;
@@ -157,7 +163,9 @@ export function sceneLoop(now) {
       },
       (e) => {
         inflight.scene--;
+        if (scene !== S.scene) return;
         showError(e, "scene-err");
+        invalidateScene();
       },
     );
   }
@@ -168,8 +176,18 @@ export function sceneLoop(now) {
     $("scene-err").textContent = "";
     drawScene(S.sceneReply);
   }
-  if (view3d) view3d.view.render();
+  if (view3d && view3d.view.render()) clock.renders.push(now);
   updateFps(now);
+}
+
+/** An error: the readouts show "–" and the views keep the last frame, greyed, until a new
+ *  frame is solved. */
+function invalidateScene() {
+  S.sceneStale = true;
+  setTexts({ "s-status": "–", "s-iter": "–", "s-ms": "–", "s-solver": "–" });
+  $("scene-detail").innerHTML = "";
+  setStale($("v-3d"), true);
+  setStale(document.querySelector("#scene-panel .ortho"), true);
 }
 
 function updateFps(now) {
@@ -177,23 +195,39 @@ function updateFps(now) {
   while (clock.frames.length && clock.frames[0] < cut) clock.frames.shift();
   while (clock.renders.length && clock.renders[0] < cut) clock.renders.shift();
   const span = Math.min(1000, now - clock.sceneStart);
-  if (span < 500) return;
+  if (span < 500 || now - clock.shown < 500) return; // the readout changes twice a second
+  clock.shown = now;
   S.fps = (clock.frames.length * 1000) / span;
   S.renderFps = (clock.renders.length * 1000) / span;
-  $("s-fps").textContent = `${S.fps.toFixed(1)} solved frames/s`;
-  $("s-rfps").textContent = `${S.renderFps.toFixed(1)} frames/s`;
+  setTexts({
+    "s-fps": S.fps ? `${S.fps.toFixed(1)} frames/s` : rateText(0),
+    "s-rfps": S.renderFps ? `${S.renderFps.toFixed(1)} frames/s` : rateText(0),
+  });
 }
 
 function drawScene(r) {
   const prims = r.scene === "arm" ? armPrims(r) : r.scene === "cyclist" ? cyclistPrims(r) : handPrims(r);
   drawViews(boxes, prims, SCENES[r.scene].ground);
   view3d.draw(r);
-  $("s-ms").textContent = `${r.solve_ms.toFixed(3)} ms`;
-  $("s-iter").textContent = r.iterations;
-  $("s-solver").textContent = r.solver || `${r.method}, geoik.solve${r.scene === "cyclist" ? " per leg" : ""}`;
-  $("s-status").textContent = sceneStatus(r);
-  $("scene-detail").innerHTML = sceneDetail(r);
+  if (S.sceneStale) {
+    S.sceneStale = false;
+    setStale($("v-3d"), false);
+    setStale(document.querySelector("#scene-panel .ortho"), false);
+  }
+  setTexts({
+    "s-ms": `${r.solve_ms.toFixed(3)} ms`,
+    "s-iter": String(r.iterations),
+    "s-solver": r.solver || `${r.method}, geoik.solve${r.scene === "cyclist" ? " per leg" : ""}`,
+    "s-status": sceneStatus(r),
+  });
+  const detail = sceneDetail(r);
+  if (detail !== shownDetail) {
+    shownDetail = detail;
+    $("scene-detail").innerHTML = detail;
+  }
 }
+
+let shownDetail = "";
 
 function sceneStatus(r) {
   if (r.scene === "arm") return `${r.status}, error ${fmt(r.error)}`;
@@ -339,9 +373,13 @@ export function setScene(scene) {
   clock.frames = [];
   clock.renders = [];
   clock.sceneStart = performance.now();
+  clock.shown = 0;
   S.fps = 0;
   S.renderFps = 0;
   S.sceneReply = null;
+  sentKey = "";
+  shownDetail = "";
   $("scene-detail").innerHTML = "";
+  setTexts({ "s-status": "–", "s-iter": "–", "s-ms": "–", "s-solver": "–", "s-fps": "–", "s-rfps": "–" });
   dirty = false;
 }

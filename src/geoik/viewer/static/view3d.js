@@ -25,7 +25,7 @@ export class View3D {
   constructor(canvas, up = "z") {
     this.canvas = canvas;
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: !SOFTWARE_GL });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer.setPixelRatio(SOFTWARE_GL ? 1 : Math.min(window.devicePixelRatio || 1, 2)); // pixels cost CPU
     this.renderer.setClearColor(0xeef0f2);
     this.scene = new THREE.Scene();
     this.camera = new THREE.PerspectiveCamera(40, 2, 0.01, 1000);
@@ -53,6 +53,8 @@ export class View3D {
     this.scene.add(this.transform.getHelper());
     this.orbit = new OrbitControls(this.camera, canvas);
     this.orbit.addEventListener("change", () => (this.dirty = true));
+    this.orbit.addEventListener("start", () => (this.userMoved = true));
+    this.userMoved = false; // the user turned or zoomed the camera: framing leaves it alone
     this.dragging = false;
     this.handleMoves = 0;
     this.onHandle = null;
@@ -99,6 +101,37 @@ export class View3D {
     this.dirty = true;
   }
 
+  /** Frame ``object`` (its bounds, once its meshes are loaded) and ``points`` (world
+   *  coordinates) from the camera's present direction: all of them in the view, and each of
+   *  ``handles`` well inside it (within 70 % of the way from the centre to each edge), so that
+   *  its arrows show whole. */
+  frame(object, points, handles = []) {
+    const box = new THREE.Box3().setFromObject(object);
+    for (const p of points) box.expandByPoint(new THREE.Vector3(...p));
+    if (box.isEmpty()) return;
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
+    const r = Math.max(sphere.radius, 1e-6);
+    const dir = this.camera.position.clone().sub(this.orbit.target);
+    if (dir.lengthSq() === 0) dir.set(1, -1, 0.6);
+    dir.normalize();
+    const vfov = (this.camera.fov * Math.PI) / 180;
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.camera.aspect);
+    let d = (1.1 * r) / Math.sin(Math.min(vfov, hfov) / 2);
+    this.orbit.target.copy(sphere.center);
+    const inside = () => {
+      this.camera.position.copy(sphere.center).addScaledVector(dir, d);
+      this.camera.lookAt(sphere.center);
+      this.camera.updateMatrixWorld();
+      return handles.every((p) => {
+        const v = new THREE.Vector3(...p).project(this.camera);
+        return Math.abs(v.x) <= 0.7 && Math.abs(v.y) <= 0.7 && v.z < 1;
+      });
+    };
+    for (let k = 0; k < 30 && !inside(); k++) d *= 1.12;
+    this.look(this.camera.position.toArray(), sphere.center.toArray());
+    this.framed = { center: sphere.center.toArray(), radius: r, distance: d };
+  }
+
   /** Show the handle at ``position`` (and ``quaternion`` [w, x, y, z]) with the gizmo on it. */
   showHandle(position, quaternion = null, mode = "translate") {
     this.handle.position.set(...position);
@@ -135,6 +168,7 @@ export class View3D {
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
     this.dirty = true;
+    if (this.onResize) this.onResize();
   }
 
   /** Draw if anything changed since the last drawing; true if it drew. */
@@ -161,9 +195,10 @@ export class Solids {
     this.pools = {};
     this.used = {};
     this.materials = new Map();
+    // light geometry: a software renderer (no GPU) draws every triangle on the CPU
     this.geometry = {
-      cylinder: new THREE.CylinderGeometry(1, 1, 1, 20, 1),
-      sphere: new THREE.SphereGeometry(1, 24, 16),
+      cylinder: new THREE.CylinderGeometry(1, 1, 1, SOFTWARE_GL ? 12 : 20, 1),
+      sphere: new THREE.SphereGeometry(1, SOFTWARE_GL ? 14 : 24, SOFTWARE_GL ? 9 : 16),
       box: new THREE.BoxGeometry(1, 1, 1),
     };
   }
@@ -244,7 +279,7 @@ export class Solids {
   /** A ring (torus) of ``radius`` about ``c`` whose axis is ``axis``, tube radius ``tube``. */
   ring(c, radius, axis, tube, colour) {
     const kind = `ring ${radius} ${tube}`;
-    this.geometry[kind] ||= new THREE.TorusGeometry(radius, tube, 10, 64);
+    this.geometry[kind] ||= new THREE.TorusGeometry(radius, tube, SOFTWARE_GL ? 6 : 10, SOFTWARE_GL ? 40 : 64);
     const m = this.mesh(kind, colour);
     m.position.set(...c);
     m.scale.set(1, 1, 1);
