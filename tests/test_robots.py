@@ -11,12 +11,11 @@ import pytest
 
 import geoik as ik
 from geoik.kinematics import angle_between
-from geoik.robots.urdf import EXAMPLES, example_path, load_example
+from geoik.robots.urdf import ARMS, EXAMPLES, example_path, load_example
 from geoik.solvers import REGISTRY
 
 yourdfpy = pytest.importorskip("yourdfpy")
 
-ARMS = ("panda", "ur5", "ur10", "kinova", "z1")
 GENERAL = sorted(name for name, s in REGISTRY.items() if s.kernel_general is not None)
 
 SYNTHETIC = """<?xml version="1.0"?>
@@ -144,6 +143,48 @@ def test_mimic_joint_on_the_path_is_refused():
         ik.load_urdf(path, tip="panda_rightfinger")
     arm = ik.load_urdf(path, tip="panda_hand")  # the mimic joint is off this path
     assert arm.n == 7
+
+
+def test_default_tips_leave_out_branches_below_mimic_joints():
+    """The Panda's right finger mimics the left: with no tip named, the model ends at the hand
+    and the left finger (before, the default tips ran into the mimic joint and failed)."""
+    panda = ik.load_urdf(example_path("panda"))
+    assert set(panda.tip_names) == {"panda_hand_tcp", "panda_leftfinger"}
+    assert panda.n == 8  # seven arm joints and the left finger's
+    with pytest.raises(ik.UnsupportedJointError, match="panda_finger_joint2.*mimics"):
+        ik.load_urdf(example_path("panda"), tips=["panda_hand_tcp", "panda_rightfinger"])
+
+
+def test_a_fixed_joint_naming_a_joint_to_mimic_stays_fixed():
+    """Talos's gripper links hang from fixed joints that carry a mimic element (the file's
+    way of saying they follow the gripper's motor): they move nothing, so they load, default
+    tips included, and forward kinematics through them equals yourdfpy's."""
+    path = example_path("talos_arm")
+    talos = ik.load_urdf(path)
+    assert "gripper_left_fingertip_1_link" in talos.tip_names
+    assert "gripper_left_joint" in talos.joint_names
+    tip = ik.load_urdf(path, tip="gripper_left_fingertip_3_link")
+    assert tip.n == 6  # the arm's joints; the mimicking fixed joints add none
+    configs = tip.random_angles(np.random.default_rng(4), 50)
+    ours = np.array([tip.tip_frames(q) for q in configs])
+    np.testing.assert_allclose(ours, _yourdfpy_tips(path, tip, configs), atol=1e-9)
+
+
+@pytest.mark.parametrize("name", ARMS)
+def test_every_arm_loads_with_its_tip(name):
+    joints = {"so100": 5, "panda": 7, "xarm7": 7}.get(name, 6)
+    robot = load_example(name)
+    assert robot.n == joints and robot.tip_names == EXAMPLES[name][1]
+    assert all(kind in ("revolute", "continuous") for kind in robot.kinds)
+    configs = robot.random_angles(np.random.default_rng([3, len(name)]), 20)
+    ours = np.array([robot.tip_frames(q) for q in configs])
+    np.testing.assert_allclose(ours, _yourdfpy_tips(example_path(name), robot, configs), atol=1e-9)
+
+
+def test_the_viewer_offers_every_example():
+    from geoik.commands.view import ROBOTS
+
+    assert tuple(EXAMPLES) == ROBOTS
 
 
 def _reachable(robot: ik.Robot, seed: int, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
