@@ -102,6 +102,9 @@ def solver_record(solver: Solver) -> dict[str, Any]:
         "iterative": solver.iterative,
         "default_max_iter": solver.default_max_iter,
         "robots": solver.kernel_general is not None,
+        "default_max_iter_robots": (
+            solver.budget_general if solver.kernel_general is not None else None
+        ),
         "options": {
             o.name: {"default": o.default, "size": o.size, "help": o.help} for o in solver.options
         },
@@ -118,7 +121,8 @@ def solver_text(solver: Solver) -> str:
         f"    chains:  {dims}; {_links(solver)}; {budget}",
         "    robots:  "
         + (
-            "yes (geoik.Robot, geoik solve --urdf), position and orientation targets"
+            "yes (geoik.Robot, geoik solve --urdf), position and orientation targets; "
+            f"max_iter {solver.budget_general}"
             if solver.kernel_general is not None
             else f"no (needs {solver.general_note})"
         ),

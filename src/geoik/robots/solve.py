@@ -62,7 +62,7 @@ def solve_robot(
     goal_rot = None if orientation is None else check_rotation(orientation, "orientation")
     tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
-    iters = check_max_iter(max_iter, solver.default_max_iter)
+    iters = check_max_iter(max_iter, solver.budget_general)
     opts = solver.general_opts(robot, options)
     q = _start(robot, start)
     goals = _goal_arrays(robot, {0: (t, goal_rot)})
@@ -126,7 +126,7 @@ def solve_robot_tree(
         wanted[i] = (wanted[i][0], check_rotation(value, f"orientations[{name!r}]"))
     tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
-    iters = check_max_iter(max_iter, solver.default_max_iter)
+    iters = check_max_iter(max_iter, solver.budget_general)
     opts = solver.general_opts(robot, {})
     q = _start(robot, start)
     code, used = 0, 0
