@@ -1,94 +1,299 @@
-"""geoik on real robots, beside ikpy on the same targets in the same run.
+"""geoik on real arms beside EAIK, ik-geo, ur_analytic_ik and ikpy, in one run.
 
-Run ``python benchmarks/bench_robots.py`` (``--targets`` per robot, default 300). For the Franka
-Panda, UR5, UR10, Kinova Jaco and Unitree Z1 of the ``example-robot-data`` package (URDF files
-loaded by :func:`geoik.load_urdf` and by ikpy), targets are made by forward kinematics of random
-in-limit joint values (seeded), so every one is reachable, with the tip's orientation. Each is
-solved from one fixed start, the robot's rest configuration (every joint at 0, or at its nearer
-limit), by geoik's ``dls`` and ``ccd`` with position and orientation (``max_iter`` 100) and by
-``dls`` with position only, and by ikpy's ``inverse_kinematics`` (``orientation_mode="all"``,
-scipy's least squares, its defaults otherwise) from the same start.
+Run ``python benchmarks/bench_robots.py`` (the peers are the ``bench`` extra:
+``pip install -e '.[bench]'``; a peer that is not installed is reported as such). Options:
+``--poses`` per arm (default 300; ``--targets`` is the same), ``--ikpy-poses`` (default 50;
+ikpy takes milliseconds a solve; ``--ikpy-targets`` is the same), ``--batch-poses`` (default
+20000), ``--threads`` of the batch calls (default 2), ``--arms`` (a subset), ``--chunk``
+(default 25), ``--seed``, ``--no-ikpy``. A full run takes some minutes on two cores;
+``--poses 50 --batch-poses 2000`` a fraction of that.
 
-A solve succeeds when the tip is within 1e-4 m of the target and, with orientation, within
-1e-3 rad of its orientation, measured here by forward kinematics of the returned joint values
-(geoik's for both), and every joint is inside its limits; the benchmark also counts returned
-poses that leave the limits. Printed per robot and solver: the success share, the median
-per-solve time (``geoik.solve`` whole: checks, kernel and the Solution) and, for geoik with
-orientation, the ratio of ikpy's median time to geoik's on the targets ikpy solved (the first
-``--ikpy-targets``), measured in this run. Each contender solves the targets in a loop of its
-own (as a program using it would), the answers judged after the loop: taking turns target by
-target, ikpy's calls evicted geoik's data and code from the caches and made its solves about
-2.5x slower (UR5: 218 us against 86 us a solve, ikpy's unchanged).
-Goals: ``dls`` with orientation reaches at least 99 % on the Panda, UR5, Kinova and Z1 within
-100 iterations, with every returned joint inside its limits; at least 50x faster than ikpy at an
-equal or better success share.
+What it measures
+----------------
+Arms: the nine arms of :data:`geoik.robots.urdf.ARMS`, URDF files of the ``example-robot-data``
+package loaded by :func:`geoik.load_urdf` (UR3, UR5, UR10, Unitree Z1, Kinova j2s6s200, Talos's
+left arm, SO-100, Franka Panda, xArm7; tips as :data:`geoik.robots.urdf.EXAMPLES` names them).
+
+Poses: held out and reachable: the tip frames (position and orientation) of seeded random
+configurations drawn uniformly within the joint limits (seeds the tests do not use).
+
+Judge: an independent forward kinematics, yourdfpy's joint transforms (its
+``_forward_kinematics_joint``, the URDF read by yourdfpy, not by geoik) chained from the base
+to the tip. An answer succeeds when its tip is within 1e-4 m and 1e-3 rad of the target and
+every joint is inside its limits. A peer's angles, given in (-pi, pi], are first moved by whole
+turns into the limits where they fit (the same pose). For the solvers that return every
+solution, a solution is *exact* when it is within 1e-9 m and 1e-9 rad (and inside the limits).
+
+Contenders, each solving one pose per call from Python, timed alone (``time.perf_counter``
+around the call; the peers' frame conversions are done before, untimed):
+
+- geoik ``dls`` and ``auto`` through :func:`geoik.solve` with the orientation, ``tol=1e-4``
+  (metres), every other setting at its default (``max_iter`` included), from the rest
+  configuration; ``analytic`` likewise, and :func:`geoik.solve_all` (every solution), when they
+  exist: until then their rows say "not available";
+- EAIK (every solution, its own kinematic family detection; the Panda with joint 7 locked and
+  swept over 32 values within its limits, one call per value, all 32 in one timed call);
+- ik-geo (every solution, 6-joint arms, its family picked from the axes' geometry, see
+  :mod:`robot_peers`);
+- ur_analytic_ik (every solution, the UR arms);
+- ikpy's ``inverse_kinematics`` (``orientation_mode="all"``, its defaults) on the first
+  ``--ikpy-poses`` poses, from the same rest configuration.
+
+The poses are cut into chunks of ``--chunk``; every contender solves a chunk in turn, the order
+turning chunk by chunk, so that the load of other users falls on all alike and no contender's
+calls follow another library's in the caches.
+
+Printed per arm and contender: the success share, the poses answered with a joint outside its
+limits, the median microseconds per call, the mean number of correct solutions per pose (inside
+the limits) and of exact ones; for geoik's iterative rows the largest iteration count and how
+many ended MAX_ITERATIONS; batch poses per second (``--threads`` threads) for the contenders
+with a batch call (EAIK's ``IK_batched``; geoik's ``geoik.batch.evaluate`` once it takes robot
+orientations). Then the ratios of median times measured in this run, the comparison of
+geoik's solution sets with EAIK's exact ones (same count, each within 1e-9 rad joint by joint,
+angles compared modulo whole turns) when :func:`geoik.solve_all` exists, and the goals with
+met / NOT met / not available. The machine may be shared: the load average is printed at the
+start and the end; the ratios, measured side by side, are what to read.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import math
 import os
 import statistics
 import sys
 import time
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-import geoik as ik
-from geoik.kinematics import angle_between
-from geoik.robots.urdf import example_path, load_example
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-ROBOTS = ("panda", "ur5", "ur10", "kinova", "z1")
-GOAL_ROBOTS = ("panda", "ur5", "kinova", "z1")
+import geoik as ik  # noqa: E402
+import robot_peers as peers  # noqa: E402
+from geoik.robots.urdf import ARMS, EXAMPLES, example_path, load_example  # noqa: E402
+
 TOL = 1e-4
 ANGLE_TOL = 1e-3
-MAX_ITER = 100
-SEED = 20240611
-GOAL_SHARE = 0.99
-GOAL_RATIO = 50.0
+EXACT = 1e-9
+SEED = 20250611
+SIX_JOINT_GOAL_US = 25.0
+BATCH_GOAL = 1e6
+GEOIK_METHODS = ("dls", "auto", "analytic")
+
+
+class IndependentFK:
+    """Forward kinematics of one robot's tip by yourdfpy's joint transforms."""
+
+    def __init__(self, path: Path, robot: ik.Robot) -> None:
+        import yourdfpy
+
+        urdf = yourdfpy.URDF.load(
+            str(path),
+            build_scene_graph=False,
+            build_collision_scene_graph=False,
+            load_meshes=False,
+            load_collision_meshes=False,
+        )
+        by_child = {j.child: j for j in urdf.robot.joints}
+        path_joints = []
+        link = robot.tip_names[0]
+        while link != robot.base_name:
+            path_joints.append(by_child[link])
+            link = by_child[link].parent
+        self.joints = path_joints[::-1]
+        self.index = {name: i for i, name in enumerate(robot.joint_names)}
+        self.urdf = urdf
+
+    def __call__(self, q: np.ndarray) -> np.ndarray:
+        frame = np.eye(4)
+        for joint in self.joints:
+            value = float(q[self.index[joint.name]]) if joint.name in self.index else None
+            frame = frame @ self.urdf._forward_kinematics_joint(joint, q=value)[0]
+        return frame
+
+
+def pose_errors(frame: np.ndarray, goal: np.ndarray) -> tuple[float, float]:
+    """Distance (m) and angle (rad) between two frames; the angle from the chord
+    ``|R_a - R_b|_F = 2 sqrt(2) sin(angle / 2)``, precise for tiny angles."""
+    dist = float(np.linalg.norm(frame[:3, 3] - goal[:3, 3]))
+    chord = float(np.linalg.norm(frame[:3, :3] - goal[:3, :3])) / (2.0 * math.sqrt(2.0))
+    return dist, 2.0 * math.asin(min(chord, 1.0))
 
 
 @dataclass
-class Result:
-    """Successes, limit breaches and per-solve times (seconds) of one solver on one robot."""
+class Row:
+    """One contender on one arm."""
 
-    ok: list[bool] = field(default_factory=list)
+    solved: list[bool] = field(default_factory=list)
     outside: int = 0
     times: list[float] = field(default_factory=list)
+    good: list[int] = field(default_factory=list)
+    exact: list[int] = field(default_factory=list)
+    iterations: list[int] = field(default_factory=list)
+    capped: int = 0
+    batch: float | None = None
+    note: str = ""
+    unavailable: str | None = None
+    every: bool = False
+    sets: list[np.ndarray] = field(default_factory=list)
 
     def share(self, first: int | None = None) -> float:
-        """Success share over the first ``first`` targets (default all)."""
-        flags = self.ok[:first]
-        return sum(flags) / len(flags)
+        flags = self.solved[:first]
+        return sum(flags) / len(flags) if flags else float("nan")
 
     def median_us(self, first: int | None = None) -> float:
-        return statistics.median(self.times[:first]) * 1e6
+        return statistics.median(self.times[:first]) * 1e6 if self.times else float("nan")
 
 
-def targets(robot: ik.Robot, count: int) -> list[np.ndarray]:
-    """(4, 4) tip frames of ``count`` seeded random in-limit configurations."""
-    rng = np.random.default_rng([SEED, robot.n, len(robot.name)])
-    return [robot.tip_frame(q) for q in robot.random_angles(rng, count)]
+@dataclass
+class Contender:
+    """A one-pose call and how to read its answer: ``prepare(goal)`` untimed, ``call(x)``
+    timed, ``read(answer)`` -> ((k, n) joint values, iterations or None, MAX_ITERATIONS)."""
+
+    name: str
+    prepare: Callable[[np.ndarray], Any]
+    call: Callable[[Any], Any]
+    read: Callable[[Any], tuple[np.ndarray, int | None, bool]]
+    every: bool  # returns every solution (judged by the exact check too)
+    wraps: bool  # answers in (-pi, pi]: moved by whole turns into the limits
+    limit: int | None = None  # solves only the first poses
+    batch: Callable[[list[np.ndarray]], Any] | None = None
+    note: str = ""
 
 
-def judge(robot: ik.Robot, q: np.ndarray, goal: np.ndarray, oriented: bool) -> tuple[bool, bool]:
-    """(success, inside the limits) of joint values ``q`` for the target frame ``goal``."""
-    inside = bool(np.all(q >= robot.lo) and np.all(q <= robot.hi))
-    frame = robot.tip_frame(q)
-    ok = float(np.linalg.norm(frame[:3, 3] - goal[:3, 3])) <= TOL
-    if oriented:
-        ok = ok and float(angle_between(goal[:3, :3], frame[:3, :3])) <= ANGLE_TOL
-    return ok and inside, inside
+def geoik_contenders(robot: ik.Robot) -> dict[str, Contender | str]:
+    """geoik's rows: a Contender, or the reason it is not available."""
+    from geoik.solvers import REGISTRY
+
+    out: dict[str, Contender | str] = {}
+    for method in GEOIK_METHODS:
+        if method != "auto" and method not in REGISTRY:
+            out[f"geoik {method}"] = f"not available (no method {method!r} registered)"
+            continue
+
+        def call(goal: np.ndarray, method: str = method) -> Any:
+            return ik.solve(robot, goal[:3, 3], method=method, orientation=goal[:3, :3], tol=TOL)
+
+        def read(sol: Any) -> tuple[np.ndarray, int | None, bool]:
+            return sol.angles[None], int(sol.iterations), sol.status.name == "MAX_ITERATIONS"
+
+        try:
+            call(robot.tip_frame(robot.rest_angles()))
+        except ik.GeoIKError as e:
+            out[f"geoik {method}"] = f"not available ({e})"
+            continue
+        out[f"geoik {method}"] = Contender(
+            f"geoik {method}",
+            lambda goal: goal,
+            call,
+            read,
+            every=False,
+            wraps=False,
+            batch=geoik_batch(robot, method),
+        )
+    solve_all = getattr(ik, "solve_all", None)
+    if solve_all is None:
+        out["geoik all"] = "not available (geoik.solve_all does not exist)"
+        return out
+
+    def call_all(goal: np.ndarray) -> Any:
+        return solve_all(robot, goal[:3, 3], orientation=goal[:3, :3])
+
+    try:
+        solution_rows(call_all(robot.tip_frame(robot.rest_angles())), robot.n)
+    except (ik.GeoIKError, TypeError, ValueError) as e:
+        out["geoik all"] = f"not available ({e})"
+        return out
+    out["geoik all"] = Contender(
+        "geoik all",
+        lambda goal: goal,
+        call_all,
+        lambda answer: (solution_rows(answer, robot.n), None, False),
+        every=True,
+        wraps=False,
+    )
+    return out
 
 
-def ikpy_chain(robot: ik.Robot, path: str):  # noqa: ANN201 - ikpy's Chain
-    """ikpy's chain of the same links and joints, from the base to the tip, fixed joints
-    inactive."""
-    import yourdfpy
-    from ikpy.chain import Chain
+def solution_rows(answer: Any, n: int) -> np.ndarray:
+    """The (k, n) joint values of a :func:`geoik.solve_all` answer: an array, an object with
+    ``solutions`` or 2-D ``angles``, or a sequence of Solutions or of joint values."""
+    if isinstance(answer, np.ndarray):
+        return answer.reshape(-1, n).astype(np.float64)
+    angles = getattr(answer, "angles", None)
+    if angles is not None and np.ndim(angles) == 2:
+        return np.asarray(angles, dtype=np.float64).reshape(-1, n)
+    items = getattr(answer, "solutions", answer)
+    if isinstance(items, Sequence) or hasattr(items, "__iter__"):
+        rows = [np.asarray(getattr(s, "angles", s), dtype=np.float64) for s in items]
+        return np.vstack(rows).reshape(-1, n) if rows else np.zeros((0, n))
+    raise TypeError(
+        f"geoik.solve_all returned {type(answer).__name__}, which this script cannot read"
+    )
 
+
+def geoik_batch(robot: ik.Robot, method: str) -> Callable[[list[np.ndarray]], Any] | None:
+    """``geoik.batch.evaluate`` on many poses, if it takes orientations (robots)."""
+    import geoik.batch
+
+    evaluate = geoik.batch.evaluate
+    if "orientations" not in inspect.signature(evaluate).parameters:
+        return None
+
+    def run(goals: list[np.ndarray]) -> Any:
+        g = np.asarray(goals)
+        return evaluate(robot, g[:, :3, 3], method, orientations=g[:, :3, :3], tol=TOL)
+
+    try:
+        run([robot.tip_frame(robot.rest_angles())] * 4)
+    except (ik.GeoIKError, TypeError, ValueError):
+        return None
+    return run
+
+
+def peer_contenders(robot: ik.Robot, arm: str, threads: int) -> dict[str, Contender | str]:
+    out: dict[str, Contender | str] = {}
+    makers = {
+        "EAIK": lambda: peers.eaik_peer(robot, threads),
+        "ik-geo": lambda: peers.ikgeo_peer(robot),
+        "ur_analytic_ik": lambda: peers.ur_peer(robot, arm),
+    }
+    for name, make in makers.items():
+        try:
+            peer = make()
+        except peers.UnavailableError as e:
+            out[name] = str(e)
+            continue
+        except Exception as e:  # a peer's own failure is its row's, not the run's
+            out[name] = f"failed to set up ({type(e).__name__}: {e})"
+            continue
+        out[name] = Contender(
+            name,
+            peer.prepare,
+            peer.call,
+            lambda answer, peer=peer: (peer.rows(answer), None, False),
+            every=True,
+            wraps=True,
+            batch=peer.batch,
+            note=peer.note,
+        )
+    return out
+
+
+def ikpy_contender(robot: ik.Robot, arm: str, count: int) -> Contender | str:
+    """ikpy's chain of the same joints, from the base to the tip, fixed joints inactive."""
+    try:
+        import yourdfpy
+        from ikpy.chain import Chain
+    except ImportError:
+        return "not installed (pip install ikpy)"
+    path = str(example_path(arm))
     urdf = yourdfpy.URDF.load(path, load_meshes=False, build_scene_graph=False)
     by_child = {j.child: j for j in urdf.robot.joints}
     elements = [robot.tip_names[0]]
@@ -99,129 +304,317 @@ def ikpy_chain(robot: ik.Robot, path: str):  # noqa: ANN201 - ikpy's Chain
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         chain = Chain.from_urdf_file(path, base_elements=elements)
-    # ikpy follows a lone child past the last element (the Z1's gripper): cut there
-    links = chain.links[: 1 + len(elements) // 2]
-    mask = [link.joint_type != "fixed" for link in links]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        # ikpy follows a lone child past the last element (the Z1's gripper): cut there
+        links = chain.links[: 1 + len(elements) // 2]
+        mask = np.array([link.joint_type != "fixed" for link in links])
         chain = Chain(links, active_links_mask=mask, name=robot.name)
     names = [link.name for link, on in zip(chain.links, mask, strict=True) if on]
-    assert names == list(robot.joint_names), (names, robot.joint_names)
-    return chain, np.array(mask)
+    if names != list(robot.joint_names):
+        return f"not comparable (ikpy's joints {names})"
+    start = np.zeros(len(mask))
+    start[mask] = robot.rest_angles()
+
+    def call(goal: np.ndarray) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return chain.inverse_kinematics(
+                goal[:3, 3], goal[:3, :3], orientation_mode="all", initial_position=start
+            )
+
+    return Contender(
+        "ikpy",
+        lambda goal: goal,
+        call,
+        lambda full: (np.asarray(full)[mask][None], None, False),
+        every=False,
+        wraps=False,
+        limit=count,
+    )
+
+
+def judge(
+    row: Row, robot: ik.Robot, fk: IndependentFK, goal: np.ndarray, rows: np.ndarray, wraps: bool
+) -> None:
+    """Add one pose's answer (``rows``: (k, n) joint values) to ``row``."""
+    good = exact = 0
+    outside = False
+    kept = []
+    for q in rows:
+        if wraps:
+            moved = peers.into_limits(q, robot.lo, robot.hi)
+            if moved is None:
+                continue
+            q = moved
+        elif np.any(q < robot.lo - 1e-12) or np.any(q > robot.hi + 1e-12):
+            outside = True
+            continue
+        dist, angle = pose_errors(fk(q), goal)
+        good += dist <= TOL and angle <= ANGLE_TOL
+        if dist <= EXACT and angle <= EXACT:
+            exact += 1
+            kept.append(q)
+    row.solved.append(good > 0)
+    row.outside += outside
+    row.good.append(good)
+    row.exact.append(exact)
+    row.sets.append(np.array(kept).reshape(-1, robot.n))
+
+
+def run_arm(arm: str, args: argparse.Namespace) -> tuple[ik.Robot, dict[str, Row]]:
+    robot = load_example(arm)
+    fk = IndependentFK(example_path(arm), robot)
+    rng = np.random.default_rng([args.seed, ARMS.index(arm)])
+    goals = [robot.tip_frame(q) for q in robot.random_angles(rng, args.poses)]
+    contenders: dict[str, Contender | str] = {
+        **geoik_contenders(robot),
+        **peer_contenders(robot, arm, args.threads),
+    }
+    if not args.no_ikpy:
+        contenders["ikpy"] = ikpy_contender(robot, arm, args.ikpy_poses)
+    rows = {name: Row() for name in contenders}
+    live: dict[str, Contender] = {}
+    for name, c in contenders.items():
+        if isinstance(c, str):
+            rows[name].unavailable = c
+        else:
+            live[name] = c
+            rows[name].note = c.note
+            rows[name].every = c.every
+    inputs = {name: [c.prepare(g) for g in goals] for name, c in live.items()}
+    answers: dict[str, list[Any]] = {name: [] for name in live}
+    order = list(live)
+    for start in range(0, len(goals), args.chunk):
+        for name in order:
+            c = live[name]
+            stop = min(start + args.chunk, len(goals), c.limit or len(goals))
+            times = rows[name].times
+            for x in inputs[name][start:stop]:
+                t0 = time.perf_counter()
+                answer = c.call(x)
+                times.append(time.perf_counter() - t0)
+                answers[name].append(answer)
+        order = order[1:] + order[:1]
+    for name, c in live.items():
+        for goal, answer in zip(goals, answers[name], strict=False):
+            q, iters, capped = c.read(answer)
+            judge(rows[name], robot, fk, goal, q, c.wraps)
+            if iters is not None:
+                rows[name].iterations.append(iters)
+                rows[name].capped += capped
+    if args.batch_poses:
+        batch_goals = [
+            robot.tip_frame(q)
+            for q in robot.random_angles(
+                np.random.default_rng([args.seed, 99, ARMS.index(arm)]), args.batch_poses
+            )
+        ]
+        for name, c in live.items():
+            if c.batch is None:
+                continue
+            prepared = [c.prepare(g) for g in batch_goals]
+            c.batch(prepared[:16])  # compiled or loaded before timing
+            t0 = time.perf_counter()
+            c.batch(prepared)
+            rows[name].batch = len(prepared) / (time.perf_counter() - t0)
+    return robot, rows
+
+
+def classes(q: np.ndarray) -> np.ndarray:
+    """Solutions as angles wrapped into (-pi, pi], duplicates (within EXACT) removed."""
+    wrapped = (q + math.pi) % (2 * math.pi) - math.pi
+    out: list[np.ndarray] = []
+    for row in wrapped:
+        if not any(_apart(row, o) <= EXACT for o in out):
+            out.append(row)
+    return np.array(out).reshape(-1, q.shape[1])
+
+
+def _apart(a: np.ndarray, b: np.ndarray) -> float:
+    d = np.abs(a - b) % (2 * math.pi)
+    return float(np.max(np.minimum(d, 2 * math.pi - d)))
+
+
+def same_sets(ours: list[np.ndarray], theirs: list[np.ndarray]) -> tuple[int, int]:
+    """(poses whose exact solution sets agree, poses compared)."""
+    agree = 0
+    for a, b in zip(ours, theirs, strict=False):
+        ca, cb = classes(a), classes(b)
+        agree += len(ca) == len(cb) and all(any(_apart(x, y) <= EXACT for y in ca) for x in cb)
+    return agree, min(len(ours), len(theirs))
+
+
+def fmt(value: float | None, spec: str, missing: str = "-") -> str:
+    return missing if value is None or value != value else format(value, spec)
+
+
+def rate(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value / 1e6:.2f} M" if value >= 1e6 else f"{value / 1e3:.0f} k"
+
+
+def print_table(results: list[tuple[str, ik.Robot, dict[str, Row]]], poses: int) -> None:
+    print(
+        f"\n{'arm':<10}{'contender':<16}{'solved':>8}{'outside':>8}{'median us':>11}"
+        f"{'sols':>7}{'exact':>7}{'max it':>8}{'capped':>7}{'batch/s':>10}  family / note"
+    )
+    for arm, _robot, rows in results:
+        for name, row in rows.items():
+            if row.unavailable is not None:
+                print(f"{arm:<10}{name:<16}  {row.unavailable}")
+                continue
+            sols = statistics.fmean(row.good) if row.good else None
+            exact = statistics.fmean(row.exact) if row.every and row.exact else None
+            max_it = max(row.iterations) if row.iterations else None
+            capped = row.capped if row.iterations else None
+            count = f" (first {len(row.solved)})" if len(row.solved) < poses else ""
+            print(
+                f"{arm:<10}{name:<16}{100 * row.share():>7.1f}%{row.outside:>8}"
+                f"{row.median_us():>11.1f}{fmt(sols, '.2f'):>7}{fmt(exact, '.2f'):>7}"
+                f"{fmt(max_it, 'd'):>8}{fmt(capped, 'd'):>7}{rate(row.batch):>10}  "
+                f"{row.note}{count}"
+            )
+
+
+def print_ratios(results: list[tuple[str, ik.Robot, dict[str, Row]]]) -> None:
+    print("\nratios of median times per call, measured in this run (> 1: geoik faster)")
+    pairs = [
+        ("EAIK", "geoik dls"),
+        ("EAIK", "geoik analytic"),
+        ("EAIK", "geoik all"),
+        ("ik-geo", "geoik all"),
+        ("ur_analytic_ik", "geoik all"),
+        ("ikpy", "geoik dls"),
+    ]
+    for arm, _robot, rows in results:
+        parts = []
+        for peer, ours in pairs:
+            a, b = rows.get(peer), rows.get(ours)
+            if a is None or b is None or a.unavailable or b.unavailable:
+                continue
+            first = len(a.times) if len(a.times) < len(b.times) else None
+            parts.append(f"{peer} / {ours} {a.median_us() / b.median_us(first):.2f}")
+        print(f"  {arm:<10}" + ("; ".join(parts) if parts else "-"))
+
+
+def print_sets(results: list[tuple[str, ik.Robot, dict[str, Row]]]) -> None:
+    print(
+        "\nsolution sets, geoik all against EAIK's exact solutions (same count, each within "
+        f"{EXACT:g} rad)"
+    )
+    for arm, _robot, rows in results:
+        ours, theirs = rows.get("geoik all"), rows.get("EAIK")
+        if ours is None or ours.unavailable:
+            why = ours.unavailable if ours is not None else "not run"
+            print(f"  {arm:<10}geoik all {why}")
+        elif theirs is None or theirs.unavailable:
+            print(f"  {arm:<10}EAIK {theirs.unavailable if theirs else 'not run'}")
+        else:
+            agree, total = same_sets(ours.sets, theirs.sets)
+            print(f"  {arm:<10}{agree} of {total} poses agree")
+
+
+def print_goals(results: list[tuple[str, ik.Robot, dict[str, Row]]]) -> None:
+    def verdict(flags: list[bool | None]) -> str:
+        if not flags or any(f is None for f in flags):
+            return "not available"
+        return "met" if all(flags) else "NOT met"
+
+    def full(row: Row | None) -> bool | None:
+        if row is None or row.unavailable:
+            return None
+        return row.share() == 1.0 and row.outside == 0
+
+    print()
+    print(
+        "goal: dls at its defaults solves 100.0 % with orientation, no joint outside its limits, "
+        f"every arm: {verdict([full(rows.get('geoik dls')) for _, _, rows in results])}"
+    )
+    print(
+        "goal: analytic solves 100.0 %, every arm: "
+        f"{verdict([full(rows.get('geoik analytic')) for _, _, rows in results])}"
+    )
+    six = [(arm, rows) for arm, robot, rows in results if robot.n == 6]
+    flags: list[bool | None] = []
+    for _, rows in six:
+        ours, theirs = rows.get("geoik all"), rows.get("EAIK")
+        if ours is None or ours.unavailable or theirs is None or theirs.unavailable:
+            flags.append(None)
+        else:
+            agree, total = same_sets(ours.sets, theirs.sets)
+            flags.append(agree == total)
+    print(f"goal: the same solution sets as EAIK on every 6-joint arm: {verdict(flags)}")
+    flags = []
+    for _, rows in six:
+        ours, theirs = rows.get("geoik all"), rows.get("EAIK")
+        if ours is None or ours.unavailable or theirs is None or theirs.unavailable:
+            flags.append(None)
+        else:
+            flags.append(ours.median_us() <= theirs.median_us())
+    print(f"goal: every solution in at most EAIK's time per call, 6-joint arms: {verdict(flags)}")
+    flags = []
+    for _, _, rows in results:
+        ours, theirs = rows.get("geoik analytic"), rows.get("EAIK")
+        if ours is None or ours.batch is None or theirs is None or theirs.batch is None:
+            flags.append(None)
+        else:
+            flags.append(ours.batch >= BATCH_GOAL and ours.batch >= 3 * theirs.batch)
+    print(f"goal: batch >= {BATCH_GOAL:.0e} poses/s and 3x EAIK's: {verdict(flags)}")
+    flags = []
+    for arm, _, rows in results:
+        if arm in ("panda", "xarm7"):
+            row = rows.get("geoik auto")
+            ok = full(row)
+            flags.append(None if ok is None else ok and row.median_us() <= SIX_JOINT_GOAL_US)
+    print(
+        f"goal: Panda and xArm7 by auto 100 % with orientation, median <= "
+        f"{SIX_JOINT_GOAL_US:g} us, inside the limits: {verdict(flags)}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--targets", type=int, default=300, help="targets per robot")
-    parser.add_argument("--ikpy-targets", type=int, default=100, help="of which ikpy solves")
+    parser.add_argument(
+        "--poses", "--targets", type=int, default=300, help="held-out poses per arm"
+    )
+    parser.add_argument(
+        "--ikpy-poses", "--ikpy-targets", type=int, default=50, help="of which ikpy solves"
+    )
+    parser.add_argument("--batch-poses", type=int, default=20000, help="poses per batch call")
+    parser.add_argument("--threads", type=int, default=2, help="threads of the batch calls")
+    parser.add_argument("--chunk", type=int, default=25, help="poses per turn")
+    parser.add_argument("--arms", nargs="+", choices=ARMS, default=list(ARMS))
+    parser.add_argument("--seed", type=int, default=SEED, help="of the held-out poses")
+    parser.add_argument("--no-ikpy", action="store_true", help="leave ikpy out")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0]
     print(
-        f"robots of example-robot-data; {args.targets} reachable targets per robot (ikpy: the "
-        f"first {args.ikpy_targets}), from the rest configuration; success: within {TOL:g} m "
-        f"and {ANGLE_TOL:g} rad (position only: {TOL:g} m), every joint inside its limits",
+        f"{len(args.arms)} arms of example-robot-data, {args.poses} held-out reachable poses "
+        f"each (position and orientation); success: within {TOL:g} m and {ANGLE_TOL:g} rad by "
+        f"yourdfpy's forward kinematics, every joint inside its limits; exact: within "
+        f"{EXACT:g} m and {EXACT:g} rad",
         flush=True,
     )
-    ik.warm_up(["dls", "ccd"], dims=(3,), robots=True)
-    rows = []
-    for name in ROBOTS:
-        robot = load_example(name)
-        goals = targets(robot, args.targets)
-        chain, mask = ikpy_chain(robot, str(example_path(name)))
-        start = robot.rest_angles()
-        cases = {
-            "dls": dict(method="dls", oriented=True),
-            "ccd": dict(method="ccd", oriented=True),
-            "dls (position)": dict(method="dls", oriented=False),
-        }
-        for case in cases.values():  # compile before timing
-            o = goals[0][:3, :3] if case["oriented"] else None
-            ik.solve(robot, goals[0][:3, 3], method=case["method"], orientation=o)
-        results = {label: Result() for label in [*cases, "ikpy"]}
-        full0 = np.zeros(len(mask))
-        full0[mask] = start
-        # each contender solves its targets in a loop of its own, as a user's program would, and
-        # the answers are judged after the loop: taking turns target by target, ikpy's calls
-        # (scipy, NumPy) evict what geoik's use from the caches and slow them about 2.5x
-        for label, case in cases.items():
-            answers = []
-            for goal in goals:
-                o = goal[:3, :3] if case["oriented"] else None
-                t0 = time.perf_counter()
-                sol = ik.solve(
-                    robot,
-                    goal[:3, 3],
-                    method=case["method"],
-                    orientation=o,
-                    tol=TOL,
-                    angle_tol=None if o is None else ANGLE_TOL,
-                    max_iter=MAX_ITER,
-                    start=start,
-                )
-                results[label].times.append(time.perf_counter() - t0)
-                answers.append(sol.angles)
-            for goal, q in zip(goals, answers, strict=True):
-                ok, inside = judge(robot, q, goal, bool(case["oriented"]))
-                results[label].ok.append(ok)
-                results[label].outside += not inside
-        answers = []
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            for goal in goals[: args.ikpy_targets]:
-                t0 = time.perf_counter()
-                full = chain.inverse_kinematics(
-                    goal[:3, 3],
-                    goal[:3, :3],
-                    orientation_mode="all",
-                    initial_position=full0,
-                )
-                results["ikpy"].times.append(time.perf_counter() - t0)
-                answers.append(np.asarray(full)[mask])
-        for goal, q in zip(goals, answers, strict=False):
-            ok, inside = judge(robot, q, goal, True)
-            results["ikpy"].ok.append(ok)
-            results["ikpy"].outside += not inside
-        rows.append((name, results, args.targets, args.ikpy_targets))
-        print(f"  {name} done", file=sys.stderr, flush=True)
-
-    print(
-        f"\n{'robot':<8}{'solver':<16}{'solved':>8}{'outside':>9}{'median us':>11}"
-        f"{'ikpy / geoik':>14}"
-    )
-    met_share, met_ratio = True, True
-    for name, results, _count, ik_count in rows:
-        ikpy = results["ikpy"]
-        for label, res in results.items():
-            ratio = ""
-            if label in ("dls", "ccd"):
-                ratio = f"{ikpy.median_us() / res.median_us(ik_count):.0f}x"
-            print(
-                f"{name:<8}{label:<16}{100 * res.share():>7.1f}%{res.outside:>9}"
-                f"{res.median_us():>11.1f}{ratio:>14}"
-            )
-        dls = results["dls"]
-        if name in GOAL_ROBOTS:
-            met_share &= dls.share() >= GOAL_SHARE and dls.outside == 0
-        met_ratio &= (
-            ikpy.median_us() / dls.median_us(ik_count) >= GOAL_RATIO
-            and dls.share(ik_count) >= ikpy.share()
+    ik.warm_up(["dls"], dims=(3,), robots=True)
+    results = []
+    for arm in args.arms:
+        robot, rows = run_arm(arm, args)
+        results.append((arm, robot, rows))
+        print(
+            f"  {arm} done ({EXAMPLES[arm][1][0]}, {robot.n} joints)", file=sys.stderr, flush=True
         )
+    print_table(results, args.poses)
     print(
-        f"(ikpy / geoik: ikpy's median time over geoik's on the same targets; ikpy's rows are "
-        f"over its first {args.ikpy_targets} targets)"
+        "(sols: correct solutions per pose, inside the limits; exact: within "
+        f"{EXACT:g} m and rad; max it / capped: geoik's largest iteration count and the "
+        "poses that ended MAX_ITERATIONS)"
     )
-    print(
-        f"\ngoal: dls with orientation >= {100 * GOAL_SHARE:.0f} % on "
-        f"{', '.join(GOAL_ROBOTS)} within {MAX_ITER} iterations, every joint inside its limits: "
-        f"{'met' if met_share else 'NOT met'}"
-    )
-    print(
-        f"goal: dls >= {GOAL_RATIO:.0f}x faster than ikpy (median per solve) at an equal or "
-        f"better success share, every robot: {'met' if met_ratio else 'NOT met'}"
-    )
+    print_ratios(results)
+    print_sets(results)
+    print_goals(results)
     print(
         f"machine load (1-minute average): {load:.2f} at the start, {os.getloadavg()[0]:.2f} at "
-        f"the end, on {os.cpu_count()} cores"
+        f"the end, on {os.cpu_count()} cores (shared: read the ratios, measured side by side)"
     )
     return 0
 

@@ -102,6 +102,9 @@ def solver_record(solver: Solver) -> dict[str, Any]:
         "iterative": solver.iterative,
         "default_max_iter": solver.default_max_iter,
         "robots": solver.takes_robots,
+        "default_max_iter_robots": (
+            solver.budget_general if solver.kernel_general is not None else None
+        ),
         "options": {
             o.name: {"default": o.default, "size": o.size, "help": o.help} for o in solver.options
         },
@@ -122,7 +125,10 @@ def solver_text(solver: Solver) -> str:
             "and orientation targets"
         )
     elif solver.kernel_general is not None:
-        robots = "yes (geoik.Robot, geoik solve --urdf), position and orientation targets"
+        robots = (
+            "yes (geoik.Robot, geoik solve --urdf), position and orientation targets; "
+            f"max_iter {solver.budget_general}"
+        )
     else:
         robots = f"no (needs {solver.general_note})"
     lines = [

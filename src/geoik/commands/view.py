@@ -109,7 +109,18 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=run)
 
 
-ROBOTS = ("panda", "ur5", "ur10", "kinova", "z1", "allegro")
+ROBOTS = (
+    "panda",
+    "ur3",
+    "ur5",
+    "ur10",
+    "kinova",
+    "z1",
+    "talos_arm",
+    "so100",
+    "xarm7",
+    "allegro",
+)
 """The names --robot takes (geoik.robots.urdf.EXAMPLES)."""
 
 

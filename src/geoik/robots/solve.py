@@ -76,7 +76,7 @@ def solve_robot(
             "expected with an orientation (orientation=...), got a position-only target",
             argument="angle_tol",
         )
-    iters = check_max_iter(max_iter, solver.default_max_iter)
+    iters = check_max_iter(max_iter, solver.budget_general)
     opts = solver.general_opts(robot, options)
     q = _start(robot, start)
     goals = _goal_arrays(robot, {0: (t, goal_rot)})
@@ -145,7 +145,7 @@ def solve_robot_tree(
             "expected with orientations (orientations=...), got position-only targets",
             argument="angle_tol",
         )
-    iters = check_max_iter(max_iter, solver.default_max_iter)
+    iters = check_max_iter(max_iter, solver.budget_general)
     opts = solver.general_opts(robot, {})
     q = _start(robot, start)
     code, used = 0, 0

@@ -4,8 +4,8 @@ The file is read by yourdfpy (the ``robots`` extra: ``pip install 'geoik[robots]
 meshes; geoik only turns its joints into the general joint model:
 
 - the model starts at ``base`` (default: the URDF's root link) and ends at the tips, links named
-  by ``tip`` or ``tips``; by default every leaf link that at least one movable joint moves, in
-  the tree cut at the joints geoik does not solve (below);
+  by ``tip`` or ``tips``; by default every leaf link that at least one movable joint moves and
+  that no unsupported joint (below) leads to;
 - revolute (with its limits), continuous and prismatic (with its limits) joints on the paths
   from the base to the tips become the model's joints, in the order of the paths (base to tip,
   each joint after its parent); fixed joints are folded into the next joint's transform (or the
@@ -13,7 +13,9 @@ meshes; geoik only turns its joints into the general joint model:
 - axes are normalised (URDF asks for unit axes; a zero axis is an error);
 - mimic, floating and planar joints on those paths raise
   :class:`~geoik.errors.UnsupportedJointError`; off them they are ignored (they move no tip):
-  the Panda's mimicking finger joint does not stop a model of the arm to its hand.
+  the Panda's mimicking finger joint does not stop a model of the arm to its hand, nor, with no
+  tip named, a model of its hand and left finger. A fixed joint that names a joint to mimic
+  (as the Talos gripper's do) stays fixed: a mimic element moves only a movable joint.
 """
 
 from __future__ import annotations
@@ -270,23 +272,11 @@ def _default_tips(base: str, children: dict[str, list[Any]]) -> list[str]:
         if not below and moved:
             out.append(link)
         for j in below:
-            walk(j.child, moved or j.type in _MOVABLE)
+            if _unsupported(j) is None:
+                walk(j.child, moved or j.type in _MOVABLE)
 
     walk(base, False)
     return out
-
-
-def _unsupported(joint: Any) -> str | None:
-    """Why geoik does not model ``joint`` (it mimics another, or is floating or planar), or
-    None."""
-    if joint.mimic is not None:
-        return f"mimics {joint.mimic.joint!r}; geoik does not solve mimic joints"
-    if joint.type not in _MOVABLE and joint.type != "fixed":
-        return (
-            f"is {joint.type}; geoik solves revolute, continuous, prismatic and fixed joints (a "
-            "floating base: load with base= the link below it)"
-        )
-    return None
 
 
 def _path(base: str, tip: str, by_child: dict[str, Any], what: str) -> list[Any]:
@@ -303,11 +293,25 @@ def _path(base: str, tip: str, by_child: dict[str, Any], what: str) -> list[Any]
     for j in path:
         why = _unsupported(j)
         if why is not None:
-            hint = " (choose a tip above it)" if j.mimic is not None else ""
             raise UnsupportedJointError(
-                f"the joint {j.name!r} on the way to {tip!r} {why}{hint}", argument=what
+                f"the joint {j.name!r} on the way to {tip!r} {why}", argument=what
             )
     return path
+
+
+def _unsupported(joint: Any) -> str | None:
+    """Why geoik cannot solve through ``joint`` (the end of a message), or None."""
+    if joint.mimic is not None and joint.type in _MOVABLE:
+        return (
+            f"mimics {joint.mimic.joint!r}; geoik does not solve mimic joints (choose a tip "
+            "above it)"
+        )
+    if joint.type not in _MOVABLE and joint.type != "fixed":
+        return (
+            f"is {joint.type}; geoik solves revolute, continuous, prismatic and fixed joints "
+            "(a floating base: load with base= the link below it)"
+        )
+    return None
 
 
 def _origin(joint: Any) -> np.ndarray:
@@ -348,19 +352,30 @@ def _limits(joint: Any) -> tuple[float, float]:
 
 EXAMPLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "panda": ("panda_description/urdf/panda.urdf", ("panda_hand_tcp",)),
+    "ur3": ("ur_description/urdf/ur3_robot.urdf", ("tool0",)),
     "ur5": ("ur_description/urdf/ur5_robot.urdf", ("tool0",)),
     "ur10": ("ur_description/urdf/ur10_robot.urdf", ("tool0",)),
     "kinova": ("kinova_description/robots/kinova.urdf", ("j2s6s200_end_effector",)),
     "z1": ("z1_description/urdf/z1.urdf", ("link06",)),
+    "talos_arm": ("talos_data/robots/talos_left_arm.urdf", ("wrist_left_ft_tool_link",)),
+    "so100": ("so_arm_description/urdf/so100.urdf", ("gripper",)),
+    "xarm7": ("xarm_description/urdf/xarm7.urdf", ("link_eef",)),
     "allegro": (
         "allegro_hand_description/urdf/allegro_right_hand.urdf",
         ("link_3.0_tip", "link_7.0_tip", "link_11.0_tip", "link_15.0_tip"),
     ),
 }
 """Real robots of the ``example-robot-data`` package (PyPI): name -> (URDF path in its
-``robots`` folder, the tips geoik's tests and benchmarks solve for): the Franka Panda to its
-tool centre point, the UR5 and UR10 to their tool flange, the Kinova Jaco (j2s6s200) to its end
-effector, the Unitree Z1 to its last link, and the Allegro right hand to its four fingertips."""
+``robots`` folder, the tips geoik's tests and benchmarks solve for). The arms, each from its
+file's root link: the Franka Panda (7 joints) to its tool centre point; the UR3, UR5 and UR10
+(6) to their tool flange; the Kinova Jaco j2s6s200 (6) to its end effector; the Unitree Z1 (6)
+to its last link; Talos's left arm (the file's 6 joints from the shoulder's second joint to the
+wrist) to the tool side of its wrist's force sensor; the SO-100 (5) to its gripper's fixed jaw,
+the link its wrist roll turns; the UFactory xArm7 (7) to its end-effector frame. And the Allegro
+right hand to its four fingertips."""
+
+ARMS = ("ur3", "ur5", "ur10", "z1", "kinova", "talos_arm", "so100", "panda", "xarm7")
+"""The arms of :data:`EXAMPLES` (one tip each), in the order benchmarks print them."""
 
 
 def example_path(name: str) -> Path:

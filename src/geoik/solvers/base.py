@@ -79,8 +79,9 @@ class Solver:
                        max_iter, opts, rec)
 
     with ``model`` the robot's ``kernel_arrays``, ``opts`` the packed options followed by the
-    robot's size, and ``capacity_general`` its keyframe rows (see
-    :mod:`geoik.solvers.dls_general`). A solver without one raises
+    robot's size, ``capacity_general`` its keyframe rows (see
+    :mod:`geoik.solvers.dls_general`) and ``default_max_iter_general`` its iteration budget
+    (``default_max_iter`` when None): :attr:`budget_general`. A solver without one raises
     :class:`geoik.UnsupportedChainError` for a robot, saying what it needs
     (``general_note``).
 
@@ -127,6 +128,7 @@ class Solver:
     decompose: Callable[..., Any] | None = None
     pack: Callable[..., Any] | None = None
     max_solutions: int = 0
+    default_max_iter_general: int | None = None
     _option_index: dict[str, Option] = field(default_factory=dict, repr=False, compare=False)
     _defaults: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
     _fits: set[tuple[int, int]] = field(default_factory=set, repr=False, compare=False)
@@ -182,6 +184,13 @@ class Solver:
         goal_rot, targeted, oriented)``; returns the kernel's ``(status, iterations, nrec)``."""
         kernel = runner(self.kernel_general, robot.n * robot.n * max_iter)
         return kernel(robot.kernel_arrays, *goals, q, tol, angle_tol, max_iter, opts, rec)
+
+    @property
+    def budget_general(self) -> int:
+        """The default iteration budget on general models (robots)."""
+        if self.default_max_iter_general is None:
+            return self.default_max_iter
+        return self.default_max_iter_general
 
     def check_model(self, model: Any, general: Sequence[str] = ()) -> None:
         """Raise UnsupportedChainError unless the solver takes general models (robots), naming

@@ -90,8 +90,8 @@ from geoik.geometry import (
     sq,
 )
 from geoik.solvers.base import Option, Solver, flag, positive
+from geoik.solvers.dls_general import BUDGET_GENERAL, dls_general
 from geoik.solvers.dls_general import capacity as capacity_general
-from geoik.solvers.dls_general import dls_general
 from geoik.solvers.escape import ESCAPE_HELP, ESCAPES, bend_2d, bend_3d, reach_out_2d, reach_out_3d
 
 MOVED = 1e-12
@@ -493,4 +493,6 @@ SOLVER = Solver(
         Option("escape", 1.0, f"{ESCAPE_HELP}; 0: off", check=flag),
     ),
     default_max_iter=100,
+    # robots: the rare poses that need many restarts (see dls_general's module docstring)
+    default_max_iter_general=BUDGET_GENERAL,
 )
