@@ -60,7 +60,11 @@ ARGS = [
 ]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 MIN_FPS = 30.0
-WARM_TIMEOUT_MS = 120_000  # first run: numba compiles every kernel once (then cached)
+WARM_TIMEOUT_MS = 600_000  # first run: numba compiles every kernel once (then cached)
+FRAME_MS = 16
+"""One animation frame of the page's clock (Playwright's requestAnimationFrame runs every 16 ms)."""
+SECOND = 63
+"""Animation frames in a second (and a little more) of the page's clock."""
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +88,7 @@ def new_page(browser, url, ready, **options):
     pg.errors = []
     pg.on("pageerror", lambda e: pg.errors.append(f"{e}\n{e.stack}"))
     pg.on("console", lambda m: m.type == "error" and pg.errors.append(m.text))
+    pg.clock.install()  # flows as usual until a test runs frames one by one (run_frames)
     pg.goto(url)
     pg.wait_for_function(ready, timeout=WARM_TIMEOUT_MS)
     return pg
@@ -102,7 +107,13 @@ def page(server_url, browser):
 
 
 def state(pg, expr):
-    return pg.evaluate(f"(() => {{ const s = window.geoikState; return {expr}; }})()")
+    """``expr`` evaluated in the page, with ``s`` the page state and ``text(id)`` an element's
+    text."""
+    return pg.evaluate(
+        "(() => { const s = window.geoikState;"
+        " const text = (id) => document.getElementById(id).textContent;"
+        f" return {expr}; }})()"
+    )
 
 
 def settled(pg, timeout=30_000):
@@ -113,6 +124,40 @@ def settled(pg, timeout=30_000):
                    r.target[0] === s.target[0] && r.target[1] === s.target[1]; })()""",
         timeout=timeout,
     )
+
+
+def pause(pg):
+    """Stop the page's clock a moment ahead of its time (its timers due by then fire once)."""
+    for ahead in (0.1, 1.0, 10.0, 100.0):  # the page's time runs on while this is asked
+        try:
+            pg.clock.pause_at(pg.evaluate("Date.now()") / 1000 + ahead)
+            return
+        except sync_api.Error as e:
+            if "to the past" not in str(e):
+                raise
+    raise AssertionError("the page's clock could not be paused")
+
+
+def run_frames(pg, count, read):
+    """``count`` animation frames on the page's clock, paused meanwhile: each frame runs once
+    every request sent before it has its reply. What the page counts then (solves, frames drawn,
+    its own frames a second) is what it shows wherever the server answers within a frame,
+    whatever this machine's speed or load. Returns ``state(pg, read)`` read at the last frame;
+    the clock flows again afterwards."""
+    pause(pg)
+    try:
+        for _ in range(count):
+            pg.clock.run_for(FRAME_MS)
+            pg.wait_for_function("geoikState.pending === 0", timeout=WARM_TIMEOUT_MS)
+        return state(pg, read)
+    finally:
+        pg.clock.resume()
+
+
+def answered_after(pg, reply, mark):
+    """Wait until ``geoikState.<reply>`` answers a request sent after request ``mark`` (a value
+    of ``geoikState.sent``)."""
+    pg.wait_for_function(f"(geoikState.{reply} || {{}}).id > {mark}", timeout=30_000)
 
 
 def client_xy(pg, world):
@@ -230,10 +275,14 @@ def test_replay_plays_the_motion_with_its_trace_and_ends_on_the_solution(page):
     page.select_option("#method", "ccd")
     drag(page, (-4.0, 6.0))
     settled(page)
-    page.click("#replay")
-    page.wait_for_function("geoikState.replaying", timeout=30_000)
-    page.wait_for_timeout(400)
-    middle = state(page, "s.endEffector")
+    pause(page)
+    try:
+        page.click("#replay")  # asks for the motion, and replays it once it comes
+        page.wait_for_function("geoikState.replaying", timeout=30_000)
+        page.clock.run_for(400)  # a third of the way at most: a replay lasts 1.2 s or more
+        middle = state(page, "s.endEffector")
+    finally:
+        page.clock.resume()
     page.wait_for_function("!geoikState.replaying", timeout=30_000)
     reply, end = state(page, "s.lastReply"), state(page, "s.endEffector")
     assert reply["motion"]["steps"] > 1
@@ -304,26 +353,22 @@ def test_scene_is_solved_at_the_browsers_frame_rate(page, scene):
         f"geoikState.sceneReply && geoikState.sceneReply.scene === '{scene}'",
         timeout=WARM_TIMEOUT_MS,
     )
-    page.wait_for_timeout(500)  # the new scene's meshes built and their shaders compiled
     frames, drawn = state(page, "[s.sceneFrames, s.view3d.scene.frames]")
-    page.wait_for_timeout(2000)
-    solved, drawing = state(page, "[s.sceneFrames, s.view3d.scene.frames]")
-    solved, drawing = (solved - frames) / 2.0, (drawing - drawn) / 2.0  # a second
-    # the server keeps pace with the browser: a solve for every frame the 3-D view draws, 30 a
-    # second or more where the browser draws that fast (without a GPU, WebGL draws on the CPU
-    # the solves share, and its drawing is the limit)
-    assert drawing > 0, f"{scene}: the 3-D view drew nothing in 2 s"
+    # the page's own measure too, over its own window
+    read = "[s.sceneFrames, s.view3d.scene.frames, s.fps, s.renderFps, text('s-fps')]"
+    solved, drawing, fps, render_fps, shown = run_frames(page, SECOND, read)
+    solved, drawing = solved - frames, drawing - drawn  # in a second
+    # the page keeps pace with the browser: a solve for every frame the 3-D view draws, 30 a
+    # second or more where the browser draws that fast (frames run one by one on the page's
+    # clock, each once the replies asked for have come: the server's speed is not measured here)
+    assert drawing > 0, f"{scene}: the 3-D view drew nothing in a second"
     assert solved >= min(MIN_FPS, 0.8 * drawing), f"{scene}: {solved} solved, {drawing} drawn/s"
-    fps, render_fps, shown = state(  # the page's own measure, over its own window
-        page, "[s.fps, s.renderFps, document.getElementById('s-fps').textContent]"
-    )
     assert fps >= min(MIN_FPS, 0.8 * render_fps), f"{scene}: {fps:.1f} solved frames/s"
     assert shown == f"{fps:.1f} solved frames/s"  # the page shows the rate it measures
     reply = state(page, "s.sceneReply")
     check_scene_reply(scene, reply)
     drawn = state(page, "s.view3d.scene.frames")
-    page.wait_for_timeout(500)
-    assert state(page, "s.view3d.scene.frames") > drawn  # the 3-D view follows the solves
+    page.wait_for_function(f"geoikState.view3d.scene.frames > {drawn}")  # it follows the solves
     assert state(page, "s.view3d.scene.renderer.getContext().isContextLost()") is False
     if scene == "hand":  # the status shows the reply drawn (a new one is drawn on the next frame)
         page.wait_for_function(
@@ -343,7 +388,7 @@ def drag_in_view(pg, view, start, end):
     pg.mouse.down()
     pg.mouse.move(x1, y1, steps=5)
     pg.mouse.up()
-    pg.wait_for_timeout(300)
+    answered_after(pg, "sceneReply", state(pg, "s.sent"))
 
 
 def test_dragging_in_the_scene_views_moves_what_they_control(page):
@@ -361,6 +406,14 @@ def test_dragging_in_the_scene_views_moves_what_they_control(page):
     ball = state(page, "s.sceneReply.ball")
     assert ball[:2] == pytest.approx([1.1, 0.3], abs=0.05)
     assert page.errors == []
+
+
+def view_drawn(pg, view):
+    """Wait until the 3-D view has drawn what it shows now (a reply asked for after this call
+    came and was drawn)."""
+    answered_after(pg, "lastReply", state(pg, "s.sent"))
+    drawn = state(pg, f"s.view3d.{view}.frames")
+    pg.wait_for_function(f"geoikState.view3d.{view}.frames > {drawn}", timeout=30_000)
 
 
 def handle_xy(pg, view):
@@ -383,10 +436,10 @@ def drag_handle(pg, view, dx, dy, steps=12):
 def test_dragging_the_3d_handle_moves_the_arm_and_the_ball(page):
     page.click("#tabs button[data-scene=arm]")
     page.wait_for_function("geoikState.sceneReply && geoikState.sceneReply.scene === 'arm'")
-    page.wait_for_timeout(300)
+    view_drawn(page, "scene")
     pose = drag_handle(page, "scene", -50, 40)
     assert state(page, "document.getElementById('auto').checked") is False
-    page.wait_for_timeout(600)
+    answered_after(page, "sceneReply", state(page, "s.sent"))
     r = state(page, "s.sceneReply")
     held = state(page, "s.view3d.scene.handlePose()")["position"]  # snapped to the reply's
     assert math.dist(r["target3"], held) <= 1e-6
@@ -396,9 +449,9 @@ def test_dragging_the_3d_handle_moves_the_arm_and_the_ball(page):
     page.screenshot(path=ARTIFACTS / "viewer-arm-3d-drag.png")
     page.click("#tabs button[data-scene=hand]")
     page.wait_for_function("geoikState.sceneReply && geoikState.sceneReply.scene === 'hand'")
-    page.wait_for_timeout(300)
+    view_drawn(page, "scene")
     pose = drag_handle(page, "scene", 30, -20)
-    page.wait_for_timeout(600)
+    answered_after(page, "sceneReply", state(page, "s.sent"))
     r = state(page, "s.sceneReply")
     assert (
         math.dist(r["ball"], pose["position"]) <= 0.4
@@ -430,7 +483,7 @@ def test_the_hand_fingertip_table_is_wholly_in_sight(page):
     try:
         for width, height in ((1024, 700), (800, 600), (420, 800)):
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(200)
+            page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
             page.eval_on_selector("#scene-detail", "e => e.scrollIntoView({block: 'end'})")
             assert in_sight(page, "#scene-detail"), (width, height)
             page.screenshot(path=ARTIFACTS / f"viewer-hand-{width}x{height}.png")
@@ -551,13 +604,11 @@ def test_the_robot_is_solved_at_the_browsers_frame_rate(model_page):
     pg = model_page
     pg.click("#r-rest")
     pg.check("#r-auto")
-    pg.wait_for_timeout(2500)
-    fps, drawing = state(pg, "[s.robot.fps, s.robot.drawFps]")
-    r = state(pg, "s.robot.reply")
+    read = "[s.robot.fps, s.robot.drawFps, s.robot.reply, text('r3-fps')]"
+    fps, drawing, r, shown = run_frames(pg, SECOND, read)  # the page counts over its last second
     pg.uncheck("#r-auto")
     assert fps >= min(MIN_FPS, 0.8 * drawing), f"robot: {fps} solved, {drawing} drawn frames/s"
     assert r["status"] == "REACHED", r
-    shown = pg.inner_text("#r3-fps")
     assert shown.endswith("solved frames/s") and float(shown.split()[0]) >= min(
         MIN_FPS, 0.8 * drawing
     )
@@ -571,9 +622,9 @@ def test_the_rig_plays_pins_a_hand_and_saves_the_posed_clip(model_page):
     clip = state(pg, "s.rig.clip")
     assert clip["frames"] == 69 and "mixamorig:LeftHand" in clip["effectors"]
     frames = state(pg, "s.rig.frames")
-    pg.wait_for_timeout(2000)
+    now, drawing = run_frames(pg, SECOND, "[s.rig.frames, s.rig.drawFps]")
     rate = 1 / clip["frame_time"]  # a new frame to pose this often, or as often as drawn
-    assert state(pg, "s.rig.frames") - frames >= 2 * min(rate, state(pg, "s.rig.drawFps")) * 0.8
+    assert now - frames >= min(rate, drawing) * 0.8  # in a second
     pg.click("#g-play")  # pause, then pin the left hand where it is and drag its handle
     assert state(pg, "s.rig.playing") is False
     pg.select_option("#g-joint", "mixamorig:LeftHand")
@@ -598,8 +649,8 @@ def test_the_rig_plays_pins_a_hand_and_saves_the_posed_clip(model_page):
     pg.press("#g-pins .pin:nth-child(2) input", "Enter")
     pg.click("#g-play")  # play with the pins: every frame solved on the server
     frames = state(pg, "s.rig.frames")
-    pg.wait_for_timeout(2000)
-    assert state(pg, "s.rig.frames") - frames >= 2 * min(rate, state(pg, "s.rig.drawFps")) * 0.8
+    now, drawing = run_frames(pg, SECOND, "[s.rig.frames, s.rig.drawFps]")
+    assert now - frames >= min(rate, drawing) * 0.8
     r = state(pg, "s.rig.reply")
     assert r["solved"] and r["pins"][0]["active"]
     pg.screenshot(path=ARTIFACTS / "viewer-rig.png")

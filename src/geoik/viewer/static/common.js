@@ -27,6 +27,8 @@ export const S = {
   renderFps: 0,
   sceneReply: null,
   sceneFrames: 0,
+  pending: 0, // requests sent and not answered yet (tests wait for 0)
+  sent: 0, // requests sent so far, the id of the last one (a reply's id tells when it was asked)
   errors: [],
   worldToClient: null,
   viewToClient: null,
@@ -54,6 +56,7 @@ export function connect(onOpen) {
     setConn(false);
     for (const p of conn.pending.values()) p.reject({ message: "connection closed" });
     conn.pending.clear();
+    S.pending = 0;
     for (const f of conn.listeners) f();
     setTimeout(() => connect(onOpen), 1000);
   };
@@ -66,6 +69,7 @@ export function connect(onOpen) {
       return;
     }
     conn.pending.delete(reply.id);
+    S.pending = conn.pending.size;
     reply.rtt_ms = performance.now() - p.sent;
     if (reply.type === "error") {
       S.errors.push(reply);
@@ -96,7 +100,9 @@ export function request(msg, progress = null) {
       return;
     }
     const id = conn.next++;
+    S.sent = id;
     conn.pending.set(id, { resolve, reject, progress, sent: performance.now() });
+    S.pending = conn.pending.size;
     conn.ws.send(JSON.stringify(Object.assign({ id }, msg)));
   });
 }
