@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import csv
 import os
-import signal
 import stat
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from geoik.commands.cli import main
 from geoik.commands.maps import parse_joints, sweep_lengths
+from tests.interrupts import ctrl_c_at_first_progress
 
 BASE = ["--lengths", "1x3", "--max-iter", "10", "--tol", "0.01", "--size", "40"]
 
@@ -277,18 +275,15 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
     ids=["map", "sweep"],
 )
 def test_ctrl_c_leaves_nothing(tmp_path, argv):
-    """A real SIGINT in the middle of a long map or sweep: exit 130, no file, no leftovers."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    cmd = [sys.executable, "-m", "geoik", *argv, "--tol", "0.01", "--max-iter", "20"]
-    proc = subprocess.Popen(
-        cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    line = proc.stderr.readline()  # the first progress line: the work is under way
-    assert "tiles" in line, line
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert "Traceback" not in err
+    """A real SIGINT in the middle of a long map or sweep: exit 130, no file, no leftovers. It
+    is sent once the progress bar shows tiles done and most of them still to do (the map is
+    far longer than that)."""
+    cmd = [*argv, "--tol", "0.01", "--max-iter", "20"]
+    run = ctrl_c_at_first_progress(cmd, cwd=tmp_path)
+    assert 0 < run.done < run.total // 2, run.stderr
+    assert run.returncode == 130, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stderr.splitlines()[-1] == "geoik: interrupted"
     assert list(tmp_path.iterdir()) == []
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from geoik.commands import _progress
 from geoik.commands._progress import ProgressBar
 
@@ -53,3 +55,23 @@ def test_terminal_redraws_in_place_and_ends_the_line(monkeypatch):
 def test_time_left_is_estimated(monkeypatch):
     out = run(io.StringIO(), 10, 3.0, monkeypatch)
     assert "~27 s left" in out.splitlines()[0]  # 1 of 10 done after 3 s
+
+
+class InterruptedTty(Tty):
+    """A terminal on which a Ctrl-C lands while the first line goes out."""
+
+    def write(self, text: str) -> int:
+        n = super().write(text)
+        if self.getvalue() == text:
+            raise KeyboardInterrupt
+        return n
+
+
+def test_a_ctrl_c_while_the_bar_is_drawn_still_ends_its_line():
+    stream = InterruptedTty()
+    bar = ProgressBar("geoik map", unit="tiles", stream=stream)
+    with pytest.raises(KeyboardInterrupt):
+        bar.update(1, 10)
+    bar.close()
+    assert stream.getvalue().startswith("\rgeoik map: [") and stream.getvalue().endswith(" \n")
+    assert stream.getvalue().count("\n") == 1

@@ -194,18 +194,25 @@ def test_failed_tile_is_a_cluster_error(client):
 
 
 def test_lost_worker_tiles_recomputed(client):
-    """A worker killed while it runs tiles: the scheduler reruns them, the map is unchanged."""
-    heavy = ik.Chain.planar([1.0] * 12)  # ~10 ms a tile, so that the kill lands mid-tile
+    """A worker killed while it holds tiles: the scheduler reruns them, the map is unchanged.
+    The worker is stopped (SIGSTOP) before the scheduler is asked what it holds, so that none
+    of it can finish before the kill, however fast the tiles are."""
+    heavy = ik.Chain.planar([1.0] * 12)
     tls = [Tile(heavy, "ccd", "iterations", 64, 12.0, r, 1e-9, 300) for r in split_rows(64, 4)]
     pids = client.run(os.getpid)
     address, victim = sorted(pids.items())[0]
     busy: list[str] = []
 
     def progress(done, total):
+        if busy:
+            return
+        os.kill(victim, signal.SIGSTOP)
         running = client.processing().get(address, ())
-        if not busy and running:
+        if running:
             os.kill(victim, signal.SIGKILL)
             busy.extend(running)
+        else:
+            os.kill(victim, signal.SIGCONT)
 
     got = run_tiles(tls, client=client, progress=progress)
     assert busy, "the victim never held a tile"

@@ -315,6 +315,9 @@ def test_a_newer_map_stops_the_older_one(ws):
         "max_iter": 1000,
     }
     ws.send_text(json.dumps(big))
+    first = ws.receive_json()  # the old map under way: a band of one row done, 255 to come
+    assert first["type"] == "progress" and first["id"] == "old", first
+    assert first["done"] < first["total"] // 2
     small = {"type": "map", "id": "new", "chain": {"lengths": [1.0] * 3}, "size": 16}
     ws.send_text(json.dumps(small))
     replies = {}

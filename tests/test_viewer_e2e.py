@@ -59,7 +59,12 @@ ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).parent / "artifacts"
-WARM_TIMEOUT_MS = 120_000  # first run: numba compiles every kernel once (then cached)
+MIN_FPS = 30.0
+WARM_TIMEOUT_MS = 600_000  # first run: numba compiles every kernel once (then cached)
+FRAME_MS = 16
+"""One animation frame of the page's clock (Playwright's requestAnimationFrame runs every 16 ms)."""
+SECOND = 63
+"""Animation frames in a second (and a little more) of the page's clock."""
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +88,7 @@ def new_page(browser, url, ready, **options):
     pg.errors = []
     pg.on("pageerror", lambda e: pg.errors.append(f"{e}\n{e.stack}"))
     pg.on("console", lambda m: m.type == "error" and pg.errors.append(m.text))
+    pg.clock.install()  # flows as usual until a test runs frames one by one (run_frames)
     pg.goto(url)
     pg.wait_for_function(ready, timeout=WARM_TIMEOUT_MS)
     return pg
@@ -101,7 +107,13 @@ def page(server_url, browser):
 
 
 def state(pg, expr):
-    return pg.evaluate(f"(() => {{ const s = window.geoikState; return {expr}; }})()")
+    """``expr`` evaluated in the page, with ``s`` the page state and ``text(id)`` an element's
+    text."""
+    return pg.evaluate(
+        "(() => { const s = window.geoikState;"
+        " const text = (id) => document.getElementById(id).textContent;"
+        f" return {expr}; }})()"
+    )
 
 
 def settled(pg, timeout=30_000):
@@ -112,6 +124,40 @@ def settled(pg, timeout=30_000):
                    r.target[0] === s.target[0] && r.target[1] === s.target[1]; })()""",
         timeout=timeout,
     )
+
+
+def pause(pg):
+    """Stop the page's clock a moment ahead of its time (its timers due by then fire once)."""
+    for ahead in (0.1, 1.0, 10.0, 100.0):  # the page's time runs on while this is asked
+        try:
+            pg.clock.pause_at(pg.evaluate("Date.now()") / 1000 + ahead)
+            return
+        except sync_api.Error as e:
+            if "to the past" not in str(e):
+                raise
+    raise AssertionError("the page's clock could not be paused")
+
+
+def run_frames(pg, count, read):
+    """``count`` animation frames on the page's clock, paused meanwhile: each frame runs once
+    every request sent before it has its reply. What the page counts then (solves, frames drawn,
+    its own frames a second) is what it shows wherever the server answers within a frame,
+    whatever this machine's speed or load. Returns ``state(pg, read)`` read at the last frame;
+    the clock flows again afterwards."""
+    pause(pg)
+    try:
+        for _ in range(count):
+            pg.clock.run_for(FRAME_MS)
+            pg.wait_for_function("geoikState.pending === 0", timeout=WARM_TIMEOUT_MS)
+        return state(pg, read)
+    finally:
+        pg.clock.resume()
+
+
+def answered_after(pg, reply, mark):
+    """Wait until ``geoikState.<reply>`` answers a request sent after request ``mark`` (a value
+    of ``geoikState.lastSent``)."""
+    pg.wait_for_function(f"(geoikState.{reply} || {{}}).id > {mark}", timeout=30_000)
 
 
 def client_xy(pg, world):
@@ -230,10 +276,14 @@ def test_replay_plays_the_motion_with_its_trace_and_ends_on_the_solution(page):
     page.select_option("#method", "ccd")
     drag(page, (-4.0, 6.0))
     settled(page)
-    page.click("#replay")
-    page.wait_for_function("geoikState.replaying", timeout=30_000)
-    page.wait_for_timeout(400)
-    middle = state(page, "s.endEffector")
+    pause(page)
+    try:
+        page.click("#replay")  # asks for the motion, and replays it once it comes
+        page.wait_for_function("geoikState.replaying", timeout=30_000)
+        page.clock.run_for(400)  # a third of the way at most: a replay lasts 1.2 s or more
+        middle = state(page, "s.endEffector")
+    finally:
+        page.clock.resume()
     page.wait_for_function("!geoikState.replaying", timeout=30_000)
     reply, end = state(page, "s.lastReply"), state(page, "s.endEffector")
     assert reply["motion"]["steps"] > 1
@@ -349,7 +399,7 @@ def drag_in_view(pg, view, start, end):
     pg.mouse.down()
     pg.mouse.move(x1, y1, steps=5)
     pg.mouse.up()
-    pg.wait_for_timeout(300)
+    answered_after(pg, "sceneReply", state(pg, "s.lastSent"))
 
 
 def test_dragging_in_the_scene_views_moves_what_they_control(page):
@@ -367,6 +417,14 @@ def test_dragging_in_the_scene_views_moves_what_they_control(page):
     ball = state(page, "s.sceneReply.ball")
     assert ball[:2] == pytest.approx([1.1, 0.3], abs=0.05)
     assert page.errors == []
+
+
+def view_drawn(pg, view):
+    """Wait until the 3-D view has drawn what it shows now (a reply asked for after this call
+    came and was drawn)."""
+    answered_after(pg, "lastReply", state(pg, "s.lastSent"))
+    drawn = state(pg, f"s.view3d.{view}.frames")
+    pg.wait_for_function(f"geoikState.view3d.{view}.frames > {drawn}", timeout=30_000)
 
 
 def handle_xy(pg, view):
@@ -389,10 +447,10 @@ def drag_handle(pg, view, dx, dy, steps=12):
 def test_dragging_the_3d_handle_moves_the_arm_and_the_ball(page):
     page.click("#tabs button[data-scene=arm]")
     page.wait_for_function("geoikState.sceneReply && geoikState.sceneReply.scene === 'arm'")
-    page.wait_for_timeout(300)
+    view_drawn(page, "scene")
     pose = drag_handle(page, "scene", -50, 40)
     assert state(page, "document.getElementById('auto').checked") is False
-    page.wait_for_timeout(600)
+    answered_after(page, "sceneReply", state(page, "s.lastSent"))
     r = state(page, "s.sceneReply")
     held = state(page, "s.view3d.scene.handlePose()")["position"]  # snapped to the reply's
     assert math.dist(r["target3"], held) <= 1e-6
@@ -402,9 +460,9 @@ def test_dragging_the_3d_handle_moves_the_arm_and_the_ball(page):
     page.screenshot(path=ARTIFACTS / "viewer-arm-3d-drag.png")
     page.click("#tabs button[data-scene=hand]")
     page.wait_for_function("geoikState.sceneReply && geoikState.sceneReply.scene === 'hand'")
-    page.wait_for_timeout(300)
+    view_drawn(page, "scene")
     pose = drag_handle(page, "scene", 30, -20)
-    page.wait_for_timeout(600)
+    answered_after(page, "sceneReply", state(page, "s.lastSent"))
     r = state(page, "s.sceneReply")
     assert (
         math.dist(r["ball"], pose["position"]) <= 0.4
@@ -436,7 +494,7 @@ def test_the_hand_fingertip_table_is_wholly_in_sight(page):
     try:
         for width, height in ((1024, 700), (800, 600), (420, 800)):
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(200)
+            page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
             page.eval_on_selector("#scene-detail", "e => e.scrollIntoView({block: 'end'})")
             assert in_sight(page, "#scene-detail"), (width, height)
             page.screenshot(path=ARTIFACTS / f"viewer-hand-{width}x{height}.png")

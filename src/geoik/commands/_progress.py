@@ -59,10 +59,13 @@ class ProgressBar:
             if not finished and now - self._last_draw < self.period:
                 return
             self._last_draw = now
+            # open before the write: a Ctrl-C that lands while the line goes out (a terminal's
+            # stream flushes at the "\r") still finds the line to end
+            self._open = True
             self.stream.write("\r" + self._line(done, total, stage, now) + " ")
-            self._open = not finished
             if finished:
                 self.stream.write("\n")
+                self._open = False
         else:
             tenth = 10 * done // total
             quiet = now - max(self.t0, self._last_draw) < self.QUIET

@@ -30,6 +30,8 @@ export const S = {
   renderFps: 0,
   sceneReply: null,
   sceneFrames: 0,
+  pending: 0, // requests sent and not answered yet (tests wait for 0)
+  lastSent: 0, // the id of the last request sent (a reply's id tells when it was asked)
   errors: [],
   worldToClient: null,
   viewToClient: null,
@@ -114,6 +116,7 @@ export function request(msg, progress = null) {
     }
     const id = conn.next++;
     S.sent[msg.type] = (S.sent[msg.type] || 0) + 1;
+    S.lastSent = id;
     conn.pending.set(id, { resolve, reject, progress, sent: performance.now(), type: msg.type });
     conn.ws.send(JSON.stringify(Object.assign({ id }, msg)));
   });
