@@ -30,7 +30,7 @@ from geoik.maps.metric import (
     _results,
     _tiles,
 )
-from geoik.maps.tiles import pixel_axis, run_tiles, voxel_centres
+from geoik.maps.tiles import NEEDS_COSTS, pixel_axis, run_tiles, voxel_centres
 from geoik.reach.workspace import Workspace, reachable_points
 
 __all__ = ["MAX_VOLUME", "VOLUME_TILE_TARGETS", "VolumeMap", "check_volume", "volume_map"]
@@ -169,7 +169,8 @@ def check_volume(
         raise InvalidOptionError(
             f"a volume map is of a 3-D chain, got a {chain.dim}-D chain", argument="volume"
         )
-    evaluate(chain, np.empty((0, 3)), method, **solver_options)
+    # validates; with no target, compiles what the tiles run (the costs if the metric reads them)
+    evaluate(chain, np.empty((0, 3)), method, costs=metric in NEEDS_COSTS, **solver_options)
     return rows
 
 
