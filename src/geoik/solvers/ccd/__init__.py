@@ -73,22 +73,25 @@ def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     targets[0, 0], targets[0, 1] = target[0], target[1]
     out = np.empty((3, 1), np.int64)  # keyframes used, status, sweeps
     end = np.empty((1, 2))
+    # C-contiguous views and a typed flag, not [None] views and a literal True: the lane kernel
+    # then has the very argument types the batch engine compiles it for, and compiles once
+    final = targets.shape[0] == 1
     ccd_2d_lanes(
         lengths,
         base,
         lo,
         hi,
         targets,
-        angles[None, :],
+        angles.reshape((1, angles.shape[0])),
         tol,
         max_iter,
         opts,
-        rec[None, :, :],
+        rec.reshape((1, rec.shape[0], rec.shape[1])),
         out[0],
         out[1],
         out[2],
         end,
-        True,
+        final,
     )
     nrec = out[0, 0]
     return out[1, 0], out[2, 0], nrec
@@ -110,6 +113,7 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     targets[0, 0], targets[0, 1], targets[0, 2] = target[0], target[1], target[2]
     out = np.empty((3, 1), np.int64)  # keyframes used, status, sweeps
     end = np.empty((1, 3))
+    final = targets.shape[0] == 1  # typed, as in ccd_2d: one compiled lane kernel
     ccd_3d_lanes(
         lengths,
         base,
@@ -118,16 +122,16 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
         lo,
         hi,
         targets,
-        quats[None, :, :],
+        quats.reshape((1, quats.shape[0], 4)),
         tol,
         max_iter,
         opts,
-        rec[None, :, :, :],
+        rec.reshape((1, rec.shape[0], rec.shape[1], 4)),
         out[0],
         out[1],
         out[2],
         end,
-        True,
+        final,
     )
     return out[1, 0], out[2, 0], out[0, 0]
 
@@ -153,7 +157,8 @@ def ccd_3d_escape(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_it
     out_of_reach, first = is_beyond, 1
     case = 0
     if escapes > 0 and max_iter > 0:
-        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, True, outer)
+        straighten = np.bool_(True)  # typed, not literal: one compiled reach_out_3d
+        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, straighten, outer)
     if case != 0:
         fk_3d(lengths, base, quats, pos, world)
         if nrec < rec.shape[0]:
