@@ -1,6 +1,15 @@
-"""Cold start: the first solve of every solver with an empty numba cache, as a user meets it.
+"""Cold start: the first run of every README command, and the first solve of every solver, with
+an empty numba cache, as a user meets them.
 
-For each registered solver (``--methods``) and dimension (``--dims``), in fresh processes:
+Commands (``--commands``): each command of the README and the guide's tour (``geoik solve``,
+``map``, ``compare``, ``sweep``, ``pose``, ``experiment all --quick``, and ``geoik view`` until
+its first answer to a solve over its WebSocket) runs twice in fresh processes sharing a new,
+empty numba cache: the first run compiles (or runs as plain Python) what it needs, the second
+finds numba's cache filled. Goals: every first run within 10 s on two cores, and no second run
+slower than its first.
+
+Solvers (``--methods``, ``--dims``): for each registered solver and dimension, in fresh
+processes:
 
 - cold CLI: ``geoik solve --lengths 2x10 --target 8.33,2.83 --method M`` (3-D:
   ``--lengths 3x4 --target 4,5,3``), run by the ``geoik`` script next to this Python, with
@@ -20,15 +29,22 @@ geoik`` alone, and importing numba and compiling one tiny function, both with an
 Goal: the first solve of any one solver within 3 s with an empty cache (met when both the cold
 CLI and the cold API figures are).
 
-    python benchmarks/bench_cold.py [--methods ccd,dls] [--dims 2,3] [--reps 3]
+    python benchmarks/bench_cold.py [--commands map,pose] [--methods ccd,dls] [--dims 2,3]
+                                    [--reps 3]
 
-It takes minutes (each cold process compiles geoik's kernels); progress goes to stderr.
+``--commands none`` or ``--methods none`` leaves that part out. It takes minutes (each cold
+process compiles geoik's kernels); progress goes to stderr. The machine's load average is
+printed at the start and the end: other users' work slows every figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shlex
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -43,6 +59,31 @@ import numba
 from geoik.solvers import REGISTRY
 
 GOAL_S = 3.0
+COMMAND_GOAL_S = 10.0
+"""Goal for the first run of every README command with an empty numba cache."""
+VIEW = "view"
+COMMAND_LINES = {
+    "solve": "solve --lengths 2x10 --target 8.33,2.83 --method ccd --plot ccd.png",
+    "map": (
+        "map --lengths 1x5 --method ccd --metric iterations --max-iter 20 --tol 0.01 --size 1000 "
+        "-o ccd-map.png"
+    ),
+    "compare": (
+        "compare --lengths 1x5 --methods ccd,fabrik,caa,dls --max-iter 20 --tol 0.01 -o cmp.png "
+        "--csv cmp.csv"
+    ),
+    "sweep": (
+        "sweep --joints 2-10 --methods ccd,caa --max-iter 5 --tol 0.01 --size 200 -o sweep.png "
+        "--csv sweep.csv"
+    ),
+    "pose": "pose walk.bvh --pin LeftFoot@11-24 --pin RightFoot@24-37 -o planted.bvh",
+    "experiment --quick": "experiment all --quick",
+    VIEW: "view --port 0 --no-browser",
+}
+COMMANDS = {name: shlex.split(line) for name, line in COMMAND_LINES.items()}
+"""The README's and the guide's commands as a user first types them (``view``: until its first
+answer to a solve)."""
+VIEW_SOLVE = {"type": "solve", "id": 1, "chain": {"lengths": [2.0] * 10}, "target": [8.33, 2.83]}
 GEOIK_SCRIPT = Path(sys.executable).parent / ("geoik.exe" if os.name == "nt" else "geoik")
 
 
@@ -143,6 +184,67 @@ def timed_process(cmd: Sequence[str], cache: Path, timeout: float, solve: bool =
     return Run(seconds, status is not None, status or "no status printed")
 
 
+def command_process(name: str, cache: Path, work: Path, timeout: float) -> Run:
+    """Wall clock of one README command, run by the ``geoik`` script in ``work`` with
+    ``NUMBA_CACHE_DIR=cache``; ``view`` until its first answer."""
+    argv = [str(GEOIK_SCRIPT), *COMMANDS[name]]
+    if name == VIEW:
+        return view_first_answer(argv, cache, work, timeout)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    t0 = time.perf_counter()
+    try:
+        done = subprocess.run(argv, env=env, cwd=work, capture_output=True, text=True,
+                              timeout=timeout)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return Run(time.perf_counter() - t0, False, f"timed out after {timeout:g} s")
+    seconds = time.perf_counter() - t0
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return Run(seconds, False, f"exit status {done.returncode}: {last}")
+    return Run(seconds, True, compiled_note(done.stderr))
+
+
+def compiled_note(stderr: str) -> str:
+    """What the command's compile notice said at its end (``compiled 22 kernel functions in
+    8.1 s``), or that it compiled nothing."""
+    for line in reversed(stderr.splitlines()):
+        if ": compiled " in line:
+            return line.split(": ", 1)[1].split(" (")[0]
+    return "compiled nothing"
+
+
+def view_first_answer(argv: list[str], cache: Path, work: Path, timeout: float) -> Run:
+    """Seconds from starting ``geoik view`` to its answer to a solve over the WebSocket (the
+    first thing a user sees move), then stops the server with Ctrl-C (SIGINT)."""
+    from websockets.sync.client import connect
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": "1"}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, cwd=work, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # geoik viewer on http://127.0.0.1:PORT/ (Ctrl-C to stop)
+        if "http://" not in line:
+            return Run(time.perf_counter() - t0, False, f"no address printed: {line.strip()!r}")
+        url = line.split("http://", 1)[1].split("/", 1)[0]
+        with connect(f"ws://{url}/ws", open_timeout=timeout) as ws:
+            ws.send(json.dumps(VIEW_SOLVE))
+            reply = json.loads(ws.recv(timeout=timeout))
+        seconds = time.perf_counter() - t0
+        ok = reply.get("type") == "solve" and reply.get("id") == 1
+        return Run(seconds, ok, reply.get("status", "") if ok else f"reply {reply}"[:200])
+    except Exception as e:  # a benchmark reports, never raises, on one failed run
+        return Run(time.perf_counter() - t0, False, f"{type(e).__name__}: {e}")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def empty_cache(root: Path, name: str) -> Path:
     """A new, empty directory for numba's cache under ``root``."""
     path = root / name
@@ -171,12 +273,66 @@ def load_note(start: float) -> str:
     )
 
 
+def walk_clip() -> Path:
+    """The BVH clip that comes with geoik, which ``geoik pose`` is timed on."""
+    from geoik.rigs.bvh import example_path
+
+    return Path(example_path("walk"))
+
+
+def print_commands(
+    commands: list[str],
+    firsts: dict[str, list[Run]],
+    seconds: dict[str, list[Run]],
+    yardstick: float | None,
+) -> bool:
+    """The commands' table and goal lines; True if a run failed. ``yardstick``: numba compiling
+    one tiny function in a fresh process, measured in the same run, the unit of the column that
+    a loaded machine changes least."""
+    print(
+        f"\ngoals: every README command's first run within {COMMAND_GOAL_S:g} s with an empty "
+        "numba cache, and no second run slower than its first (medians)"
+    )
+    print(
+        f"{'command':<20}{'first s':>9}{'second s':>10}{'second/first':>14}"
+        f"{'first/yardstick':>17}  goal  compiled"
+    )
+    failed = False
+    for name in commands:
+        first, second = median(firsts[name]), median(seconds[name])
+        if first is None or second is None:
+            print(f"{name:<20}{fmt(first):>9}{fmt(second):>10}{'':>14}  failed")
+            failed = True
+            continue
+        met = first <= COMMAND_GOAL_S and second <= first
+        notes = sorted({r.note for r in firsts[name] if r.ok})
+        units = f"{first / yardstick:.1f}" if yardstick else "-"
+        print(
+            f"{name:<20}{first:>9.2f}{second:>10.2f}{second / first:>14.2f}{units:>17}  "
+            f"{'met' if met else 'NOT met':<5} {'; '.join(notes)}"
+        )
+    print(
+        f"  ({COMMANDS[VIEW][0]}: until its first answer to a solve over the WebSocket; "
+        "yardstick: numba compiling one tiny function in a fresh process, this run: "
+        f"{fmt(yardstick)} s)"
+    )
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument(
-        "--methods", default=",".join(REGISTRY), help="solvers, comma-separated (default: all)"
+        "--commands",
+        default=",".join(COMMANDS),
+        help="README commands, comma-separated (default: all of "
+        f"{', '.join(COMMANDS)}); none: leave them out",
+    )
+    parser.add_argument(
+        "--methods",
+        default=",".join(REGISTRY),
+        help="solvers, comma-separated (default: all); none: leave them out",
     )
     parser.add_argument("--dims", default="2,3", help="dimensions, comma-separated (default 2,3)")
     parser.add_argument(
@@ -187,7 +343,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per process")
     args = parser.parse_args(argv)
-    methods = [m for m in args.methods.split(",") if m]
+    commands = [] if args.commands == "none" else [c for c in args.commands.split(",") if c]
+    strange = [c for c in commands if c not in COMMANDS]
+    if strange:
+        parser.error(f"--commands: unknown command {strange[0]!r}; known: {', '.join(COMMANDS)}")
+    methods = [] if args.methods == "none" else [m for m in args.methods.split(",") if m]
     unknown = [m for m in methods if m not in REGISTRY]
     if unknown:
         parser.error(f"--methods: unknown solver {unknown[0]!r}; known: {', '.join(REGISTRY)}")
@@ -203,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no geoik script next to {sys.executable} (install geoik in this env)")
 
     rows = [(m, d) for m in methods for d in dims if d in REGISTRY[m].dims]
+    firsts: dict[str, list[Run]] = {c: [] for c in commands}
+    seconds: dict[str, list[Run]] = {c: [] for c in commands}
     cold_cli: dict[tuple[str, int], list[Run]] = {row: [] for row in rows}
     cold_api: dict[tuple[str, int], list[Run]] = {row: [] for row in rows}
     warm: dict[tuple[str, int], list[Run]] = {row: [] for row in rows}
@@ -221,11 +383,25 @@ def main(argv: list[str] | None = None) -> int:
         )
     t_start = time.perf_counter()
     load_start = os.getloadavg()[0]
-    total = args.reps * (len(rows) + 1)
+    total = args.reps * (len(rows) + 1 + len(commands))
     step = 0
     for rep in range(1, args.reps + 1):
         with tempfile.TemporaryDirectory(prefix="geoik-cold-") as tmp:
             root = Path(tmp)
+            for name in commands:
+                step += 1
+                tag = name.split()[0]
+                cache, work = empty_cache(root, f"{tag}-cache"), empty_cache(root, f"{tag}-work")
+                shutil.copy(walk_clip(), work / "walk.bvh")
+                first = command_process(name, cache, work, args.timeout)
+                second = command_process(name, cache, work, args.timeout)
+                firsts[name].append(first)
+                seconds[name].append(second)
+                progress(
+                    f"[{step}/{total}] rep {rep}: {name}: first {first.seconds:.2f} s "
+                    f"({first.note}), second {second.seconds:.2f} s ({second.note})  "
+                    f"[{time.perf_counter() - t_start:.0f} s]"
+                )
             step += 1
             for k, (name, code) in enumerate(YARDSTICKS.items()):
                 run = timed_process(
@@ -256,6 +432,10 @@ def main(argv: list[str] | None = None) -> int:
                     f"{fmt(median(warms))} s  [{time.perf_counter() - t_start:.0f} s]"
                 )
 
+    failed = False
+    if commands:
+        unit = median(yard["import numba, compile one function"])
+        failed = print_commands(commands, firsts, seconds, unit)
     print("\nyardsticks (fresh process, empty cache):")
     for name, runs in yard.items():
         print(f"  {name:<36}{fmt(median(runs)):>8} s")
@@ -267,8 +447,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{'solver':<14}{'dim':>4}  {'chain':<8}{'target':<12}"
         f"{'cold CLI s':>11}{'cold API s':>11}{'warm s':>8}  goal"
     )
-    print(header)
-    failed = False
+    if rows:
+        print(header)
     for method, dim in rows:
         case = case_for(method, dim)
         cli_s, api_s, warm_s = (median(d[(method, dim)]) for d in (cold_cli, cold_api, warm))
@@ -282,6 +462,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{fmt(cli_s):>11}{fmt(api_s):>11}{fmt(warm_s):>8}  {verdict}"
         )
     notes = [
+        f"  {name} {label} run: {r.note}"
+        for name in commands
+        for label, d in (("first", firsts), ("second", seconds))
+        for r in d[name]
+        if not r.ok
+    ]
+    notes += [
         f"  {method} {dim}-D {label}: {r.note}"
         for (method, dim) in rows
         for label, d in (("cold CLI", cold_cli), ("cold API", cold_api), ("warm", warm))

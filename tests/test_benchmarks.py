@@ -45,6 +45,27 @@ def test_cold_cases_take_every_solver(cold):
     assert cli[1:] == ["solve", "--lengths", "2x10", "--target", "8.33,2.83", "--method", "ccd"]
 
 
+def test_cold_times_the_commands_the_readme_and_the_guide_show(cold):
+    """Every command bench_cold times is one a user reads in the README or the guide, as
+    written there (the tour's and the guide's shell lines, or the set-up line)."""
+    root = BENCHMARKS.parent
+    pages = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in pages)
+    for name, line in cold.COMMAND_LINES.items():
+        assert f"geoik {line}" in text, name
+    assert set(cold.COMMANDS) >= {"solve", "map", "compare", "sweep", "pose", "view"}
+
+
+def test_cold_reads_what_a_command_compiled(cold):
+    err = (
+        "geoik map: compiling kernels, first run only [####] 3/3 functions  9 s\n"
+        "geoik map: compiled 22 kernel functions in 8.1 s (first run only: numba caches them "
+        "for later runs)\n"
+    )
+    assert cold.compiled_note(err) == "compiled 22 kernel functions in 8.1 s"
+    assert cold.compiled_note("") == "compiled nothing"
+
+
 @pytest.mark.parametrize("dim", [2, 3])
 def test_cold_reads_the_status_the_cli_and_the_api_print(cold, capsys, dim):
     case = cold.case_for("ccd", dim)

@@ -134,8 +134,10 @@ def test_a_loop_of_solves_is_compiled_once_it_pays(tmp_path):
 
 
 def test_large_solves_and_warm_caches_run_compiled(tmp_path):
-    """A solve too large for plain Python is compiled at once; once numba's disk cache holds a
-    kernel (here after ``geoik.warm_up``), a new process loads it instead of interpreting."""
+    """A solve too large for plain Python is compiled at once. With numba's disk cache holding a
+    kernel (here after ``geoik.warm_up``), a new process's one small solve still runs as plain
+    Python (loading would first set numba's compiler up, which costs more than the solve), and
+    once the process has compiled or loaded anything, the kernel is loaded, not interpreted."""
     cache = str(tmp_path)
     big = (
         "import geoik as ik\n"
@@ -147,12 +149,87 @@ def test_large_solves_and_warm_caches_run_compiled(tmp_path):
     _run("import geoik\ngeoik.warm_up(['fabrik'], dims=(2,))", cache)
     warm = (
         "import geoik as ik\n"
+        "from geoik import jit\n"
         "from geoik.solvers import REGISTRY\n"
-        "ik.costs(ik.solve(ik.Chain.planar([1.0, 2.0, 1.5]), (2.0, 1.0), method='fabrik'))\n"
-        "out['kernel_compiled'] = bool(REGISTRY['fabrik'].kernel_2d.signatures)\n"
+        "chain = ik.Chain.planar([1.0, 2.0, 1.5])\n"
+        "ik.costs(ik.solve(chain, (2.0, 1.0), method='fabrik'))\n"
+        "out['first_compiled'] = bool(REGISTRY['fabrik'].kernel_2d.signatures)\n"
+        "with jit.mode('compiled'):\n"
+        "    ik.solve(ik.Chain.planar([1.0] * 60), (30.0, 20.0), method='ccd', max_iter=5000)\n"
+        "ik.costs(ik.solve(chain, (2.5, 1.0), method='fabrik'))\n"
+        "out['then_compiled'] = bool(REGISTRY['fabrik'].kernel_2d.signatures)\n"
     )
     out = _run(warm, cache)
-    assert out["kernel_compiled"] and out["compiled"] == 0
+    assert not out["first_compiled"] and out["then_compiled"] and out["compiled"] == 0
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """A kernel as a first call meets it: nothing compiled in this process, nothing spent."""
+    kernel = REGISTRY["fabrik"].kernel_2d
+    monkeypatch.setattr(jit, "_state", {})
+    monkeypatch.setattr(jit, "_disk", {})
+    monkeypatch.setattr(jit, "_compiler_ready", lambda: False)
+    monkeypatch.setattr(jit, "_cached_on_disk", lambda fn, args: False)
+    monkeypatch.setattr(type(kernel), "signatures", property(lambda self: []))
+    return kernel
+
+
+def test_a_job_runs_as_python_while_the_rest_would_take_less_than_compiling(fresh, monkeypatch):
+    """Within a job of known size, a function is compiled once the plain Python still to run is
+    expected to take longer than compiling: by the time spent so far per unit done."""
+    spent = 2 * jit.INTERPRETED_BUDGET
+    jit._state[fresh] = spent
+    assert jit._compiles_now(fresh, (), 10)  # outside a job: the budget is spent
+    with jit.job(100) as work:
+        assert not jit._compiles_now(fresh, (), 10)  # no unit done: nothing to go by
+        work.step(50)  # 50 more units would take as long again: spent < COMPILE_SECONDS
+        assert not jit._compiles_now(fresh, (), 10)
+    per_unit = spent / 10
+    total = 10 + int(jit.COMPILE_SECONDS / per_unit) + 10
+    with jit.job(total) as work:
+        work.step(10)
+        assert jit._compiles_now(fresh, (), 10)
+        monkeypatch.setattr(jit, "_disk", {fresh: True})
+        assert jit._compiles_now(fresh, (), 10)  # loading costs less still
+
+
+def test_a_job_compiles_huge_calls_at_once_and_small_jobs_never(fresh):
+    with jit.job(3) as work:
+        assert jit._compiles_now(fresh, (), jit.JOB_SMALL_WORK + 1)
+        jit._state[fresh] = 0.0
+        assert not jit._compiles_now(fresh, (), jit.SMALL_WORK * 10)  # hints are upper bounds
+        work.step()
+        jit._state[fresh] = 1.0  # a second per unit, two units left: two seconds to go
+        assert not jit._compiles_now(fresh, (), 10)
+
+
+def test_compiling_is_counted_and_reported(tmp_path):
+    """What compiling geoik's functions costs is counted, and a watcher hears of it as it goes,
+    with an estimate of how many functions are to come that covers those compiled."""
+    code = (
+        "from geoik import jit\n"
+        "from geoik.solvers import REGISTRY\n"
+        "from geoik.batch.engine import KERNEL_2D_ARGS, KERNEL_2D_LANES_ARGS\n"
+        "reports = []\n"
+        "before = jit.compile_stats()\n"
+        "with jit.watching(lambda *r: reports.append(r)):\n"
+        "    REGISTRY['ccd'].kernel_2d_lanes.compile(KERNEL_2D_LANES_ARGS)\n"
+        "REGISTRY['fabrik'].kernel_2d.compile(KERNEL_2D_ARGS)\n"
+        "after = jit.compile_stats()\n"
+        "out['reports'] = reports\n"
+        "out['functions'] = after.functions - before.functions\n"
+        "out['seconds'] = after.seconds - before.seconds\n"
+    )
+    out = _run(code, str(tmp_path))
+    reports = out["reports"]
+    assert reports[0][0] == 0 and reports[0][1] > 1  # told at once, before anything is done
+    done = [r[0] for r in reports]
+    assert done == sorted(done) and done[-1] > 1
+    assert all(total >= d for d, total, _ in reports)
+    assert reports[-1][0] == reports[-1][1]  # all that was expected came
+    assert out["functions"] > done[-1]  # fabrik's, after the watch, counted but not reported
+    assert out["seconds"] >= reports[-1][2] > 0
 
 
 def test_no_compile_mode_runs_what_is_compiled_and_interprets_the_rest():

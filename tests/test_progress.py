@@ -75,3 +75,72 @@ def test_a_ctrl_c_while_the_bar_is_drawn_still_ends_its_line():
     bar.close()
     assert stream.getvalue().startswith("\rgeoik map: [") and stream.getvalue().endswith(" \n")
     assert stream.getvalue().count("\n") == 1
+
+
+# --------------------------------------------------------------------------- the compile notice
+
+
+def notice_run(stream: io.StringIO, reports: list[tuple[int, int, float]], dt: float, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(_progress.time, "monotonic", clock)
+    notice = _progress.CompileNotice("geoik map", stream=stream)
+    for report in reports:
+        clock.now += dt
+        notice(*report)
+    notice.close()
+    return stream.getvalue()
+
+
+def test_compile_notice_speaks_at_once_then_sparsely_in_logs(monkeypatch):
+    reports = [(k, 30, 0.5 * k) for k in range(31)]
+    out = notice_run(io.StringIO(), reports, 0.5, monkeypatch)
+    lines = out.splitlines()
+    assert lines[0].startswith(f"geoik map: {_progress.COMPILING} [")
+    assert "0/30 functions" in lines[0]
+    assert len(lines) <= 2 + 30 * 0.5 / _progress.CompileNotice.QUIET + 1
+    assert lines[-1] == (
+        "geoik map: compiled 30 kernel functions in 15.0 s (first run only: numba caches them "
+        "for later runs)"
+    )
+    assert "\r" not in out
+
+
+def test_compile_notice_redraws_in_place_on_a_terminal(monkeypatch):
+    reports = [(k, 12, 0.1 * k) for k in range(13)]
+    out = notice_run(Tty(), reports, 0.05, monkeypatch)
+    assert out.count("\n") == 1 and out.endswith("\x1b[K\n")
+    assert "compiled 12 kernel functions in 1.2 s" in out.rsplit("\r", 1)[-1]
+
+
+def test_nothing_compiled_nothing_said(monkeypatch):
+    assert notice_run(io.StringIO(), [], 1.0, monkeypatch) == ""
+    assert notice_run(Tty(), [], 1.0, monkeypatch) == ""
+
+
+def test_a_bar_and_the_notice_take_turns_on_the_terminal_line(monkeypatch):
+    """Whichever draws after the other starts a new line, so neither overwrites the other."""
+    clock = Clock()
+    monkeypatch.setattr(_progress.time, "monotonic", clock)
+    tty = Tty()
+    bar = ProgressBar("geoik experiment", stream=tty)
+    notice = _progress.CompileNotice("geoik experiment", stream=tty)
+    bar.update(1, 10, "maps")
+    clock.now += 1.0
+    notice(0, 5, 0.0)
+    clock.now += 1.0
+    bar.update(2, 10, "maps")
+    clock.now += 1.0
+    bar.update(10, 10, "maps")
+    notice.close()
+    bar.close()
+    lines = tty.getvalue().split("\n")
+    assert "1/10" in lines[0] and "2/10" not in lines[0]
+    assert _progress.COMPILING in lines[1] and "maps" not in lines[1]
+    assert "10/10" in lines[2]
+    assert "compiled 0" not in tty.getvalue()  # nothing had finished compiling
+    assert tty.getvalue().endswith("\n")
+
+
+def test_compiling_part_names_the_compile_time():
+    assert _progress.compiling_part(0.0) == ""
+    assert _progress.compiling_part(8.06) == ", of which 8.1 s compiling kernels (first run only)"

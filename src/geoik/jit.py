@@ -1,25 +1,37 @@
-"""When geoik's kernels run compiled, and when as plain Python.
+"""When geoik's kernels run compiled, and when as plain Python; and what compiling costs.
 
 Every kernel is a numba function, compiled on first use and cached on disk. Compiling the
-functions one solve needs takes seconds; running them once as plain Python takes milliseconds.
-So calls from Python into a kernel go through :func:`call` (or :func:`runner`), which picks:
+functions one solve needs takes seconds; loading them from numba's disk cache costs about half a
+second in a new process (numba's compiler is set up first); running them once as plain Python
+takes milliseconds. So calls from Python into a kernel go through :func:`call` (or
+:func:`runner`), which picks:
 
-- the compiled function, when it is compiled in this process already or numba's disk cache holds
-  it for these argument types (loading takes milliseconds);
+- the compiled function, when it is compiled (or loaded) in this process already, or when numba's
+  compiler is set up in this process and its disk cache holds the function for these argument
+  types (loading then takes milliseconds);
 - otherwise its plain-Python twin (:func:`interpreted`: the same source, every compiled function
   it calls also run as Python), as long as the call is small (its ``work`` hint, e.g. joints
   times iterations, at most :data:`SMALL_WORK`) and this process has spent less than
   :data:`INTERPRETED_BUDGET` seconds running the function as Python;
-- after that, the compiled function: it is compiled once (seconds) and cached on disk, and from
-  then on every call is compiled.
+- after that, the compiled function: it is compiled once (seconds; or loaded from the disk
+  cache) and from then on every call is compiled. Within a :func:`job` whose size is known (a
+  clip of frames to pose), the function is compiled only once the plain Python still to run is
+  expected to take longer than compiling it would (:data:`COMPILE_SECONDS`, or
+  :data:`LOAD_SECONDS` when the disk cache holds it), so a small job runs as Python to its end.
 
 A one-off solve (``geoik solve`` on the command line, a first call in a notebook) therefore
-answers at once, and a loop of solves is compiled after its first fraction of a second. Both
-forms run the same source on the same float64 operations, so they give the same results (to
-rounding where NumPy's linear algebra differs from numba's). :func:`geoik.warm_up` compiles
-ahead, for servers and benchmarks; :func:`mode` forces one form, for tests, or (``"no-compile"``)
-never compiles: a server answering while another thread compiles ahead runs what is compiled
-already and the rest as plain Python, rather than wait for numba's compiler lock.
+answers at once, with numba's cache empty or full, and a loop of solves is compiled after its
+first fraction of a second. Both forms run the same source on the same float64 operations, so
+they give the same results (to rounding where NumPy's linear algebra differs from numba's).
+:func:`geoik.warm_up` compiles ahead, for servers and benchmarks; :func:`mode` forces one form,
+for tests, or (``"no-compile"``) never compiles: a server answering while another thread
+compiles ahead runs what is compiled already and the rest as plain Python, rather than wait for
+numba's compiler lock.
+
+Compiling is watched: :func:`compile_stats` says how many of geoik's functions this process has
+compiled and the wall time that took, and :func:`watching` calls a function back as compiling
+starts and progresses (the command line's notice on standard error; the library prints
+nothing).
 """
 
 from __future__ import annotations
@@ -30,29 +42,52 @@ import threading
 import time
 import types
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from numba import typeof
+from numba.core import event
 from numba.core.dispatcher import Dispatcher
 
 __all__ = [
+    "COMPILE_SECONDS",
     "INTERPRETED_BUDGET",
+    "JOB_SMALL_WORK",
+    "LOAD_SECONDS",
     "SMALL_WORK",
+    "CompileStats",
+    "Job",
     "call",
+    "compile_stats",
     "interpreted",
+    "job",
     "mode",
     "runner",
+    "watching",
 ]
 
 SMALL_WORK = 50_000
 """Largest ``work`` hint of a call that may run as plain Python (about a quarter second)."""
 INTERPRETED_BUDGET = 0.25
-"""Seconds a process may spend running one function as plain Python before compiling it."""
+"""Seconds a process may spend running one function as plain Python before compiling it (CPU
+seconds of the calling threads, so that a loaded machine does not tip the choice)."""
+COMPILE_SECONDS = 5.0
+"""What compiling a function and what it calls is taken to cost, in seconds, when deciding within
+a :func:`job` (a solver's kernel: 2-10 s on two cores)."""
+LOAD_SECONDS = 0.5
+"""What loading a function from numba's disk cache is taken to cost in a process that has not
+compiled anything yet (numba's compiler is set up first)."""
+JOB_SMALL_WORK = 20 * SMALL_WORK
+"""Within a :func:`job`, the largest ``work`` hint of a call that may run as plain Python: the
+hints are upper bounds (a solver's whole iteration budget), and the times measured as the job
+goes decide."""
 MODES = ("auto", "compiled", "interpreted", "no-compile")
 _NO_READY = ("interpreted", "no-compile")  # modes that may not call a READY function blindly
 
 _READY = object()  # the function runs compiled from now on
 _state: dict[Any, Any] = {}  # dispatcher -> _READY or seconds spent running it as Python
+_ready_any = [False]  # whether any function has been made _READY in this process
+_disk: dict[Any, bool] = {}  # dispatcher -> whether numba's disk cache held it when asked
 _twins: dict[int, Callable[..., Any]] = {}
 _module_globals: dict[int, dict[str, Any]] = {}
 
@@ -62,6 +97,48 @@ class _Mode(threading.local):
 
 
 _mode = _Mode()  # per thread: a server may compile in one thread and answer in another
+
+
+class Job:
+    """A piece of work of known size, in units (frames, targets), of which ``done`` are done:
+    see :func:`job`. ``step()`` marks one more unit done."""
+
+    def __init__(self, total: int) -> None:
+        self.total = max(int(total), 0)
+        self.done = 0
+
+    def step(self, units: int = 1) -> None:
+        """Mark ``units`` more units done."""
+        self.done += units
+
+    def remaining_share(self) -> float | None:
+        """Units still to do per unit done (None before the first is done)."""
+        if self.done <= 0:
+            return None
+        return max(self.total - self.done, 0) / self.done
+
+
+class _Jobs(threading.local):
+    current: Job | None = None
+
+
+_jobs = _Jobs()
+
+
+@contextlib.contextmanager
+def job(total: int) -> Iterator[Job]:
+    """Within the block (in this thread), kernels are compiled only when the plain Python still
+    to run is expected to take longer than compiling: ``total`` units of work follow, and the
+    yielded :class:`Job` is told as each is done (``job.step()``). A function that has run as
+    Python for ``s`` seconds over ``done`` units is expected to need ``s * (total - done) /
+    done`` more; it is compiled when that exceeds :data:`COMPILE_SECONDS` (or
+    :data:`LOAD_SECONDS` when numba's disk cache holds it). Calls larger than
+    :data:`JOB_SMALL_WORK` are compiled at once."""
+    before, _jobs.current = _jobs.current, Job(total)
+    try:
+        yield _jobs.current
+    finally:
+        _jobs.current = before
 
 
 def call(fn: Any, *args: Any, work: int = 0) -> Any:
@@ -79,15 +156,16 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
         return fn(*args) if _compiled_for(fn, args) else interpreted(fn)(*args)
     if how == "compiled" or (how == "auto" and _compiles_now(fn, args, work)):
         _state[fn] = _READY
+        _ready_any[0] = True
         return fn(*args)
     spent = _state.get(fn, 0.0)
     if spent is _READY:  # compiled already, run as Python on request (mode "interpreted")
         return interpreted(fn)(*args)
-    start = time.perf_counter()
+    start = time.thread_time()
     try:
         return interpreted(fn)(*args)
     finally:
-        _state[fn] = spent + time.perf_counter() - start
+        _state[fn] = spent + time.thread_time() - start
 
 
 def runner(fn: Any, work: int = 0) -> Callable[..., Any]:
@@ -100,9 +178,21 @@ def runner(fn: Any, work: int = 0) -> Callable[..., Any]:
 
 def _compiles_now(fn: Dispatcher, args: Sequence[Any], work: int) -> bool:
     spent = _state.get(fn)
-    if spent is None:  # first call in this process
-        return bool(fn.signatures) or work > SMALL_WORK or _cached_on_disk(fn, args)
-    return bool(spent >= INTERPRETED_BUDGET or work > SMALL_WORK)
+    current = _jobs.current
+    if fn.signatures or work > (SMALL_WORK if current is None else JOB_SMALL_WORK):
+        return True  # compiled in this process already (a server's warm-up thread), or large
+    # loading from the disk cache sets numba's compiler up first (about half a second, more than
+    # a small call takes as Python); once it is set up, loading costs milliseconds
+    if _compiler_ready() and _on_disk(fn, args):
+        return True
+    if spent is None or spent < INTERPRETED_BUDGET:
+        return False
+    if current is None:
+        return True
+    share = current.remaining_share()
+    if share is None:  # the first unit is not done yet: nothing to go by
+        return False
+    return bool(spent * share > (LOAD_SECONDS if _on_disk(fn, args) else COMPILE_SECONDS))
 
 
 def _compiled_for(fn: Dispatcher, args: Sequence[Any]) -> bool:
@@ -114,6 +204,20 @@ def _compiled_for(fn: Dispatcher, args: Sequence[Any]) -> bool:
         return tuple(typeof(a) for a in args) in fn.overloads
     except Exception:  # a value numba cannot type: it would not run compiled either
         return False
+
+
+def _compiler_ready() -> bool:
+    """Whether this process has compiled or loaded a kernel already (so numba's compiler is set
+    up and loading another from the disk cache is cheap)."""
+    return _ready_any[0] or _WATCH.functions > 0
+
+
+def _on_disk(fn: Dispatcher, args: Sequence[Any]) -> bool:
+    """:func:`_cached_on_disk`, asked once per function (it reads numba's index file)."""
+    known = _disk.get(fn)
+    if known is None:
+        known = _disk[fn] = _cached_on_disk(fn, args)
+    return known
 
 
 def _cached_on_disk(fn: Dispatcher, args: Sequence[Any]) -> bool:
@@ -167,3 +271,146 @@ def mode(value: str) -> Iterator[None]:
         yield
     finally:
         _mode.value = before
+
+
+# --------------------------------------------------------------------------- compiling, watched
+
+
+@dataclass(frozen=True)
+class CompileStats:
+    """What compiling has cost this process so far.
+
+    Attributes
+    ----------
+    functions : int
+        geoik's compiled functions compiled (numba's disk cache did not hold them), each
+        specialisation counted.
+    seconds : float
+        Wall time spent compiling them, from the start of each outermost compilation to its end
+        (the numba functions a geoik function needs, compiled with it, included).
+    """
+
+    functions: int = 0
+    seconds: float = 0.0
+
+
+Report = Callable[[int, int, float], None]
+"""``report(done, total, seconds)``: geoik functions compiled so far within the watch, how many
+it looks like (``done`` plus those still to compile that the functions being compiled call; an
+estimate that may grow), and the seconds spent compiling within the watch."""
+
+
+class _Watch(event.Listener):
+    """numba's compile events, counted for geoik's functions and passed on to the watchers."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.local = threading.local()  # per thread: nesting depth and start of the outermost
+        self.reports: list[Report] = []
+        self.pending: dict[int, Dispatcher] = {}  # functions expected to compile, by id
+        self.functions = 0
+        self.seconds = 0.0
+
+    def on_start(self, ev: event.Event) -> None:
+        depth = getattr(self.local, "depth", 0)
+        self.local.depth = depth + 1
+        fn = _geoik_function(ev)
+        if depth == 0:
+            self.local.t0 = time.perf_counter()
+            self.local.ours = fn is not None
+        if fn is not None and depth == 0:
+            with self.lock:
+                self.pending.update(_callees(fn))
+            self._tell()
+
+    def on_end(self, ev: event.Event) -> None:
+        self.local.depth -= 1
+        fn = _geoik_function(ev)
+        with self.lock:
+            if fn is not None:
+                self.functions += 1
+                self.pending.pop(id(fn), None)
+            if self.local.depth == 0 and self.local.ours:
+                self.seconds += time.perf_counter() - self.local.t0
+        if fn is not None:
+            self._tell()
+
+    def _tell(self) -> None:
+        with self.lock:
+            # those loaded from the disk cache, or compiled, meanwhile are not to come
+            for key in [k for k, f in self.pending.items() if f.signatures]:
+                del self.pending[key]
+            reports = list(self.reports)
+            done, total = self.functions, self.functions + len(self.pending)
+            seconds = self.seconds
+            if getattr(self.local, "depth", 0) > 0 and self.local.ours:
+                seconds += time.perf_counter() - self.local.t0
+        for report in reports:
+            report(done, total, seconds)
+
+
+def _geoik_function(ev: event.Event) -> Any:
+    """The geoik dispatcher a compile event is about, or None (numba's own functions)."""
+    fn = (ev.data or {}).get("dispatcher")
+    module = getattr(getattr(fn, "py_func", None), "__module__", "") or ""
+    return fn if module.split(".")[0] == "geoik" else None
+
+
+def _callees(fn: Dispatcher) -> dict[int, Dispatcher]:
+    """``fn`` and the not yet compiled geoik functions it reaches through its module's globals
+    (by name, transitively), by id: an estimate of what compiling ``fn`` compiles. Functions
+    inlined where they are called (``inline="always"``) are not compiled on their own: they are
+    left out, and what they call is counted."""
+    out: dict[int, Dispatcher] = {}
+    seen: set[int] = set()
+    todo = [fn]
+    while todo:
+        f = todo.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        if f.targetoptions.get("inline", "never") != "always":
+            out[id(f)] = f
+        code, names = f.py_func.__code__, set()
+        stack = [code]
+        while stack:
+            c = stack.pop()
+            names.update(c.co_names)
+            stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        for name in names:
+            g = f.py_func.__globals__.get(name)
+            if isinstance(g, Dispatcher) and not g.signatures:
+                module = getattr(g.py_func, "__module__", "") or ""
+                if module.split(".")[0] == "geoik":
+                    todo.append(g)
+    return out
+
+
+_WATCH = _Watch()
+event.register("numba:compile", _WATCH)
+
+
+def compile_stats() -> CompileStats:
+    """What compiling geoik's functions has cost this process so far (see :class:`CompileStats`);
+    the difference of two calls is what the work between them compiled."""
+    with _WATCH.lock:
+        return CompileStats(_WATCH.functions, _WATCH.seconds)
+
+
+@contextlib.contextmanager
+def watching(report: Report) -> Iterator[None]:
+    """Within the block, call ``report(done, total, seconds)`` (:data:`Report`) whenever one of
+    geoik's functions starts compiling at the outermost level or finishes compiling, in any
+    thread. Nothing is reported while everything needed is compiled or in numba's disk cache."""
+    base = compile_stats()
+
+    def relative(done: int, total: int, seconds: float) -> None:
+        report(done - base.functions, total - base.functions, seconds - base.seconds)
+
+    with _WATCH.lock:
+        _WATCH.reports.append(relative)
+    try:
+        yield
+    finally:
+        with _WATCH.lock:
+            _WATCH.reports.remove(relative)

@@ -200,6 +200,7 @@ class Motion:
 
 def motion_costs(chain: Chain, keys: np.ndarray) -> tuple[int, float, float]:
     """(rotations over 5 degrees, sum of rotation magnitudes in radians, path length)."""
+    keys = _as_recorded(keys)
     if chain.dim == 2:
         return call(
             costs_2d,
@@ -212,6 +213,20 @@ def motion_costs(chain: Chain, keys: np.ndarray) -> tuple[int, float, float]:
     return call(
         costs_3d, chain.lengths, chain.base, keys, keys.shape[0], work=keys.size * REPLAY_WORK
     )
+
+
+def _as_recorded(keys: np.ndarray) -> np.ndarray:
+    """``keys`` typed as the batch engines pass their keyframes to the cost functions (writable,
+    C-contiguous), so that one compiled cost function serves both: a writable view of the read-only
+    keys where NumPy allows it (their buffer is writable), else a copy. Nothing writes to it."""
+    if keys.flags.writeable and keys.flags.c_contiguous:
+        return keys
+    view = keys.view()
+    try:
+        view.setflags(write=True)
+    except ValueError:
+        return np.array(keys, order="C")
+    return view if view.flags.c_contiguous else np.array(keys, order="C")
 
 
 def _step_rotations(keys: np.ndarray, dim: int) -> np.ndarray:

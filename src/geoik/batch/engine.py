@@ -36,10 +36,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import get_num_threads, njit, prange, types
+from numba import njit, types
 
 from geoik.batch import spatial
-from geoik.batch.parallel import take
+from geoik.batch.costs import cost_function, no_costs
+from geoik.batch.parallel import run_threads, take, threads
 from geoik.batch.trees import TreeBatchResult, evaluate_tree
 from geoik.chain import Chain
 from geoik.checks import (
@@ -88,8 +89,10 @@ KERNEL_2D_LANES_ARGS = (
 ``geoik.solvers.ccd.lanes.ccd_2d_lanes``): the chain, targets (K, 2), angles (K, n), tol,
 max_iter, opts, rec (K, cap, n), then the outputs nrec, status, iterations (K,), the final end
 effector (K, 2) and whether to write the final angles."""
-# the engines: kernel, the chain (lengths, base, lo, hi), targets (m, 2), start (n,), tol,
-# max_iter, opts, capacity, judge params, want costs, chunk (or lanes per block), then the
+# the engines: kernel, the cost function (``motion.costs_2d``, or ``costs.no_costs`` when no
+# costs are wanted, so that an engine asked for none compiles none), the chain (lengths, base,
+# lo, hi), targets (m, 2), start (n,), tol, max_iter, opts, capacity, judge params, want costs,
+# chunk (or lanes per block), the counter the threads take tasks from, then the
 # outputs status, iterations, error, rotations over 5 degrees, rotation sum (rad), path length,
 # final angles ((m, n), or (0, n) when not wanted)
 _ENGINE_ARGS = (
@@ -111,18 +114,26 @@ _ENGINE_ARGS = (
     _A1,
     _A2,
 )
+COSTS_2D_ARGS = (_MODEL, _MODEL, _A2, types.int64)
+"""Argument types ``motion.costs_2d`` is compiled for when the engines call it: the chain's
+lengths and base, a target's keyframes (cap, n) and how many of them are used."""
+_COSTS_2D = types.FunctionType(
+    types.Tuple((types.int64, types.float64, types.float64))(*COSTS_2D_ARGS)
+)
 _ENGINE_SIG = types.void(
     types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_2D_ARGS)),
+    _COSTS_2D,
     *_ENGINE_ARGS[:13],
-    types.int64,
+    _I64,  # the counter the threads take tasks from
     *_ENGINE_ARGS[13:],
 )
 _LANE_ENGINE_SIG = types.void(
     types.FunctionType(types.none(*KERNEL_2D_LANES_ARGS)),
+    _COSTS_2D,
     *_ENGINE_ARGS[:13],
     types.int64,
     types.int64,
-    types.int64,
+    _I64,
     *_ENGINE_ARGS[13:],
 )
 TASK = 2048
@@ -184,9 +195,10 @@ class BatchResult:
         return self.status == REACHED
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def _engine(
     kernel,
+    cost_fn,
     lengths,
     base,
     lo,
@@ -200,7 +212,7 @@ def _engine(
     params,
     want_costs,
     chunk,
-    threads,
+    counter,
     status,
     iters,
     error,
@@ -209,42 +221,44 @@ def _engine(
     path,
     angles,
 ):
+    """One thread's share of the work: tasks of ``chunk`` targets, taken from ``counter`` (see
+    :mod:`geoik.batch.parallel`) until none is left."""
     m = targets.shape[0]
     tasks = (m + chunk - 1) // chunk
-    counter = np.zeros(1, np.int64)
-    for _ in prange(threads):
+    c = take(counter)
+    while c < tasks:
+        _task(
+            kernel,
+            cost_fn,
+            lengths,
+            base,
+            lo,
+            hi,
+            targets,
+            start,
+            tol,
+            max_iter,
+            opts,
+            cap,
+            params,
+            want_costs,
+            c * chunk,
+            min(m, (c + 1) * chunk),
+            status,
+            iters,
+            error,
+            count,
+            rotsum,
+            path,
+            angles,
+        )
         c = take(counter)
-        while c < tasks:
-            _task(
-                kernel,
-                lengths,
-                base,
-                lo,
-                hi,
-                targets,
-                start,
-                tol,
-                max_iter,
-                opts,
-                cap,
-                params,
-                want_costs,
-                c * chunk,
-                min(m, (c + 1) * chunk),
-                status,
-                iters,
-                error,
-                count,
-                rotsum,
-                path,
-                angles,
-            )
-            c = take(counter)
 
 
 @njit(cache=True)
 def _task(
     kernel,
+    cost_fn,
     lengths,
     base,
     lo,
@@ -284,7 +298,7 @@ def _task(
         iters[i] = used
         error[i] = err
         if want_costs:
-            k, total, p = costs_2d(lengths, base, rec, max(nrec, 1))
+            k, total, p = cost_fn(lengths, base, rec, max(nrec, 1))
             count[i], rotsum[i], path[i] = k, total, p
         if angles.shape[0] > 0:
             wrap_free_joints(ang, lo, hi, angles[i])
@@ -293,6 +307,7 @@ def _task(
 @njit(cache=True)
 def _lane_task(
     kernel,
+    cost_fn,
     lengths,
     base,
     lo,
@@ -337,7 +352,7 @@ def _lane_task(
                 k = min(q, rows * cols - 1)
                 idx[q] = (r0 + k // cols) * width + c0 + k % cols
             _lane_block(
-                kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, params,
+                kernel, cost_fn, lengths, base, lo, hi, targets, start, tol, max_iter, opts, params,
                 want_costs, idx, rows * cols, t, ang, rec, out, end, status, iters, error, count,
                 rotsum, path, angles,
             )  # fmt: skip
@@ -346,7 +361,7 @@ def _lane_task(
         for q in range(lanes):
             idx[q] = min(b0 + q, i1 - 1)
         _lane_block(
-            kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, params,
+            kernel, cost_fn, lengths, base, lo, hi, targets, start, tol, max_iter, opts, params,
             want_costs, idx, min(lanes, i1 - b0), t, ang, rec, out, end, status, iters, error,
             count, rotsum, path, angles,
         )  # fmt: skip
@@ -354,7 +369,7 @@ def _lane_task(
 
 @njit(cache=True)
 def _lane_block(
-    kernel, lengths, base, lo, hi, targets, start, tol, max_iter, opts, params, want_costs,
+    kernel, cost_fn, lengths, base, lo, hi, targets, start, tol, max_iter, opts, params, want_costs,
     idx, used, t, ang, rec, out, end, status, iters, error, count, rotsum, path, angles,
 ):  # fmt: skip
     """The targets ``idx`` (the first ``used`` of them wanted) through one call of the lane
@@ -407,14 +422,15 @@ def _lane_block(
         )
         status[i], iters[i], error[i] = st, out[2, b], err
         if want_costs:
-            count[i], rotsum[i], path[i] = costs_2d(lengths, base, rec[b], out[0, b])
+            count[i], rotsum[i], path[i] = cost_fn(lengths, base, rec[b], out[0, b])
         if final:
             wrap_free_joints(ang[b], lo, hi, angles[i])
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def _lane_engine(
     kernel,
+    cost_fn,
     lengths,
     base,
     lo,
@@ -430,7 +446,7 @@ def _lane_engine(
     lanes,
     width,
     per,
-    threads,
+    counter,
     status,
     iters,
     error,
@@ -442,41 +458,40 @@ def _lane_engine(
     """:func:`_engine` for a solver with a lane kernel: tasks of ``per`` targets (whole rows of
     a grid ``width`` wide, if ``width`` > 0), ``lanes`` of them in flight at once, judged by the
     end effector the kernel returns (the error is that of the kernel's pose). Threads take tasks
-    one at a time (:func:`geoik.batch.parallel.take`)."""
+    one at a time from ``counter`` (:func:`geoik.batch.parallel.take`)."""
     m = targets.shape[0]
     tasks = (m + per - 1) // per
-    counter = np.zeros(1, np.int64)
-    for _ in prange(threads):
+    c = take(counter)
+    while c < tasks:
+        i0 = c * per
+        _lane_task(
+            kernel,
+            cost_fn,
+            lengths,
+            base,
+            lo,
+            hi,
+            targets,
+            start,
+            tol,
+            max_iter,
+            opts,
+            cap,
+            params,
+            want_costs,
+            lanes,
+            width,
+            i0,
+            min(m, i0 + per),
+            status,
+            iters,
+            error,
+            count,
+            rotsum,
+            path,
+            angles,
+        )
         c = take(counter)
-        while c < tasks:
-            i0 = c * per
-            _lane_task(
-                kernel,
-                lengths,
-                base,
-                lo,
-                hi,
-                targets,
-                start,
-                tol,
-                max_iter,
-                opts,
-                cap,
-                params,
-                want_costs,
-                lanes,
-                width,
-                i0,
-                min(m, i0 + per),
-                status,
-                iters,
-                error,
-                count,
-                rotsum,
-                path,
-                angles,
-            )
-            c = take(counter)
 
 
 def evaluate(
@@ -730,34 +745,46 @@ def _run(
     start = np.ascontiguousarray(rest_state(chain))
     cap, params = solver.capacity(n, iters) if costs else 1, judge_params(chain)
     model = chain.kernel_arrays
-    threads = get_num_threads()
+    cost_fn = cost_function(costs_2d if costs else no_costs, COSTS_2D_ARGS)
+    counter = np.zeros(1, np.int64)
     if solver.kernel_2d_lanes is not None:
         engine, kernel = _lane_engine_for(solver.kernel_2d_lanes)
         lanes = _lanes(costs, cap, n)
         per = lanes * max(1, TASK // lanes)
         if width > 0:  # a band of rows per task, blocks of GRID_COLUMNS columns
             per = max(1, lanes // min(GRID_COLUMNS, lanes)) * width
-        engine(
-            kernel,
-            *model,
-            t,
-            start,
-            tol,
-            iters,
-            opts,
-            cap,
-            params,
-            costs,
-            lanes,
-            width,
-            per,
-            threads,
-            *out,
-        )
+        tasks = -(-m // per)
+
+        def lane_work() -> None:
+            engine(
+                kernel,
+                cost_fn,
+                *model,
+                t,
+                start,
+                tol,
+                iters,
+                opts,
+                cap,
+                params,
+                costs,
+                lanes,
+                width,
+                per,
+                counter,
+                *out,
+            )
+
+        run_threads(lane_work, min(threads(), tasks))
         return
     engine, kernel = _engine_for(solver.kernel_2d)
     size = max(1, min(256, -(-m // 64)))  # chunk of targets per task
-    engine(kernel, *model, t, start, tol, iters, opts, cap, params, costs, size, threads, *out)
+
+    def work() -> None:
+        engine(kernel, cost_fn, *model, t, start, tol, iters, opts, cap, params, costs, size,
+               counter, *out)  # fmt: skip
+
+    run_threads(work, min(threads(), -(-m // size)))
 
 
 def _lanes(costs: bool, cap: int, n: int) -> int:

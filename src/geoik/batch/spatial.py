@@ -19,9 +19,10 @@ import functools
 from typing import Any
 
 import numpy as np
-from numba import get_num_threads, njit, prange, types
+from numba import njit, types
 
-from geoik.batch.parallel import take
+from geoik.batch.costs import cost_function, no_costs
+from geoik.batch.parallel import run_threads, take, threads
 from geoik.geometry import fk_3d, rotvecs_from_quats
 from geoik.judge import judge, judge_params
 from geoik.motion import costs_3d
@@ -59,8 +60,10 @@ KERNEL_3D_LANES_ARGS = (
 chain, targets (K, 3), rotations (K, n, 4), tol, max_iter, opts, rec (K, cap, n, 4), then the
 outputs nrec, status, iterations (K,), the final end effector (K, 3) and whether to write the
 final rotations."""
-# the engines: kernel, the chain, targets (m, 3), start (n, 4), tol, max_iter, opts, capacity,
-# judge params, want costs, chunk (or lanes per block), threads, then the outputs status,
+# the engines: kernel, the cost function (``motion.costs_3d``, or ``costs.no_costs``), the chain,
+# targets (m, 3), start (n, 4), tol, max_iter, opts, capacity,
+# judge params, want costs, chunk (or lanes per block), the counter the threads take tasks from,
+# then the outputs status,
 # iterations, error, rotations over 5 degrees, rotation sum (rad), path length, final rotation
 # vectors ((m, n, 3), or (0, n, 3) when not wanted)
 _ENGINE_ARGS = (
@@ -74,7 +77,7 @@ _ENGINE_ARGS = (
     _A1,
     types.boolean,
     types.int64,
-    types.int64,
+    _I64,
     _I8,
     _I64,
     _A1,
@@ -83,10 +86,18 @@ _ENGINE_ARGS = (
     _A1,
     _A3,
 )
-_ENGINE_SIG = types.void(
-    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_3D_ARGS)), *_ENGINE_ARGS
+COSTS_3D_ARGS = (_MODEL, _MODEL, _A3, types.int64)
+"""Argument types ``motion.costs_3d`` is compiled for when the engines call it: the chain's
+lengths and base, a target's keyframes (cap, n, 4) and how many of them are used."""
+_COSTS_3D = types.FunctionType(
+    types.Tuple((types.int64, types.float64, types.float64))(*COSTS_3D_ARGS)
 )
-_LANE_ENGINE_SIG = types.void(types.FunctionType(types.none(*KERNEL_3D_LANES_ARGS)), *_ENGINE_ARGS)
+_ENGINE_SIG = types.void(
+    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_3D_ARGS)), _COSTS_3D, *_ENGINE_ARGS
+)
+_LANE_ENGINE_SIG = types.void(
+    types.FunctionType(types.none(*KERNEL_3D_LANES_ARGS)), _COSTS_3D, *_ENGINE_ARGS
+)
 LANES = 256
 """Targets per block of the 3-D lane engine (fewer when keyframes are recorded): as
 :data:`geoik.batch.engine.LANES`, long blocks spread the lane loops' fixed cost per call (3-D CCD on
@@ -95,9 +106,10 @@ CHUNK = 64
 """Targets per task of the one-target engine."""
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def _engine(
     kernel,
+    cost_fn,
     lengths,
     base,
     cone,
@@ -113,7 +125,7 @@ def _engine(
     params,
     want_costs,
     chunk,
-    threads,
+    counter,
     status,
     iters,
     error,
@@ -122,44 +134,46 @@ def _engine(
     path,
     angles,
 ):
+    """One thread's share of the work: tasks of ``chunk`` targets, taken from ``counter`` (see
+    :mod:`geoik.batch.parallel`) until none is left."""
     m = targets.shape[0]
     tasks = (m + chunk - 1) // chunk
-    counter = np.zeros(1, np.int64)
-    for _ in prange(threads):
+    c = take(counter)
+    while c < tasks:
+        _task(
+            kernel,
+            cost_fn,
+            lengths,
+            base,
+            cone,
+            hinge,
+            lo,
+            hi,
+            targets,
+            start,
+            tol,
+            max_iter,
+            opts,
+            cap,
+            params,
+            want_costs,
+            c * chunk,
+            min(m, (c + 1) * chunk),
+            status,
+            iters,
+            error,
+            count,
+            rotsum,
+            path,
+            angles,
+        )
         c = take(counter)
-        while c < tasks:
-            _task(
-                kernel,
-                lengths,
-                base,
-                cone,
-                hinge,
-                lo,
-                hi,
-                targets,
-                start,
-                tol,
-                max_iter,
-                opts,
-                cap,
-                params,
-                want_costs,
-                c * chunk,
-                min(m, (c + 1) * chunk),
-                status,
-                iters,
-                error,
-                count,
-                rotsum,
-                path,
-                angles,
-            )
-            c = take(counter)
 
 
 @njit(cache=True)
 def _task(
     kernel,
+    cost_fn,
     lengths,
     base,
     cone,
@@ -202,14 +216,15 @@ def _task(
         st, err = judge(t, pos[n], code, tol, base, params)
         status[i], iters[i], error[i] = st, used, err
         if want_costs:
-            count[i], rotsum[i], path[i] = costs_3d(lengths, base, rec, max(nrec, 1))
+            count[i], rotsum[i], path[i] = cost_fn(lengths, base, rec, max(nrec, 1))
         if angles.shape[0] > 0:
             rotvecs_from_quats(quats, angles[i])
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def _lane_engine(
     kernel,
+    cost_fn,
     lengths,
     base,
     cone,
@@ -225,7 +240,7 @@ def _lane_engine(
     params,
     want_costs,
     lanes,
-    threads,
+    counter,
     status,
     iters,
     error,
@@ -236,11 +251,11 @@ def _lane_engine(
 ):
     """:func:`_engine` for a solver with a 3-D lane kernel: blocks of ``lanes`` targets per
     call, judged by the end effector the kernel returns (the forward kinematics of its final
-    rotations, computed as ``fk_3d`` computes it)."""
+    rotations, computed as ``fk_3d`` computes it). One thread's share: blocks taken from
+    ``counter`` until none is left."""
     m = targets.shape[0]
     tasks = (m + lanes - 1) // lanes
-    counter = np.zeros(1, np.int64)
-    for _ in prange(threads):
+    if tasks > 0:  # one thread's buffers, then its blocks
         n = lengths.shape[0]
         t = np.empty((lanes, 3))
         quats = np.empty((lanes, n, 4))
@@ -281,7 +296,7 @@ def _lane_engine(
                 st, err = judge(t[b], end[b], out[1, b], tol, base, params)
                 status[i], iters[i], error[i] = st, out[2, b], err
                 if want_costs:
-                    count[i], rotsum[i], path[i] = costs_3d(lengths, base, rec[b], out[0, b])
+                    count[i], rotsum[i], path[i] = cost_fn(lengths, base, rec[b], out[0, b])
                 if final:
                     rotvecs_from_quats(quats[b], angles[i])
             c = take(counter)
@@ -303,7 +318,6 @@ def run(
     n = chain.n
     start = np.ascontiguousarray(rest_state(chain))
     cap, params = solver.capacity(n, iters) if costs else 1, judge_params(chain)
-    threads = get_num_threads()
     if solver.kernel_3d_lanes is not None and solver.lanes_for(opts):
         engine, kernel = _lane_engine_for(solver.kernel_3d_lanes)
         lanes = LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n * 4)))
@@ -312,9 +326,14 @@ def run(
         engine, kernel = _engine_for(solver.kernel_3d)
         size = CHUNK
     model = chain.kernel_arrays
-    engine(
-        kernel, *model, targets, start, tol, iters, opts, cap, params, costs, size, threads, *out
-    )
+    cost_fn = cost_function(costs_3d if costs else no_costs, COSTS_3D_ARGS)
+    counter = np.zeros(1, np.int64)
+
+    def work() -> None:
+        engine(kernel, cost_fn, *model, targets, start, tol, iters, opts, cap, params, costs,
+               size, counter, *out)  # fmt: skip
+
+    run_threads(work, min(threads(), -(-targets.shape[0] // size)))
 
 
 @functools.cache

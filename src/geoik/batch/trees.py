@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import njit
 
-from geoik.batch.parallel import take
+from geoik.batch.parallel import run_threads, take, threads
 from geoik.checks import (
     check_flag,
     check_max_iter,
@@ -207,29 +207,35 @@ def _solve_rows(
     params = np.array([annulus_params(*skeleton.reach(name)) for name in names]).reshape(k, 4)
     out = _empty_rows(skeleton, m, k, want_positions)
     status, error, used, final, _ = out
-    _engine(
-        method == "fabrik",
-        skeleton.parents,
-        skeleton.lengths,
-        skeleton.order,
-        *segments,
-        active,
-        targeted,
-        eff,
-        t,
-        skeleton.rest_positions(),
-        reach,
-        skeleton.root,
-        params,
-        tol,
-        iters,
-        tree_scale(skeleton),
-        get_num_threads(),
-        status,
-        error,
-        used,
-        final,
-    )
+    first, scale = skeleton.rest_positions(), tree_scale(skeleton)
+    counter = np.zeros(1, np.int64)
+
+    def work() -> None:
+        _engine(
+            method == "fabrik",
+            skeleton.parents,
+            skeleton.lengths,
+            skeleton.order,
+            *segments,
+            active,
+            targeted,
+            eff,
+            t,
+            first,
+            reach,
+            skeleton.root,
+            params,
+            tol,
+            iters,
+            scale,
+            counter,
+            status,
+            error,
+            used,
+            final,
+        )
+
+    run_threads(work, min(threads(), -(-m // CHUNK)))
     return out
 
 
@@ -329,7 +335,7 @@ def _check_rows(sk: Skeleton, targets: Any) -> tuple[tuple[str, ...], np.ndarray
     return effectors, np.ascontiguousarray(flat.reshape(arr.shape))
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def _engine(
     fabrik,
     parents,
@@ -351,17 +357,18 @@ def _engine(
     tol,
     max_iter,
     scale,
-    threads,
+    counter,
     status,
     error,
     used,
     final,
 ):
+    """One thread's share of the rows: chunks of :data:`CHUNK` rows taken from ``counter`` (see
+    :mod:`geoik.batch.parallel`) until none is left."""
     m, k, d = targets.shape
     nj = first.shape[0]
     tasks = (m + CHUNK - 1) // CHUNK
-    counter = np.zeros(1, np.int64)
-    for _ in prange(threads):
+    if tasks > 0:  # one thread's buffers, then its chunks
         pos = np.empty((nj, d))
         tgt = np.zeros((nj, d))
         has_closest = np.zeros(nj, dtype=np.bool_)

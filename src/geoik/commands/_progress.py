@@ -1,17 +1,46 @@
-"""One progress bar for every long command (maps, sweeps, experiments), on standard error.
+"""Progress on standard error: one bar for every long command (maps, sweeps, experiments), and
+the notice of kernels being compiled, which any command may meet on its first run.
 
-On a terminal the bar is redrawn in place at most ``hz`` times a second; when standard error is
+On a terminal a bar is redrawn in place at most ``hz`` times a second; when standard error is
 a file or a pipe (CI logs, ``2> log``) it prints a plain line at each tenth of the work instead,
 at most one every ``QUIET`` seconds and none for work that ends sooner, so logs stay readable.
+The compile notice (:class:`CompileNotice`) says at once that kernels are being compiled, then
+how far it has got, and on a pipe ends with one line saying how long it took. On a terminal the
+notice and a bar share the line being redrawn: whichever draws next starts a new line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 import time
-from typing import TextIO
+from collections.abc import Iterator
+from typing import Any, TextIO
 
-__all__ = ["ProgressBar"]
+__all__ = ["COMPILING", "CompileNotice", "ProgressBar", "compile_notice", "compiling_part"]
+
+COMPILING = "compiling kernels, first run only"
+"""What the notice says while numba compiles: the wait happens once per install, since numba
+caches the compiled kernels on disk for later runs."""
+
+_line: dict[int, Any] = {}  # per terminal stream: who has its line open (drawn, not ended)
+
+
+def _claim(stream: TextIO, owner: Any) -> None:
+    """End the line another drawer left open on this terminal, so ``owner`` draws on its own."""
+    if _line.get(id(stream), owner) is not owner:
+        stream.write("\n")
+    _line[id(stream)] = owner
+
+
+def _owns(stream: TextIO, owner: Any) -> bool:
+    return _line.get(id(stream)) is owner
+
+
+def _release(stream: TextIO, owner: Any) -> None:
+    if _owns(stream, owner):
+        del _line[id(stream)]
 
 
 class ProgressBar:
@@ -59,6 +88,7 @@ class ProgressBar:
             if not finished and now - self._last_draw < self.period:
                 return
             self._last_draw = now
+            _claim(self.stream, self)
             # open before the write: a Ctrl-C that lands while the line goes out (a terminal's
             # stream flushes at the "\r") still finds the line to end
             self._open = True
@@ -66,6 +96,7 @@ class ProgressBar:
             if finished:
                 self.stream.write("\n")
                 self._open = False
+                _release(self.stream, self)
         else:
             tenth = 10 * done // total
             quiet = now - max(self.t0, self._last_draw) < self.QUIET
@@ -81,8 +112,10 @@ class ProgressBar:
     def close(self) -> None:
         """End a bar left open on a terminal (work interrupted before it finished)."""
         if self._open:
-            self.stream.write("\n")
-            self.stream.flush()
+            if _owns(self.stream, self):
+                self.stream.write("\n")
+                self.stream.flush()
+            _release(self.stream, self)
             self._open = False
 
     def _line(self, done: int, total: int, stage: str, now: float) -> str:
@@ -95,3 +128,105 @@ class ProgressBar:
         if 0 < done < total and spent >= 1.0:
             timing += f", ~{spent * (total - done) / done:.0f} s left"
         return f"{head}[{bar}] {done}/{total}{unit}{timing}"
+
+
+class CompileNotice:
+    """``label: compiling kernels, first run only [####------] 12/30 functions  6 s``.
+
+    Called back by :func:`geoik.jit.watching` (``notice(done, total, seconds)``) while numba
+    compiles geoik's functions, from any thread. On a terminal the line is redrawn in place; in a
+    file or pipe the first report prints a line at once, later ones at most one every
+    :attr:`QUIET` seconds. :meth:`close` ends the line (a terminal) or prints how long compiling
+    took (a file or pipe), if anything was compiled.
+
+    Parameters
+    ----------
+    label : str
+        The command (``"geoik map"``).
+    stream : text stream, optional
+        Where to write; standard error by default.
+    hz : float
+        Largest number of redraws per second on a terminal.
+    """
+
+    WIDTH = 20
+    QUIET = 5.0
+
+    def __init__(self, label: str, stream: TextIO | None = None, hz: float = 5.0):
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.period = 1.0 / hz
+        self.lock = threading.Lock()
+        self.done = self.total = 0
+        self.seconds = 0.0
+        self._last = -float("inf")
+        self._drawn = False
+
+    def __call__(self, done: int, total: int, seconds: float) -> None:
+        now = time.monotonic()
+        with self.lock:
+            first = self.done == 0 and self.total == 0
+            self.done, self.total, self.seconds = done, max(total, done), seconds
+            wait = self.period if self.tty else self.QUIET
+            if not first and now - self._last < wait:
+                return
+            self._last, self._drawn = now, True
+            if self.tty:
+                _claim(self.stream, self)
+                self.stream.write("\r" + self._text() + "\x1b[K")
+            else:
+                self.stream.write(self._text() + "\n")
+            self.stream.flush()
+
+    def _text(self) -> str:
+        total = max(self.total, 1)
+        fill = self.WIDTH * min(self.done, total) // total
+        bar = "#" * fill + "-" * (self.WIDTH - fill)
+        return (
+            f"{self.label}: {COMPILING} [{bar}] {self.done}/{self.total} functions  "
+            f"{self.seconds:.0f} s"
+        )
+
+    def close(self) -> None:
+        """End the notice: the terminal's line, or one last line in a file or pipe."""
+        with self.lock:
+            if not self._drawn:
+                return
+            last = self._summary() if self.done > 0 else None
+            if self.tty and _owns(self.stream, self):
+                self.stream.write("\r" + (last or self._text()) + "\x1b[K\n")
+            elif last is not None:
+                self.stream.write(last + "\n")
+            _release(self.stream, self)
+            self.stream.flush()
+            self.done = self.total = 0
+            self._drawn = False
+
+    def _summary(self) -> str:
+        return (
+            f"{self.label}: compiled {self.done} kernel functions in {self.seconds:.1f} s "
+            "(first run only: numba caches them for later runs)"
+        )
+
+
+@contextlib.contextmanager
+def compile_notice(label: str, stream: TextIO | None = None) -> Iterator[CompileNotice]:
+    """A :class:`CompileNotice` for the block: told by :func:`geoik.jit.watching` of every
+    compilation of geoik's functions in the block, closed at its end."""
+    from geoik import jit
+
+    notice = CompileNotice(label, stream)
+    try:
+        with jit.watching(notice):
+            yield notice
+    finally:
+        notice.close()
+
+
+def compiling_part(seconds: float) -> str:
+    """The words a printed time gets when ``seconds`` of it were spent compiling kernels:
+    ``", of which 8.1 s compiling kernels (first run only)"``, or nothing."""
+    if seconds < 0.05:
+        return ""
+    return f", of which {seconds:.1f} s compiling kernels (first run only)"

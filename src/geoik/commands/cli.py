@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from geoik import __version__
+from geoik.commands._progress import compile_notice
 from geoik.errors import GeoIKError, UsageError
 
 __all__ = ["COMMANDS", "build_parser", "command_names", "main", "subparsers"]
@@ -246,7 +247,8 @@ def _main(argv: list[str] | None) -> int:
         if args.command is None:
             names = ", ".join(command_names(parser))
             return _fail(f"expected a command ({names}); see 'geoik --help'")
-        status = int(args.handler(args))
+        with compile_notice(f"{PROG} {args.command}"):
+            status = int(args.handler(args))
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below
         return status
     except SystemExit as e:  # --help and --version

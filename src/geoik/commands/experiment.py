@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from geoik.commands._args import parse_int, writing
-from geoik.commands._progress import ProgressBar
+from geoik.commands._progress import ProgressBar, compiling_part
 from geoik.errors import GeoIKError, InvalidOptionError
 
 HELP = "reproduce a seed's experiment (tables and figures beside the published ones)"
@@ -117,6 +117,7 @@ def _run(mod: Any, args: argparse.Namespace, seed: int, bar: ProgressBar) -> Any
 
 def run(args: argparse.Namespace) -> int:
     """Run ``geoik experiment`` with the parsed ``args``; the exit status."""
+    from geoik import jit
     from geoik.experiments import EXPERIMENTS, get
 
     seed = parse_int(args.seed, "--seed", lo=0)
@@ -125,10 +126,10 @@ def run(args: argparse.Namespace) -> int:
     except GeoIKError as e:
         raise e.about("NAME") from None
     _check_out(args.out)
-    start = time.perf_counter()
+    start, first = time.perf_counter(), jit.compile_stats().seconds
     for name in names:
         mod = EXPERIMENTS[name]
-        t0 = time.perf_counter()
+        t0, before = time.perf_counter(), jit.compile_stats().seconds
         bar = ProgressBar(name)
         try:
             res = writing("--out", str(args.out), partial(_run, mod, args, seed, bar))
@@ -139,8 +140,12 @@ def run(args: argparse.Namespace) -> int:
             print(note)
         print()
         print(res.tables[0].markdown())
-        spent = time.perf_counter() - t0
-        print(f"wrote {len(res.files)} files to {args.out} in {spent:.1f} s\n")
+        spent, compiling = time.perf_counter() - t0, jit.compile_stats().seconds - before
+        print(
+            f"wrote {len(res.files)} files to {args.out} in {spent:.1f} s"
+            f"{compiling_part(compiling)}\n"
+        )
     if len(names) > 1:
-        print(f"{len(names)} experiments in {time.perf_counter() - start:.1f} s")
+        spent, compiling = time.perf_counter() - start, jit.compile_stats().seconds - first
+        print(f"{len(names)} experiments in {spent:.1f} s{compiling_part(compiling)}")
     return 0

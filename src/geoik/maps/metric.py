@@ -41,6 +41,7 @@ from geoik.geometry import REACHED
 from geoik.maps.tiles import (
     DEFAULT_TILE_ROWS,
     METRICS,
+    NEEDS_COSTS,
     Axes,
     Tile,
     TileResult,
@@ -395,8 +396,10 @@ def check_jobs(
     without solving anything (before a cluster is started, for instance)."""
     for chain, method in jobs:
         _check(chain, metric, size, tile_rows, plane)
-        # validates, raises here
-        evaluate(chain, np.empty((0, chain.dim)), method, **solver_options)
+        # validates, raises here; with no target, compiles what the tiles will run (the costs
+        # only for the metrics that read them)
+        costs = metric in NEEDS_COSTS
+        evaluate(chain, np.empty((0, chain.dim)), method, costs=costs, **solver_options)
     check_map_memory(jobs, int(size) ** 2, f"{size}x{size} pixels")
 
 

@@ -31,7 +31,7 @@ from geoik.maps.metric import (
     _tiles,
     check_map_memory,
 )
-from geoik.maps.tiles import pixel_axis, run_tiles, voxel_centres
+from geoik.maps.tiles import NEEDS_COSTS, pixel_axis, run_tiles, voxel_centres
 from geoik.reach.workspace import Workspace, reachable_points
 
 __all__ = ["MAX_VOLUME", "VOLUME_TILE_TARGETS", "VolumeMap", "check_volume", "volume_map"]
@@ -170,7 +170,8 @@ def check_volume(
         raise InvalidOptionError(
             f"a volume map is of a 3-D chain, got a {chain.dim}-D chain", argument="volume"
         )
-    evaluate(chain, np.empty((0, 3)), method, **solver_options)
+    # validates; with no target, compiles what the tiles run (the costs if the metric reads them)
+    evaluate(chain, np.empty((0, 3)), method, costs=metric in NEEDS_COSTS, **solver_options)
     check_map_memory([(chain, method)], int(size) ** 3, f"{size}x{size}x{size} voxels")
     return rows
 

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from geoik import jit
 from geoik.checks import check_point
 from geoik.errors import InvalidOptionError, InvalidPoseError, InvalidTargetError, describe
 from geoik.rigs.bvh import Frames
@@ -230,30 +231,34 @@ def pose_clip(
         targets_at.append(positions[first, j].copy() if target is None else target)
     _refuse_contradictions(pinned, targets_at)
     used_tol = float("nan")
-    for f in range(count):
-        goals = {}
-        for k, (joint, _, mask) in enumerate(pinned):
-            if mask[f]:
-                goals[joint] = targets_at[k]
-        if goals:
-            shift = positions[f, sk.root_index] - sk.root
-            start = TreePose(positions[f] - shift, clip.root_rotations[f])
-            sol = solve_tree(
-                sk,
-                {name: t - shift for name, t in goals.items()},
-                method=method,
-                tol=tol,
-                max_iter=max_iter,
-                start=start,
-            )
-            positions[f] = sol.positions + shift
-            used_tol = sol.tol
+    # frames to solve: as plain Python unless compiling pays (a short clip is done sooner)
+    solving = int(np.any([mask for _, _, mask in pinned], axis=0).sum()) if pinned else 0
+    with jit.job(solving) as work:
+        for f in range(count):
+            goals = {}
             for k, (joint, _, mask) in enumerate(pinned):
                 if mask[f]:
-                    error[f, k] = sol.error[joint]
-                    reached[f, k] = sol.status[joint] is Status.REACHED
-        if progress is not None:
-            progress(f + 1, count)
+                    goals[joint] = targets_at[k]
+            if goals:
+                shift = positions[f, sk.root_index] - sk.root
+                start = TreePose(positions[f] - shift, clip.root_rotations[f])
+                sol = solve_tree(
+                    sk,
+                    {name: t - shift for name, t in goals.items()},
+                    method=method,
+                    tol=tol,
+                    max_iter=max_iter,
+                    start=start,
+                )
+                positions[f] = sol.positions + shift
+                used_tol = sol.tol
+                for k, (joint, _, mask) in enumerate(pinned):
+                    if mask[f]:
+                        error[f, k] = sol.error[joint]
+                        reached[f, k] = sol.status[joint] is Status.REACHED
+                work.step()
+            if progress is not None:
+                progress(f + 1, count)
     if math.isnan(used_tol):
         used_tol = 0.0
     return PosedClip(clip.with_positions(positions), error, reached, used_tol)

@@ -285,7 +285,7 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
         return REACHED, 0, nrec
     first = 1
     if escapes > 0 and max_iter > 0:
-        case = reach_out_2d(lengths, base, lo, hi, target, angles, False, outer)
+        case = reach_out_2d(lengths, base, lo, hi, target, angles, np.bool_(False), outer)
         if case != 0:
             fk_2d(lengths, base, angles, pos)
             if nrec < rec.shape[0]:
@@ -432,7 +432,8 @@ def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
         return REACHED, 0, nrec
     first = 1
     if escapes > 0 and max_iter > 0:
-        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, False, outer)
+        straighten = np.bool_(False)  # typed, not literal: one compiled reach_out_3d
+        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, straighten, outer)
         if case != 0:
             fk_3d(lengths, base, quats, pos, world)
             if nrec < rec.shape[0]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from geoik.geometry import (
@@ -338,7 +339,7 @@ def reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, straighten, 
     if case == 2 and k != 0:
         ux, uy, uz = -ux, -uy, -uz
     q0, q1, q2, q3 = q_between(1.0, 0.0, 0.0, ux, uy, uz)
-    q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, 0, cone, hinge, lo, hi)
+    q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, np.int64(0), cone, hinge, lo, hi)
     quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3] = qnormalize(q0, q1, q2, q3)
     for i in range(1, n):
         if case == 2 and (i == k or i == k + 1):  # the direction flips at both ends of link k

@@ -225,7 +225,7 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     out_of_reach, first = is_beyond, 1
     case = 0
     if escapes > 0 and max_iter > 0:  # a fold inside the minimum reach (FABRIK straightens)
-        case = reach_out_2d(lengths, base, lo, hi, target, angles, False, outer)
+        case = reach_out_2d(lengths, base, lo, hi, target, angles, np.bool_(False), outer)
     if case != 0:
         _place_2d(lengths, angles, px, py)
         if nrec < rec.shape[0]:
@@ -416,7 +416,8 @@ def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, 
     out_of_reach, first = is_beyond, 1
     case = 0
     if escapes > 0 and max_iter > 0:  # a fold inside the minimum reach (FABRIK straightens)
-        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, False, outer)
+        straighten = np.bool_(False)  # typed, not literal: one compiled reach_out_3d
+        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, straighten, outer)
     if case != 0:
         fk_3d(lengths, base, quats, pos, world)
         if nrec < rec.shape[0]:

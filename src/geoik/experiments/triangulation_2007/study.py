@@ -11,6 +11,7 @@ import numpy as np
 
 import geoik as ik
 from geoik import geometry as g
+from geoik import jit
 from geoik.experiments._report import Progress
 from geoik.solvers import REGISTRY
 
@@ -167,14 +168,17 @@ def collect(
     total = len(pts) * len(ms) * len(cs) * len(MODES)
     done = [0]
 
-    def tick() -> None:
-        done[0] += 1
-        if progress and (done[0] % 50 == 0 or done[0] == total):
-            progress("solves", done[0], total)
+    with jit.job(total) as work:  # kernels compiled only where plain Python would take longer
 
-    return {
-        (ck, m, mode): run_method(chain, m, pts, mode, tick)
-        for ck, chain in cs.items()
-        for m in ms
-        for mode in MODES
-    }
+        def tick() -> None:
+            done[0] += 1
+            work.step()
+            if progress and (done[0] % 50 == 0 or done[0] == total):
+                progress("solves", done[0], total)
+
+        return {
+            (ck, m, mode): run_method(chain, m, pts, mode, tick)
+            for ck, chain in cs.items()
+            for m in ms
+            for mode in MODES
+        }

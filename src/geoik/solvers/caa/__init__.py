@@ -101,12 +101,12 @@ def _cap_2d(lengths, lo, hi, side, buf):
     """Largest theta whose turns (joints 1..) fit the limits, assuming they fit near 0."""
     a, b = 0.0, TWO_PI
     arc_angles(lengths, b, side, 0.0, buf)
-    if _fits_2d(buf, lo, hi, 1) < 0:
+    if _fits_2d(buf, lo, hi, np.int64(1)) < 0:
         return b
     for _ in range(60):
         mid = 0.5 * (a + b)
         arc_angles(lengths, mid, side, 0.0, buf)
-        if _fits_2d(buf, lo, hi, 1) < 0:
+        if _fits_2d(buf, lo, hi, np.int64(1)) < 0:
             a = mid
         else:
             b = mid
@@ -142,7 +142,7 @@ def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, pre, rec):
         broken = 1 if count < 0 else -1
         for k in range(max(count, 0)):
             arc_angles(lengths, ths[k], side, alpha, trial)
-            j = _fits_2d(trial, lo, hi, 0)
+            j = _fits_2d(trial, lo, hi, np.int64(0))
             if j >= 0:
                 broken = j
                 break

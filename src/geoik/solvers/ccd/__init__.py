@@ -66,31 +66,30 @@ from geoik.solvers.escape import ESCAPE_BEND, ESCAPE_HELP, ESCAPES, bend_3d, rea
 def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     """The registered 2-D kernel: :func:`ccd_2d_lanes` with one lane (see its module).
 
-    ``angles`` and ``rec`` go to the lane kernel as one-lane views, so the final angles and the
-    keyframes are written in place.
+    The start angles and the first keyframe go to the lane kernel in one-lane arrays of its own,
+    and the final angles and the keyframes it records come back into ``angles`` and ``rec``.
     """
+    n, cap = angles.shape[0], rec.shape[0]
     targets = np.empty((1, 2))
     targets[0, 0], targets[0, 1] = target[0], target[1]
     out = np.empty((3, 1), np.int64)  # keyframes used, status, sweeps
     end = np.empty((1, 2))
+    # one-lane arrays of the lane kernel's own types (C-contiguous, a typed flag), not [None]
+    # views (layout A) and a literal True, nor reshapes (whose error message compiles numba's
+    # string functions): the kernel then has the argument types the batch engine compiles it
+    # for, and compiles once
+    lane = np.empty((1, n))
+    lane[0, :] = angles
+    keys = np.empty((1, cap, n))
+    keys[0, 0, :] = rec[0]
+    final = cap > 0
     ccd_2d_lanes(
-        lengths,
-        base,
-        lo,
-        hi,
-        targets,
-        angles[None, :],
-        tol,
-        max_iter,
-        opts,
-        rec[None, :, :],
-        out[0],
-        out[1],
-        out[2],
-        end,
-        True,
-    )
+        lengths, base, lo, hi, targets, lane, tol, max_iter, opts, keys, out[0], out[1], out[2],
+        end, final,
+    )  # fmt: skip
     nrec = out[0, 0]
+    angles[:] = lane[0]
+    rec[1:nrec, :] = keys[0, 1:nrec, :]
     return out[1, 0], out[2, 0], nrec
 
 
@@ -99,8 +98,9 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     """The registered 3-D kernel: :func:`ccd_3d_lanes` with one lane (see its module), or
     :func:`ccd_3d_escape` when option ``escape`` is on.
 
-    ``quats`` and ``rec`` go to the lane kernel as one-lane views, so the final rotations and the
-    keyframes are written in place.
+    The start rotations and the first keyframe go to the lane kernel in one-lane arrays of its own
+    (as in :func:`ccd_2d`), and the final rotations and the keyframes it records come back into
+    ``quats`` and ``rec``.
     """
     if opts[0] != 0.0:
         return ccd_3d_escape(
@@ -110,26 +110,20 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     targets[0, 0], targets[0, 1], targets[0, 2] = target[0], target[1], target[2]
     out = np.empty((3, 1), np.int64)  # keyframes used, status, sweeps
     end = np.empty((1, 3))
+    n, cap = quats.shape[0], rec.shape[0]
+    lane = np.empty((1, n, 4))  # the lane kernel's own types, as in ccd_2d
+    lane[0, :, :] = quats
+    keys = np.empty((1, cap, n, 4))
+    keys[0, 0, :, :] = rec[0]
+    final = cap > 0
     ccd_3d_lanes(
-        lengths,
-        base,
-        cone,
-        hinge,
-        lo,
-        hi,
-        targets,
-        quats[None, :, :],
-        tol,
-        max_iter,
-        opts,
-        rec[None, :, :, :],
-        out[0],
-        out[1],
-        out[2],
-        end,
-        True,
-    )
-    return out[1, 0], out[2, 0], out[0, 0]
+        lengths, base, cone, hinge, lo, hi, targets, lane, tol, max_iter, opts, keys, out[0],
+        out[1], out[2], end, final,
+    )  # fmt: skip
+    nrec = out[0, 0]
+    quats[:, :] = lane[0]
+    rec[1:nrec, :, :] = keys[0, 1:nrec, :, :]
+    return out[1, 0], out[2, 0], nrec
 
 
 @njit(cache=True)
@@ -153,7 +147,8 @@ def ccd_3d_escape(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_it
     out_of_reach, first = is_beyond, 1
     case = 0
     if escapes > 0 and max_iter > 0:
-        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, True, outer)
+        straighten = np.bool_(True)  # typed, not literal: one compiled reach_out_3d
+        case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, straighten, outer)
     if case != 0:
         fk_3d(lengths, base, quats, pos, world)
         if nrec < rec.shape[0]:

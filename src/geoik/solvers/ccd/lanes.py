@@ -116,13 +116,15 @@ def ccd_2d_lanes(
     flip_c, flip_s = (-math.cos(flip), math.sin(flip)) if escape else (0.0, 0.0)
     _start(lengths, base, targets, angles, work, nrec)
     _place(lengths, base, k, work)
-    alive = _check(0, tol, n, work, status, iters)
+    # sweeps as a typed integer: a literal argument (0, 1) would compile _check once more each
+    first = np.int64(0)
+    alive = _check(first, tol, n, work, status, iters)
     recording = rec.shape[1] > 1
     held = 0
     if escape and alive > 0 and max_iter > 0:
         work[w + ESC, :] = ESCAPES
         held = _reach_out(lengths, base, lo, hi, work, rec, nrec)
-    it = 1
+    it = first + 1
     while it <= max_iter and alive > 0:
         for b in range(k):  # a loop: a slice assignment costs more than the sweep's joints
             work[w + MOVED_ANY, b] = 0.0

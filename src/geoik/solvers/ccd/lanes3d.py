@@ -118,10 +118,12 @@ def ccd_3d_lanes(
     work = np.zeros((rows, _pitch(k)))  # rows an odd number of cache lines apart
     lane = np.arange(k)  # the target each lane holds (lanes are swapped by _compact)
     _start(lengths, base, hinge, targets, quats, work, nrec)
-    _forward(lengths, base, work, k, True)
-    alive = _check(0, tol, n, k, work, status, iters, lane)
+    _forward(lengths, base, work, k, np.bool_(True))
+    # sweeps as a typed integer: a literal argument (0, 1) would compile _check once more each
+    first = np.int64(0)
+    alive = _check(first, tol, n, k, work, status, iters, lane)
     recording = rec.shape[1] > 1
-    it = 1
+    it = first + 1
     while it <= max_iter and alive > 0:
         for b in range(k):
             work[_layout(n)[6] + MOVED_ANY, b] = 0.0
@@ -143,7 +145,7 @@ def ccd_3d_lanes(
                 )
             if recording:
                 _record(n, k, work, rec, nrec, lane)
-        _forward(lengths, base, work, k, False)
+        _forward(lengths, base, work, k, np.bool_(False))
         alive = _check(it, tol, n, k, work, status, iters, lane)
         if k >= COMPACT and alive <= k // 2:
             k = _compact(n, k, work, lane)
@@ -151,7 +153,7 @@ def ccd_3d_lanes(
     _, _, px, py, pz, _, s, _ = _layout(n)
     k = targets.shape[0]  # every lane, those compacted away included
     if it > 1:  # the end effectors of the final rotations, as fk_3d places them
-        _forward(lengths, base, work, k, True)
+        _forward(lengths, base, work, k, np.bool_(True))
         for b in range(k):
             work[s + EX, b], work[s + EY, b], work[s + EZ, b] = (
                 work[px + n, b],

@@ -55,7 +55,7 @@ def first_joint(d, bend_axis, gamma, cone, hinge, lo, hi):
     limits allow (else the nearer).
     """
     q0, q1, q2, q3 = q_between(1.0, 0.0, 0.0, d[0], d[1], d[2])
-    if not is_hinge(hinge, 0) and is_hinge(hinge, 1):
+    if not is_hinge(hinge, np.int64(0)) and is_hinge(hinge, np.int64(1)):
         g_pos = fit_angle(gamma, 0.0, lo[1], hi[1])
         g_neg = fit_angle(-gamma, 0.0, lo[1], hi[1])
         sgn = 1.0
@@ -67,7 +67,7 @@ def first_joint(d, bend_axis, gamma, cone, hinge, lo, hi):
         tau = math.atan2(cx * d[0] + cy * d[1] + cz * d[2], hx * kx + hy * ky + hz * kz)
         t0, t1, t2, t3 = q_axis_angle(d[0], d[1], d[2], tau)
         q0, q1, q2, q3 = qmul(t0, t1, t2, t3, q0, q1, q2, q3)
-    q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, 0, cone, hinge, lo, hi)
+    q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, np.int64(0), cone, hinge, lo, hi)
     return qnormalize(q0, q1, q2, q3)
 
 
@@ -90,7 +90,7 @@ def aim_first(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):
         return
     r0, r1, r2, r3 = q_between(ax, ay, az, bx, by, bz)
     q0, q1, q2, q3 = qmul(r0, r1, r2, r3, quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3])
-    q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, 0, cone, hinge, lo, hi)
+    q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, np.int64(0), cone, hinge, lo, hi)
     quats[0, :] = qnormalize(q0, q1, q2, q3)
     fk_3d(lengths, base, quats, pos, world)
 
@@ -187,7 +187,7 @@ def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, 
     c2 = px * px + py * py + pz * pz
     # h x (+x) = (0, h_z, -h_y): with +x, an orthonormal basis of the first link's plane
     cur0 = hinge_angle(quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3], h[0], h[1], h[2])
-    if is_hinge(hinge, 1):
+    if is_hinge(hinge, np.int64(1)):
         g = hinge[1]
         cos_b = max(-1.0, min(1.0, (c2 - r1 * r1 - r2 * r2) / (2.0 * r1 * r2)))
         # (g x x) . h = (0, g_z, -g_y) . h
@@ -219,7 +219,7 @@ def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, 
             k = (r1 * r1 + c2 - r2 * r2) / (2.0 * r1)
             a = math.atan2(big_b, big_a) + side * math.acos(max(-1.0, min(1.0, k / norm)))
     quats[0, :] = q_axis_angle(h[0], h[1], h[2], fit_angle(a, cur0, lo[0], hi[0])[0])
-    if not is_hinge(hinge, 1):
+    if not is_hinge(hinge, np.int64(1)):
         aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
     fk_3d(lengths, base, quats, pos, world)
     if dist2(pos[2], target) > sq(EXACT * (r1 + r2)):
@@ -231,7 +231,7 @@ def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, 
 @njit(cache=True)
 def one_branch(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world):
     """One branch: :func:`hinge_first_branch` for a hinge first joint, else :func:`branch_3d`."""
-    if is_hinge(hinge, 0):
+    if is_hinge(hinge, np.int64(0)):
         return hinge_first_branch(
             lengths, base, cone, hinge, lo, hi, target, side, quats, pos, world
         )
