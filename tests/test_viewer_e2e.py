@@ -155,9 +155,11 @@ def run_frames(pg, count, read):
 
 
 def answered_after(pg, reply, mark):
-    """Wait until ``geoikState.<reply>`` answers a request sent after request ``mark`` (a value
-    of ``geoikState.lastSent``)."""
-    pg.wait_for_function(f"(geoikState.{reply} || {{}}).id > {mark}", timeout=30_000)
+    """Wait until every request sent has its reply and ``geoikState.<reply>`` answers request
+    ``mark`` (a value of ``geoikState.lastSent``) or a later one."""
+    pg.wait_for_function(
+        f"geoikState.pending === 0 && (geoikState.{reply} || {{}}).id >= {mark}", timeout=30_000
+    )
 
 
 def client_xy(pg, world):
@@ -420,11 +422,10 @@ def test_dragging_in_the_scene_views_moves_what_they_control(page):
 
 
 def view_drawn(pg, view):
-    """Wait until the 3-D view has drawn what it shows now (a reply asked for after this call
-    came and was drawn)."""
-    answered_after(pg, "lastReply", state(pg, "s.lastSent"))
-    drawn = state(pg, f"s.view3d.{view}.frames")
-    pg.wait_for_function(f"geoikState.view3d.{view}.frames > {drawn}", timeout=30_000)
+    """Wait until the 3-D view has drawn what it shows now (every reply asked for came, and the
+    view has nothing left to draw)."""
+    pg.wait_for_function("geoikState.pending === 0", timeout=30_000)
+    pg.wait_for_function(f"!geoikState.view3d.{view}.dirty", timeout=30_000)
 
 
 def handle_xy(pg, view):

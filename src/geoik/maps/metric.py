@@ -394,13 +394,15 @@ def check_jobs(
 ) -> None:
     """Raise the GeoIKError :func:`metric_maps` would raise for these arguments, at once and
     without solving anything (before a cluster is started, for instance)."""
-    for chain, method in jobs:
+    for chain, _ in jobs:
         _check(chain, metric, size, tile_rows, plane)
+    # before anything is compiled: a map that cannot fit is refused at once
+    check_map_memory(jobs, int(size) ** 2, f"{size}x{size} pixels")
+    for chain, method in jobs:
         # validates, raises here; with no target, compiles what the tiles will run (the costs
         # only for the metrics that read them)
         costs = metric in NEEDS_COSTS
         evaluate(chain, np.empty((0, chain.dim)), method, costs=costs, **solver_options)
-    check_map_memory(jobs, int(size) ** 2, f"{size}x{size} pixels")
 
 
 MAP_BYTES = 11

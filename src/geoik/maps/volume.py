@@ -170,9 +170,9 @@ def check_volume(
         raise InvalidOptionError(
             f"a volume map is of a 3-D chain, got a {chain.dim}-D chain", argument="volume"
         )
+    check_map_memory([(chain, method)], int(size) ** 3, f"{size}x{size}x{size} voxels")
     # validates; with no target, compiles what the tiles run (the costs if the metric reads them)
     evaluate(chain, np.empty((0, 3)), method, costs=metric in NEEDS_COSTS, **solver_options)
-    check_map_memory([(chain, method)], int(size) ** 3, f"{size}x{size}x{size} voxels")
     return rows
 
 
