@@ -32,7 +32,7 @@ from geoik.judge import finish_2d, finish_3d, judge_params
 from geoik.motion import Motion
 from geoik.pose import Pose
 from geoik.reach import clamp_into_reach
-from geoik.robots.analytic import solve_analytic
+from geoik.robots.analytic import solve_analytic, warm_held
 from geoik.robots.model import Robot
 from geoik.robots.solve import solve_robot
 from geoik.solution import STATUSES, Solution, Status
@@ -248,6 +248,7 @@ def warm_up(
                 frame = arm.tip_frame(np.full(6, 0.3))
                 for goal in (frame[:3, :3], frame[:3, :3] * (1 + 1e-12)):  # both paths
                     solve(arm, frame[:3, 3], method=name, orientation=goal)
+                warm_held(arm)  # 7-joint arms: one joint held, the six others solved
             if robots and solver.kernel_general is not None:
                 arm = _small_robot()
                 for orientation in (None, np.eye(3)):

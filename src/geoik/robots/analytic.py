@@ -33,10 +33,9 @@ from geoik.robots.solve import public_values
 from geoik.solution import Solution, Status
 from geoik.solvers import get
 from geoik.solvers.analytic import SINGULAR, Plan, pack
-from geoik.solvers.analytic.decompose import lock_joint, reversed_chain, unlock_goal
-from geoik.solvers.analytic.finish import is_rotation
+from geoik.solvers.analytic.redundant import SAMPLES, held_solutions, pack_held
 
-__all__ = ["SetStatus", "SolutionSet", "solve_all", "solve_analytic"]
+__all__ = ["SetStatus", "SolutionSet", "solve_all", "solve_analytic", "warm_held"]
 
 EXACT_TOL = 1e-9
 """Default tolerances of :func:`solve_all`: metres and radians."""
@@ -234,28 +233,56 @@ def _run_locked(
     angle_tol: float,
     value: float,
 ) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
-    """:func:`_run` for a 7-joint arm with joint ``plan.locked`` held at ``value``: the six
-    others solved (their chain decomposed at this value), the held joint's value put back into
-    every row."""
-    j = plan.locked
-    poe = robot.poe()
-    h, p, r = lock_joint(poe.H, poe.P, poe.R_tip, j, value)
-    points = plan.points
-    if plan.reverse:
-        if j != 0:  # the reversed chain's frame is the tip's, which the held joint turns
-            _, p0, r0 = lock_joint(poe.H, poe.P, poe.R_tip, j, 0.0)
-            world = p0.sum(axis=0) + points @ r0.T
-            points = (world - p.sum(axis=0)) @ r
-        h, p, r = reversed_chain(h, p, r)
-    goal = goal if call(is_rotation, goal) else check_rotation(goal, "orientation")
-    g_rot, g_pos = (goal, t) if j != 0 else unlock_goal(poe.H, poe.P, value, goal, t)
-    model = pack(plan.code, plan.reverse, h, p, r, points, *_held_limits(robot, j))
-    out = np.empty((_MAX, robot.n + 2))
-    kernel = runner(_KERNEL, 2000)
-    sizes = kernel(model, np.ascontiguousarray(g_rot), g_pos, np.delete(q0, j), tol, angle_tol, out)
-    if sizes[0] == -2:
+    """:func:`_run` for a 7-joint arm with joint ``plan.locked`` held at ``value`` (NaN: the
+    value searched for the solution nearest ``q0``, :func:`.redundant.held_solutions`): the
+    six others solved, the held joint's value in every row."""
+    model, held = _held_model(robot, plan)
+    kernel = runner(held_solutions, 2000 if value == value else 2000 * SAMPLES)
+    out = np.empty((_MAX, robot.n + 3))
+    a, b, c, _ = kernel(model, held, goal, t, q0, tol, angle_tol, value, out)
+    if a == -2:
         check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
-    return np.insert(out, j, value, axis=1), sizes, goal
+    if a < 0:
+        goal = check_rotation(goal, "orientation")
+        a, b, c, _ = kernel(model, held, goal, t, q0, tol, angle_tol, value, out)
+    return out, (a, b, c), goal
+
+
+def _held_model(robot: Robot, plan: Plan) -> tuple[np.ndarray, np.ndarray]:
+    """A 7-joint arm's packed six-joint model (the held joint at 0) and held joint (cached)."""
+    out = robot._cache.get("analytic held")
+    if out is None:
+        j = plan.locked
+        poe = robot.poe()
+        model = pack(
+            plan.code,
+            plan.reverse,
+            plan.H,
+            plan.P,
+            plan.R_tip,
+            plan.points,
+            *_held_limits(robot, j),
+        )
+        held = pack_held(j, poe.H, poe.P, poe.R_tip, float(robot.lo[j]), float(robot.hi[j]))
+        out = robot._cache["analytic held"] = (model, held)
+    return out
+
+
+def warm_held(robot: Robot) -> None:
+    """Compile :func:`.redundant.held_solutions` for the argument types a 7-joint solve passes
+    (both its forms: a held value given, and searched), from any 6-joint arm with a closed
+    form: its chain stands in for the six joints, its last joint for the held one."""
+    plan = _plan(robot)
+    poe = robot.poe()
+    assert _SOLVER.pack is not None
+    model = _SOLVER.pack(plan, robot.lo, robot.hi)
+    held = pack_held(6, poe.H, poe.P, poe.R_tip, -math.pi, math.pi)
+    frame = robot.tip_frame(robot.rest_angles())
+    goal, t = np.ascontiguousarray(frame[:3, :3]), np.ascontiguousarray(frame[:3, 3])
+    out = np.empty((_MAX, robot.n + 4))
+    q0 = np.zeros(robot.n + 1)
+    for value in (0.0, math.nan):
+        held_solutions(model, held, goal, t, q0, EXACT_TOL, EXACT_TOL, value, out)
 
 
 def _held_limits(robot: Robot, j: int) -> tuple[np.ndarray, np.ndarray]:
@@ -365,46 +392,9 @@ def solve_all(
     return out
 
 
-REDUNDANCY_SAMPLES = 24
-"""Values of the held joint a 7-joint solve tries (evenly within its limits), after the
-start's own."""
-
-
-def _search_redundancy(
-    plan: Plan,
-    robot: Robot,
-    t: np.ndarray,
-    goal: np.ndarray,
-    q0: np.ndarray,
-    tol: float,
-    angle_tol: float,
-) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
-    """A 7-joint arm's solve: every solution at the start's value of the held joint, and at
-    :data:`REDUNDANCY_SAMPLES` values across its limits; the rows of the value whose nearest
-    solution is nearest the start (else the value with the most solutions outside the limits,
-    else the one whose least-squares candidate comes nearest the pose)."""
-    j = plan.locked
-    lo = robot.lo[j] if math.isfinite(robot.lo[j]) else -math.pi
-    hi = robot.hi[j] if math.isfinite(robot.hi[j]) else math.pi
-    free = ~np.isfinite(robot.lo)
-    best: tuple[float, np.ndarray, tuple[int, int, int], np.ndarray] | None = None
-    for value in [float(q0[j]), *np.linspace(lo, hi, REDUNDANCY_SAMPLES).tolist()]:
-        rows, sizes, goal = _run_locked(plan, robot, t, goal, q0, tol, angle_tol, value)
-        a, b, c = sizes
-        if a:
-            d = rows[0, : robot.n] - q0
-            d[free] = np.remainder(d[free] + math.pi, 2 * math.pi) - math.pi
-            key = float(d @ d)
-        elif b:
-            key = 1e300
-        elif c:
-            key = 2e300 + float(rows[0, robot.n + 1] + rows[0, robot.n + 2])
-        else:
-            key = math.inf
-        if best is None or key < best[0]:
-            best = (key, rows, sizes, goal)
-    assert best is not None
-    return best[1], best[2], best[3]
+REDUNDANCY_SAMPLES = SAMPLES
+"""Values of the held joint a 7-joint solve scans (evenly within its limits), after the
+start's own, before refining the best (:mod:`geoik.solvers.analytic.redundant`)."""
 
 
 def solve_analytic(
@@ -428,7 +418,7 @@ def solve_analytic(
     if plan.locked < 0:
         rows, (a, b, c), goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
     else:
-        rows, (a, b, c), goal = _search_redundancy(plan, robot, t, goal, q0, tol_, angle_tol_)
+        rows, (a, b, c), goal = _run_locked(plan, robot, t, goal, q0, tol_, angle_tol_, math.nan)
     out_q = rows[:, : robot.n]
     if a:
         q, status = out_q[0].copy(), Status.REACHED

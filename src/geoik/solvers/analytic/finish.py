@@ -233,6 +233,64 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     then calls again), ``(-2, 0, 0)`` when ``p_goal_in`` has a coordinate that is not finite or
     beyond 1e50 (:data:`geoik.checks.MAX_COORDINATE`).
     """
+    if not is_rotation(R_goal_in):
+        return -1, 0, 0
+    for r in range(3):
+        if not abs(p_goal_in[r]) <= 1e50:  # NaN, infinite or beyond MAX_COORDINATE
+            return -2, 0, 0
+    Rg = (
+        R_goal_in[0, 0],
+        R_goal_in[0, 1],
+        R_goal_in[0, 2],
+        R_goal_in[1, 0],
+        R_goal_in[1, 1],
+        R_goal_in[1, 2],
+        R_goal_in[2, 0],
+        R_goal_in[2, 1],
+        R_goal_in[2, 2],
+    )
+    return solve_goal(
+        model, Rg, (p_goal_in[0], p_goal_in[1], p_goal_in[2]), start, tol, angle_tol, out, 4
+    )
+
+
+@njit(cache=True)
+def chain_goal(model, Rg_in, pg_in):
+    """The goal of the chain as solved (the inverse pose when it is solved reversed): its
+    rotation (9-tuple), position (3-tuple), and ``R06 = R_goal R_tip^T``."""
+    if model[1] != 0.0:  # solve T'(q') = T_goal^-1
+        Rg = (
+            Rg_in[0],
+            Rg_in[3],
+            Rg_in[6],
+            Rg_in[1],
+            Rg_in[4],
+            Rg_in[7],
+            Rg_in[2],
+            Rg_in[5],
+            Rg_in[8],
+        )
+        pg = mv(Rg, (-pg_in[0], -pg_in[1], -pg_in[2]))
+    else:
+        Rg, pg = Rg_in, pg_in
+    rt = (
+        model[41],
+        model[42],
+        model[43],
+        model[44],
+        model[45],
+        model[46],
+        model[47],
+        model[48],
+        model[49],
+    )
+    return Rg, pg, mmt(Rg, rt)
+
+
+@njit(cache=True)
+def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
+    """:func:`all_solutions` for a goal already checked, given as a 9-tuple rotation (row
+    major) and a 3-tuple position; at most ``steps`` Newton steps per candidate."""
     code = int(model[0])
     reverse = model[1] != 0.0
     H = model[2:20].reshape((6, 3))
@@ -242,49 +300,7 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     lo = model[56:62]
     hi = model[62:68]
     n = 6
-    if not is_rotation(R_goal_in):
-        return -1, 0, 0
-    for r in range(3):
-        if not abs(p_goal_in[r]) <= 1e50:  # NaN, infinite or beyond MAX_COORDINATE
-            return -2, 0, 0
-    if reverse:  # solve T'(q') = T_goal^-1
-        Rg = (
-            R_goal_in[0, 0],
-            R_goal_in[1, 0],
-            R_goal_in[2, 0],
-            R_goal_in[0, 1],
-            R_goal_in[1, 1],
-            R_goal_in[2, 1],
-            R_goal_in[0, 2],
-            R_goal_in[1, 2],
-            R_goal_in[2, 2],
-        )
-        pg = mv(Rg, (-p_goal_in[0], -p_goal_in[1], -p_goal_in[2]))
-    else:
-        Rg = (
-            R_goal_in[0, 0],
-            R_goal_in[0, 1],
-            R_goal_in[0, 2],
-            R_goal_in[1, 0],
-            R_goal_in[1, 1],
-            R_goal_in[1, 2],
-            R_goal_in[2, 0],
-            R_goal_in[2, 1],
-            R_goal_in[2, 2],
-        )
-        pg = (p_goal_in[0], p_goal_in[1], p_goal_in[2])
-    rt = (
-        R_tip[0, 0],
-        R_tip[0, 1],
-        R_tip[0, 2],
-        R_tip[1, 0],
-        R_tip[1, 1],
-        R_tip[1, 2],
-        R_tip[2, 0],
-        R_tip[2, 1],
-        R_tip[2, 2],
-    )
-    R06 = mmt(Rg, rt)
+    Rg, pg, R06 = chain_goal(model, Rg_in, pg_in)
     tip0 = (0.0, 0.0, 0.0)
     for i in range(n + 1):
         tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
@@ -317,7 +333,7 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
         R, p = forward(H, P, R_tip, q)
         _, _, dp, da = _errors(Rg, pg, R, p)
         if dp > fine or da > 1e-12:  # axes that meet only within tolerance, or rounding
-            dp, da = polish(H, P, R_tip, Rg, pg, q, 4, jac)
+            dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac)
         flags = SINGULAR if cflags[c] & DEGENERATE else 0
         if dp > tol or da > angle_tol:
             flags |= NOT_EXACT
