@@ -13,14 +13,20 @@ six-joint chain is the one with the held joint at 0 (:class:`.decompose.Plan`, p
   ``o_1``.
 
 :func:`held_solutions` is one compiled call: every solution at a given value, or, with the value
-NaN, a 1-D search of the held joint for the solution nearest the start: a coarse scan of
-the start's value and :data:`SAMPLES` values across the joint's limits, each judged by the
-family's candidates alone (no polish, no sort): the squared distance from the start of the
-nearest candidate within the limits; then a golden-section refinement between the best
-sample's neighbours; then the full solve (polished, checked by forward kinematics, sorted) at
-the value found. A value whose full solve finds no exact solution within the limits is
-replaced by the next-best sample; when no sample has one, the value whose answer comes
-nearest (solutions outside the limits, else the nearest least-squares candidate) is kept.
+NaN, a 1-D search of the held joint for the solution nearest the start. Each value tried is
+judged by the family's candidates alone (no polish, no sort): the squared distance from the
+start of the nearest candidate within the limits. The start's value is tried first, then values
+at growing offsets from it (a solution near the start can sit in a narrow window of the held
+joint, where another joint nears its limit), then :data:`SAMPLES` values evenly across the
+joint's limits, outward from the start's; a value farther from the start's than the best
+distance found is skipped (its own term alone exceeds it). Successive parabolic interpolation
+then refines the best value within a grid step, and the full solve (polished, checked by
+forward kinematics, sorted) runs at the value found. When the coarse grid finds nothing within
+the limits, a grid of :data:`FINE_SAMPLES` follows; when that finds nothing either, the
+coarse value whose answer comes nearest (solutions outside the limits, else the nearest
+least-squares candidate) is kept. Near a singularity of the six joints, where they swing far
+for a small turn of the held one, the nearest solution can be missed (another, farther one
+is returned).
 """
 
 from __future__ import annotations
@@ -49,6 +55,9 @@ FINE_SAMPLES = 8 * SAMPLES
 """Values the search scans when none of the coarse ones has a solution within the limits."""
 HELD_SIZE = 9
 """Length of a packed held joint (:func:`pack_held`)."""
+_LADDER = 0.02
+"""The first offset (radians) from the start's value of the held joint that the search tries
+before its grid."""
 _REFINE = 6
 """Evaluations of the refinement around the best sample."""
 
@@ -276,7 +285,20 @@ def _scan(model, held, Rg, pg, start, lo, hi, count, cand, cflags, two, four3):
     v0 = min(max(start[j], lo), hi)
     best_v = v0
     best = _nearest(model, held, Rg, pg, start, v0, cand, cflags, two, four3)
+    # a solution near the start can lie in a narrow window of the held joint (a joint near its
+    # limit): offsets from the start's value growing threefold, each tried while it can still
+    # be nearer than the best found
     step = (hi - lo) / (count - 1)
+    off = _LADDER
+    while off < step:  # farther out, the grid's own spacing
+        if off * off >= best:
+            break
+        for v in (v0 - off, v0 + off):
+            if lo <= v <= hi:
+                key = _nearest(model, held, Rg, pg, start, v, cand, cflags, two, four3)
+                if key < best:
+                    best, best_v = key, v
+        off *= 3.0
     k0 = min(max(int(round((v0 - lo) / step)), 0), count - 1)
     for t in range(2 * count):
         k = k0 + (t + 1) // 2 if t % 2 else k0 - t // 2
