@@ -7,7 +7,15 @@ same arm given by its axes and offsets (``HPRobot``). Prints microseconds per ca
 rounds), the ratio geoik / EAIK, and whether both found the same solution sets (same count of
 exact solutions, each of geoik's within 1e-9 of one of EAIK's, EAIK's without joint limits).
 
-    python benchmarks/bench_analytic.py [--poses 200] [--rounds 5]
+Then the 7-joint arms (Franka Panda, xArm7): ``geoik.solve(robot, target, orientation=R,
+method="analytic")`` on held-out reachable poses (the held joint searched in one compiled
+call), beside geoik's ``dls`` on the same poses and EAIK with the same joint locked at
+:data:`robot_peers.SWEEP` values across its limits (one EAIK robot per value, built before
+timing; its rows kept when a turn by 2 pi puts them within the limits). A pose counts as
+solved when the answer's forward kinematics lies within 1e-4 m and 1e-3 rad of it with every
+joint within its limits. Prints the share solved and the median microseconds per call.
+
+    python benchmarks/bench_analytic.py [--poses 200] [--rounds 5] [--seven 200]
 
 EAIK is not a geoik dependency: ``pip install eaik`` (skipped when absent).
 """
@@ -23,8 +31,12 @@ import numpy as np
 
 import geoik as ik
 from geoik import jit
+from geoik.kinematics import angle_between
 from geoik.robots.urdf import example_path, load_example
 from geoik.solvers.analytic import all_solutions, pack
+
+TOL, ANGLE_TOL = 1e-4, 1e-3
+"""What a 7-joint pose solved means here: metres, radians."""
 
 
 def arms() -> dict[str, ik.Robot]:
@@ -50,6 +62,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--poses", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seven", type=int, default=200, help="7-joint poses (0: none)")
     args = ap.parse_args()
     try:
         from eaik.IK_HP import HPRobot
@@ -122,6 +135,70 @@ def main() -> None:
             f"{t_api / t_eaik:6.2f}  {same}"
         )
     print("microseconds per pose, one call at a time from Python; machine shared and loaded")
+    if args.seven:
+        seven_joints(args.seven)
+
+
+def lands(robot: ik.Robot, q: np.ndarray, frame: np.ndarray) -> bool:
+    """Whether ``q`` is within the limits and puts the tip within TOL, ANGLE_TOL of ``frame``."""
+    if not np.all(np.isfinite(q)) or np.any(q < robot.lo - 1e-9) or np.any(q > robot.hi + 1e-9):
+        return False
+    got = robot.tip_frame(q)
+    angle = jit.call(angle_between, frame[:3, :3], got[:3, :3])
+    return bool(np.linalg.norm(got[:3, 3] - frame[:3, 3]) <= TOL and angle <= ANGLE_TOL)
+
+
+def timed(fn, items) -> tuple[list, float]:
+    """Each item's answer and the median microseconds of one call."""
+    answers, times = [], []
+    for item in items:
+        t0 = time.perf_counter()
+        answers.append(fn(item))
+        times.append(time.perf_counter() - t0)
+    return answers, statistics.median(times) * 1e6
+
+
+def seven_joints(count: int) -> None:
+    """The 7-joint table: analytic (the held joint searched), dls, EAIK swept."""
+    import robot_peers
+
+    rng = np.random.default_rng(1)
+    print(
+        f"\n{'7 joints':<10} {'analytic':>9} {'us':>8} {'dls':>9} {'us':>8} {'EAIK':>9} "
+        f"{'us':>8} {'ratio':>6}  (solved, median us per call; ratio analytic / EAIK)"
+    )
+    for name in ("panda", "xarm7"):
+        robot = load_example(name)
+        frames = [robot.tip_frame(q) for q in robot.random_angles(rng, count)]
+        goals = [(f[:3, 3].copy(), f[:3, :3].copy()) for f in frames]
+        row = f"{name:<10}"
+        median = {}
+        for method in ("analytic", "dls"):
+
+            def run(goal, robot=robot, method=method):
+                return ik.solve(
+                    robot, goal[0], orientation=goal[1], method=method, tol=TOL, angle_tol=ANGLE_TOL
+                )
+
+            with jit.mode("compiled"):
+                run(goals[0])
+            sols, us = timed(run, goals)
+            ok = sum(lands(robot, s.angles, f) for s, f in zip(sols, frames, strict=True))
+            row += f" {100 * ok / count:8.1f}% {us:8.2f}"
+            median[method] = us
+        try:
+            peer = robot_peers.eaik_peer(robot, 1)
+        except robot_peers.UnavailableError as e:
+            print(f"{row} {'-':>9} {'-':>8} {'-':>6}  EAIK: {e}")
+            continue
+        inputs = [peer.prepare(f) for f in frames]
+        answers, us = timed(peer.call, inputs)
+        ok = 0
+        for answer, f in zip(answers, frames, strict=True):
+            fits = (robot_peers.into_limits(q, robot.lo, robot.hi) for q in peer.rows(answer))
+            ok += any(q is not None and lands(robot, q, f) for q in fits)
+        row += f" {100 * ok / count:8.1f}% {us:8.2f} {median['analytic'] / us:6.2f}"
+        print(f"{row}  EAIK: {peer.note}")
 
 
 if __name__ == "__main__":
