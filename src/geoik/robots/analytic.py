@@ -25,7 +25,7 @@ from geoik.errors import (
     UnsupportedChainError,
     describe,
 )
-from geoik.jit import call, runner
+from geoik.jit import runner
 from geoik.kinematics import angle_between
 from geoik.robots.model import Robot
 from geoik.robots.motion import RobotMotion
@@ -439,10 +439,11 @@ def solve_analytic(
         q, status = np.clip(q0, robot.lo, robot.hi), Status.STALLED
     points, frame = robot.pose_of(q)
     error = math.dist(frame[:3, 3].tolist(), t.tolist())
-    angle_error = float(call(angle_between, goal, frame[:3, :3]))
+    angle_error = float(runner(angle_between)(goal, frame[:3, :3]))
     if status is Status.CLOSEST and error <= tol_ and angle_error <= angle_tol_:
         status = Status.REACHED
-    rec = np.stack([q0, q])
+    rec = np.empty((2, robot.n))  # the motion: the start, then the answer
+    rec[0], rec[1] = q0, q
     return Solution(
         robot,  # type: ignore[arg-type]
         t,
