@@ -33,6 +33,13 @@ from geoik.robots.solve import public_values
 from geoik.solution import Solution, Status
 from geoik.solvers import get
 from geoik.solvers.analytic import SINGULAR, Plan, pack
+from geoik.solvers.analytic.five import (
+    FAMILIES_SHORT,
+    MAX_ROWS,
+    NEAREST_ORIENTATION,
+    all_solutions_short,
+    pack_short,
+)
 from geoik.solvers.analytic.redundant import SAMPLES, held_solutions, pack_held
 
 __all__ = ["SetStatus", "SolutionSet", "solve_all", "solve_analytic", "warm_held"]
@@ -53,6 +60,10 @@ class SetStatus(int, Enum):
     """The pose is reachable, but only with a joint outside its limits."""
     OUT_OF_REACH = 2
     """No joint values reach the pose; ``closest`` holds the least-squares candidates."""
+    NEAREST_ORIENTATION = 3
+    """An arm of fewer than six joints: no joint values within the limits meet the
+    orientation at the target position; ``angles`` holds those that reach the position with
+    the nearest orientation they can (``errors[:, 1]``, radians: the least angle first)."""
 
 
 _STATUS = (SetStatus.SOLVED, SetStatus.OUTSIDE_LIMITS, SetStatus.OUT_OF_REACH)
@@ -60,7 +71,24 @@ _REASONS = {
     SetStatus.SOLVED: "every solution within the joint limits",
     SetStatus.OUTSIDE_LIMITS: "the pose is reachable only with joints outside their limits",
     SetStatus.OUT_OF_REACH: "the pose is out of reach",
+    SetStatus.NEAREST_ORIENTATION: (
+        "the orientation is out of the arm's reach at the position: the nearest attainable"
+    ),
 }
+
+
+def _set_status(rows: np.ndarray, sizes: tuple[int, int, int], n: int) -> SetStatus:
+    """The status of the kernel's answer: a first row flagged NEAREST_ORIENTATION (an arm of
+    fewer than six joints) says that the exact group holds the nearest orientations."""
+    a, b, _ = sizes
+    if a and int(rows[0, n]) & NEAREST_ORIENTATION:
+        return SetStatus.NEAREST_ORIENTATION
+    return _STATUS[0 if a else 1 if b else 2]
+
+
+def is_short(plan: Plan) -> bool:
+    """Whether the plan is of an arm of four or five joints (:mod:`geoik.solvers.analytic.five`)."""
+    return plan.code in FAMILIES_SHORT
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,7 +128,8 @@ class SolutionSet:
         """(k, n) every solution within the joint limits, in the order of
         ``robot.joint_names`` (radians; continuous joints in (-pi, pi], others moved by 2 pi
         into their limits where that helps, and where two turns fit, the one nearer the
-        start), the nearest to the start first; k is 0 unless ``status`` is SOLVED."""
+        start), the nearest to the start first; k is 0 unless ``status`` is SOLVED or
+        NEAREST_ORIENTATION (then the position reached, the nearest orientation first)."""
         return self.rows[: self.sizes[0], : self.robot.n]
 
     @property
@@ -166,9 +195,15 @@ def _plan(robot: Any) -> Plan:
     return plan
 
 
-def _orientation(robot: Robot, orientation: Any) -> np.ndarray:
+def _orientation(
+    robot: Robot, orientation: Any, plan: Plan | None = None, q0: Any = None
+) -> np.ndarray:
     """The goal orientation as a fresh (3, 3) array; a float64 (3, 3) array is taken as it is
-    (the kernel checks that it is a rotation, see :func:`_run`)."""
+    (the kernel checks that it is a rotation, see :func:`_run`). None for an arm of fewer than
+    six joints: the tip's orientation at ``q0``, the position's solutions then sorted by how
+    near they keep it."""
+    if orientation is None and plan is not None and is_short(plan):
+        return np.ascontiguousarray(robot.tip_frame(q0)[:3, :3])
     if (
         type(orientation) is np.ndarray
         and orientation.dtype == np.float64
@@ -208,12 +243,10 @@ def _run(
     orientation that is not a rotation matrix to 1e-14 is checked (raising InvalidTargetError,
     or orthonormalised) and solved again. Returns the rows (joint values, flags, errors), the
     group sizes and the goal used."""
-    model = robot._cache.get("analytic model")
-    if model is None:
-        assert _SOLVER.pack is not None
-        model = robot._cache["analytic model"] = _SOLVER.pack(plan, robot.lo, robot.hi)
-    kernel = runner(_KERNEL, 2000)
-    out = np.empty((_MAX, robot.n + 3))
+    model = analytic_model(robot, plan)
+    short = is_short(plan)
+    kernel = runner(all_solutions_short if short else _KERNEL, 2000)
+    out = np.empty((MAX_ROWS if short else _MAX, robot.n + 3))
     sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
     if sizes[0] == -2:
         check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
@@ -221,6 +254,24 @@ def _run(
         goal = check_rotation(goal, "orientation")
         sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
     return out, sizes, goal
+
+
+def analytic_model(robot: Robot, plan: Plan) -> np.ndarray:
+    """The plan and the limits packed for the kernel (cached on the robot)."""
+    model = robot._cache.get("analytic model")
+    if model is None:
+        if is_short(plan):
+            model = pack_short(plan.code, plan.H, plan.P, plan.R_tip, robot.lo, robot.hi)
+        else:
+            assert _SOLVER.pack is not None
+            model = _SOLVER.pack(plan, robot.lo, robot.hi)
+        robot._cache["analytic model"] = model
+    return model
+
+
+def kernel_of(plan: Plan) -> Any:
+    """The compiled kernel that solves the plan's arm (see :func:`analytic_model`)."""
+    return all_solutions_short if is_short(plan) else _KERNEL
 
 
 def _run_locked(
@@ -335,14 +386,23 @@ def solve_all(
     redundancy: float | None = None,
 ) -> SolutionSet:
     """Every solution of one pose of a robot arm (six revolute joints in a family with a
-    closed form: :attr:`geoik.Robot.family` says which).
+    closed form, or four or five in the family of :mod:`geoik.solvers.analytic.five`:
+    :attr:`geoik.Robot.family` says which).
+
+    An arm of four or five joints does not meet every orientation at a position: where no
+    joint values within the limits meet the pose (to ``tol`` and ``angle_tol``), ``angles``
+    holds those that reach the position with the nearest orientation they can within the
+    limits (least squares on the angle between the frames), each branch's nearest, the least
+    angle first, ``errors[:, 1]`` their angle errors and ``status`` NEAREST_ORIENTATION.
 
     Parameters
     ----------
     robot : a :class:`geoik.Robot` with one tip.
     target : (3,) the tip's position (metres, base frame).
     orientation : the tip's orientation: a 3x3 rotation matrix (columns: the tip frame's axes)
-        or a unit quaternion ``(w, x, y, z)``; required.
+        or a unit quaternion ``(w, x, y, z)``; required for six or seven joints. An arm of
+        four or five joints takes None (a position only): the solutions at the position, the
+        orientation held as near the tip's at ``start`` as the arm can (status SOLVED).
     start : joint values (n,) (or a :class:`geoik.Solution`) the solutions are sorted by
         distance from; default the rest configuration.
     tol, angle_tol : a solution's forward kinematics lies within ``tol`` metres and
@@ -366,8 +426,8 @@ def solve_all(
     """
     plan = _plan(robot)
     t = _point(target)
-    goal = _orientation(robot, orientation)
     q0 = _start(robot, start)
+    goal = _orientation(robot, orientation, plan, q0)
     tol_ = EXACT_TOL if tol is None else check_tol(tol, 1.0)
     angle_tol_ = EXACT_TOL if angle_tol is None else check_angle_tol(angle_tol)
     if plan.locked < 0 and redundancy is None:
@@ -375,7 +435,9 @@ def solve_all(
     else:
         value = _redundancy(robot, plan, redundancy, q0)
         rows, sizes, goal = _run_locked(plan, robot, t, goal, q0, tol_, angle_tol_, value)
-    a, b, _ = sizes
+    status = _set_status(rows, sizes, robot.n)
+    if orientation is None and status is SetStatus.NEAREST_ORIENTATION:
+        status = SetStatus.SOLVED  # a position asked for, and reached
     rows.setflags(write=False)
     t.setflags(write=False)
     goal.setflags(write=False)
@@ -384,7 +446,7 @@ def solve_all(
         robot=robot,
         target=t,
         orientation=goal,
-        status=_STATUS[0 if a else 1 if b else 2],
+        status=status,
         family=plan.family,
         rows=rows,
         sizes=sizes,
@@ -408,11 +470,14 @@ def solve_analytic(
     """``geoik.solve(robot, ..., method="analytic")``: the solution nearest ``start`` (REACHED);
     out of reach the least-squares candidate nearest the pose (CLOSEST); reachable only
     outside the limits: :class:`~geoik.LimitError`; a searched family that finds no candidate
-    (:mod:`geoik.solvers.analytic.families`): the start, STALLED."""
+    (:mod:`geoik.solvers.analytic.families`): the start, STALLED. An arm of four or five
+    joints whose orientation is out of reach at the position: the position with the nearest
+    orientation (CLOSEST, its ``angle_error`` said); a position only (no ``orientation``):
+    the solution that keeps the tip's orientation at ``start`` best, judged on the position."""
     plan = _plan(robot)
     t = _point(target)
-    goal = _orientation(robot, orientation)
     q0 = _start(robot, start)
+    goal = _orientation(robot, orientation, plan, q0)
     tol_ = check_tol(tol, robot.total_length)
     angle_tol_ = check_angle_tol(angle_tol)
     if plan.locked < 0:
@@ -422,6 +487,8 @@ def solve_analytic(
     out_q = rows[:, : robot.n]
     if a:
         q, status = out_q[0].copy(), Status.REACHED
+        if int(rows[0, robot.n]) & NEAREST_ORIENTATION:
+            status = Status.CLOSEST  # the position reached, the nearest orientation
     elif b:
         bad = [
             j for j in range(robot.n) if not robot.lo[j] - 1e-9 <= out_q[a, j] <= robot.hi[j] + 1e-9
@@ -440,7 +507,8 @@ def solve_analytic(
     points, frame = robot.pose_of(q)
     error = math.dist(frame[:3, 3].tolist(), t.tolist())
     angle_error = float(runner(angle_between)(goal, frame[:3, :3]))
-    if status is Status.CLOSEST and error <= tol_ and angle_error <= angle_tol_:
+    position_only = orientation is None  # an arm of fewer than six joints (_orientation)
+    if status is Status.CLOSEST and error <= tol_ and (position_only or angle_error <= angle_tol_):
         status = Status.REACHED
     rec = np.empty((2, robot.n))  # the motion: the start, then the answer
     rec[0], rec[1] = q0, q
@@ -455,8 +523,8 @@ def solve_analytic(
         error,
         RobotMotion.fast(robot, rec),  # type: ignore[arg-type]
         tol_,
-        goal,
-        angle_error,
-        angle_tol_,
+        None if position_only else goal,
+        None if position_only else angle_error,
+        None if position_only else angle_tol_,
         frame,
     )

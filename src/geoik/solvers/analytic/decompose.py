@@ -40,6 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geoik.solvers.analytic.five import FAMILIES_SHORT, family_short
+
 __all__ = ["DEFAULT_TOL", "FAMILIES", "Plan", "decompose"]
 
 DEFAULT_TOL = 1e-5
@@ -126,6 +128,18 @@ def decompose(
                     plan.code, plan.reverse, plan.H, plan.P, plan.R_tip, plan.points, words, locked
                 )
         return _none(H, P, R_tip, "7R: no closed form with joint 1 or 7 held")
+    if n in (4, 5):
+        size = max(float(np.linalg.norm(P, axis=1).sum()), 1e-300)
+        code = family_short(H, P, tol, tol * size)
+        if code:
+            return Plan(code, False, H, P, R_tip, np.zeros((2, 3)), f"{n}R: {FAMILIES_SHORT[code]}")
+        return _none(
+            H,
+            P,
+            R_tip,
+            f"{n}R: no closed form here (axes 2, 3, 4 parallel and 1 not, the tip on "
+            "axis 5, have one)",
+        )
     if n != 6:
         return _none(H, P, R_tip, f"{n}R: no closed form here (6 revolute joints have one)")
     size = max(float(np.linalg.norm(P, axis=1).sum()), 1e-300)

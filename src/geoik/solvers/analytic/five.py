@@ -1,0 +1,477 @@
+"""Arms of four and five revolute joints: every solution of a pose, or the nearest attainable.
+
+Five joints cannot meet every orientation at a position: the poses an arm of ``n < 6`` joints
+reaches form an ``n``-dimensional set. This module solves the family most such arms belong to
+(the SO-100, the youBot's arm, the PincherX and OpenManipulator-X kind):
+
+- axis 1 (the base's turn), not parallel to axes 2, 3, 4, which are parallel to each other
+  (``h``: the arm's plane turns about axis 1, the shoulder, elbow and wrist pitch bend in it);
+- five joints: an axis 5 (the wrist's roll) not parallel to ``h``, the tip on it (so the roll
+  turns the tool, not its position); four joints: the tip anywhere on the last link.
+
+Notation (0-based, as in code): ``o_i`` joint ``i``'s origin at the zero configuration,
+``R_i`` the rotation by ``q_i`` about ``h_i``; ``G = R_goal R_tip^T = R_0 R_1 R_2 R_3 R_4``.
+Rotations about ``h`` keep ``h``-components and the tip lies on axis 4's line, so
+
+- SP4 ``h . R_0^T (p - o_0) = h . (tip_0 - o_0)`` puts the goal in the arm's plane: ``q_0``
+  (2 solutions; least squares: the position is out of reach);
+- with ``phi = q_1 + q_2 + q_3`` the pitch of the last link, ``R_0^T G = R_h(phi) R_4``, so
+  the orientation leaves two unknowns, ``phi`` and ``q_4``: where ``h . G' h_4 = h . h_4``
+  (``G' = R_0^T G``) SP1 gives ``phi`` from ``R_h(phi) h_4 = G' h_4`` and SP1 ``q_4`` (the
+  pose is attainable); a four-joint arm has ``R_h(phi) = G'`` (SP1);
+- for that ``phi``, ``d = R_0^T (p - o_0) + o_0 - o_1 - R_h(phi) (tip_0 - o_3)`` must be
+  ``a + R_h(q_2) b`` turned by ``q_1`` (``a = o_2 - o_1``, ``b = o_3 - o_2``): SP3 ``q_2``
+  (2), SP1 ``q_1``, and ``q_3 = phi - q_1 - q_2``.
+
+Up to 4 solutions. Where the orientation is not attainable, the nearest attainable one at the
+position: for each ``q_0`` and elbow branch, ``phi`` is searched over the angles where the
+position is reached with ``q_1, q_2, q_3`` within their limits (:data:`SAMPLES` samples, the
+best refined by bisection to the edge of its feasible interval and golden-section search
+inside it), each ``phi`` taking its best roll in closed form: with ``M = R_h(phi)^T G'``,
+``tr(R_4(t)^T M) = k.M k + c cos t + s sin t`` (``c = tr M - k.M k``, ``s = k . vee(M -
+M^T)``), largest at ``atan2(s, c)`` or, outside the roll's limits, at the nearer limit. The
+angle between two rotations is ``acos((tr - 1) / 2)``, so this is least squares on the
+orientation (the geodesic angle), the position exact. EAIK (Ostermeier et al.) solves this
+family by the same subproblems but takes each one's least-squares answer where it has no
+exact one, which leaves the position off when the orientation is unattainable.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from geoik.geometry import wrap
+from geoik.solvers.analytic.families import _angle_of, mmt, mtm, mtv, mv, normal, rot
+from geoik.solvers.analytic.finish import (
+    NOT_EXACT,
+    OUTSIDE_LIMITS,
+    _errors,
+    _into_limits,
+    forward,
+    is_rotation,
+)
+from geoik.solvers.analytic.subproblems import LEAST_SQUARES, sp1, sp3, sp4
+
+__all__ = [
+    "FAMILIES_SHORT",
+    "MAX_ROWS",
+    "NEAREST_ORIENTATION",
+    "PARALLEL_234",
+    "PARALLEL_234_ROLL",
+    "SAMPLES",
+    "SHORT_MODEL_SIZE",
+    "all_solutions_short",
+    "family_short",
+    "pack_short",
+]
+
+PARALLEL_234_ROLL = 8
+PARALLEL_234 = 9
+FAMILIES_SHORT = {
+    PARALLEL_234_ROLL: (
+        "three parallel axes (2, 3, 4), the tip on axis 5: closed form, up to 4 solutions; "
+        "orientations off the arm's reach: the nearest attainable at the position"
+    ),
+    PARALLEL_234: (
+        "three parallel axes (2, 3, 4): closed form, up to 4 solutions; orientations off the "
+        "arm's reach: the nearest attainable at the position"
+    ),
+}
+"""Family code -> what it is, in words (1-based axes)."""
+
+NEAREST_ORIENTATION = 8
+"""Solution flag: the position exact, the orientation the nearest the arm attains there (its
+angle error, radians, beyond the solve's ``angle_tol``)."""
+MAX_ROWS = 8
+"""Rows of the output: up to 4 exact solutions and 4 others."""
+SHORT_MODEL_SIZE = 54
+"""Length of a packed model (:func:`pack_short`)."""
+SAMPLES = 96
+"""Samples of the last link's pitch ``phi`` in the search for the nearest orientation."""
+_REFINE = 48
+"""Bisection and golden-section steps of that search (each shrinks the interval, by a half
+and by 0.618: far below 1e-9 rad from a sample interval of 2 pi / 96)."""
+_SAME = 1e-7
+
+
+def family_short(H: np.ndarray, P: np.ndarray, tol: float, tol_len: float) -> int:
+    """The family code of a 4- or 5-joint revolute chain (``H`` (n, 3), ``P`` (n + 1, 3)),
+    0 when none fits; ``tol`` radians for parallel axes, ``tol_len`` metres for the tip on
+    axis 5."""
+    n = H.shape[0]
+    if n not in (4, 5):
+        return 0
+
+    def parallel(i: int, j: int) -> bool:
+        return float(np.linalg.norm(np.cross(H[i], H[j]))) <= tol
+
+    if not (parallel(1, 2) and parallel(2, 3)) or parallel(0, 1):
+        return 0
+    if n == 4:
+        return PARALLEL_234
+    if parallel(1, 4):
+        return 0
+    off = P[5]  # the tip from joint 5's origin: on its axis
+    if float(np.linalg.norm(np.cross(off, H[4]))) > tol_len:
+        return 0
+    return PARALLEL_234_ROLL
+
+
+def pack_short(
+    code: int, H: np.ndarray, P: np.ndarray, R_tip: np.ndarray, lo: np.ndarray, hi: np.ndarray
+) -> np.ndarray:
+    """The chain and its limits as one read-only float64 array of :data:`SHORT_MODEL_SIZE`,
+    the first argument of :func:`all_solutions_short`: ``code``, ``n``, ``H`` (5, 3), ``P``
+    (6, 3), ``R_tip`` (3, 3), ``lo``, ``hi`` (5,) (radians); a four-joint chain is padded with
+    a fifth joint held at 0 (its tip offset the fifth row of ``P``)."""
+    n = H.shape[0]
+    h = np.zeros((5, 3))
+    p = np.zeros((6, 3))
+    lo5 = np.zeros(5)
+    hi5 = np.zeros(5)
+    h[:n] = H
+    p[: n + 1] = P
+    lo5[:n] = lo
+    hi5[:n] = hi
+    if n == 4:
+        h[4] = normal((float(H[1, 0]), float(H[1, 1]), float(H[1, 2])))
+    parts = [[float(code), float(n)], h, p, R_tip, lo5, hi5]
+    out = np.concatenate([np.ravel(np.asarray(x, dtype=np.float64)) for x in parts])
+    assert out.shape == (SHORT_MODEL_SIZE,)
+    out.setflags(write=False)
+    return out
+
+
+@njit(cache=True)
+def _roll(G1, phi, h, k, roll, lo4, hi4, start4):
+    """The roll ``q_4`` (within its limits) whose orientation ``R_h(phi) R_4`` is nearest
+    ``G1``, and ``tr((R_h(phi) R_4)^T G1)`` there (3 where they agree); 0 and the trace for a
+    four-joint arm."""
+    m = mtm(rot(h, phi), G1)
+    tr = m[0] + m[4] + m[8]
+    if not roll:
+        return 0.0, tr
+    mk = mv(m, k)
+    kmk = k[0] * mk[0] + k[1] * mk[1] + k[2] * mk[2]
+    c = tr - kmk
+    s = k[0] * (m[7] - m[5]) + k[1] * (m[2] - m[6]) + k[2] * (m[3] - m[1])
+    t = math.atan2(s, c)
+    v = _into_limits(t, lo4, hi4, start4)
+    if v == v:
+        return v, kmk + c * math.cos(v) + s * math.sin(v)
+    a = kmk + c * math.cos(lo4) + s * math.sin(lo4)
+    b = kmk + c * math.cos(hi4) + s * math.sin(hi4)
+    return (lo4, a) if a >= b else (hi4, b)
+
+
+@njit(cache=True)
+def _place(d0, phi, h, a, b, t4, branch, q3s):
+    """Joints 1-3 for the pitch ``phi``: the elbow ``branch`` (0 or 1) of SP3, then SP1.
+    Returns ``(ok, q1, q2, q3, flags)``; not ok when that branch does not exist (the wrist
+    point out of the elbow's reach: ``flags`` has LEAST_SQUARES, ``q1 .. q3`` the
+    least-squares answer)."""
+    r = mv(rot(h, phi), t4)
+    d = (d0[0] - r[0], d0[1] - r[1], d0[2] - r[2])
+    nd = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+    n3, f3 = sp3(b, (-a[0], -a[1], -a[2]), h, nd, q3s)
+    j = branch if branch < n3 else 0
+    q2 = q3s[j]
+    x = mv(rot(h, q2), b)
+    q1, f1 = sp1((a[0] + x[0], a[1] + x[1], a[2] + x[2]), d, h)
+    ok = branch < n3 and not f3 & LEAST_SQUARES
+    return ok, q1, q2, phi - q1 - q2, f1 | f3
+
+
+@njit(cache=True)
+def _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q):
+    """The orientation's trace at pitch ``phi`` on ``branch``, joints 1-4 into ``q`` (5,);
+    -inf where the position is not reached with joints 1-3 within their limits."""
+    ok, q1, q2, q3, _ = _place(d0, phi, h, a, b, t4, branch, q3s)
+    if not ok:
+        return -np.inf
+    for j, v in ((1, q1), (2, q2), (3, q3)):
+        x = _into_limits(wrap(v), lo[j], hi[j], start[j])
+        if x != x:
+            return -np.inf
+        q[j] = x
+    q4, tr = _roll(G1, phi, h, k, roll, lo[4], hi[4], start[4])
+    q[4] = q4
+    return tr
+
+
+@njit(cache=True)
+def _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q, tmp):
+    """The pitch on ``branch`` whose orientation is nearest ``G1`` with the position reached
+    within the limits: :data:`SAMPLES` samples, the best refined. Joints 1-4 into ``q``;
+    returns the trace there (-inf when no pitch is feasible)."""
+    step = 2.0 * math.pi / SAMPLES
+    best = -np.inf
+    at = 0.0
+    for s in range(SAMPLES):
+        phi = -math.pi + s * step
+        v = _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+        if v > best:
+            best, at = v, phi
+    if best == -np.inf:
+        return best
+    # the feasible interval about the best sample, within one step each side
+    lo_phi, hi_phi = at - step, at + step
+    if _value(d0, lo_phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp) == -np.inf:
+        x, y = lo_phi, at
+        for _ in range(_REFINE):
+            m = 0.5 * (x + y)
+            if _value(d0, m, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp) == -np.inf:
+                x = m
+            else:
+                y = m
+        lo_phi = y
+    if _value(d0, hi_phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp) == -np.inf:
+        x, y = at, hi_phi
+        for _ in range(_REFINE):
+            m = 0.5 * (x + y)
+            if _value(d0, m, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp) == -np.inf:
+                y = m
+            else:
+                x = m
+        hi_phi = x
+    g = 0.5 * (math.sqrt(5.0) - 1.0)
+    x, y = lo_phi, hi_phi
+    c = y - g * (y - x)
+    e = x + g * (y - x)
+    fc = _value(d0, c, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+    fe = _value(d0, e, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+    for _ in range(_REFINE):
+        if fc >= fe:
+            y, e, fe = e, c, fc
+            c = y - g * (y - x)
+            fc = _value(d0, c, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+        else:
+            x, c, fc = c, e, fe
+            e = x + g * (y - x)
+            fe = _value(d0, e, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+    best = -np.inf
+    for phi in (at, lo_phi, hi_phi, 0.5 * (c + e)):
+        v = _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+        if v > best:
+            best = v
+            q[:] = tmp
+    return best
+
+
+@njit(cache=True)
+def all_solutions_short(model, R_goal, p_goal, start, tol, angle_tol, out):
+    """Every solution of a 4- or 5-joint arm's pose, or the nearest attainable orientation.
+
+    ``model``: the chain and limits packed by :func:`pack_short`; ``R_goal`` (3, 3),
+    ``p_goal`` (3,): the tip's goal; ``start`` (n,); ``tol`` metres and ``angle_tol``
+    radians. Writes rows of ``out`` (:data:`MAX_ROWS`, n + 3): joint values, flags
+    (:data:`NEAREST_ORIENTATION`, :data:`~.finish.NOT_EXACT`,
+    :data:`~.finish.OUTSIDE_LIMITS`), position error (metres) and angle error (radians), in
+    three groups: the exact solutions within the limits (nearest ``start`` first), or where
+    there is none, the solutions at the position with the nearest orientation the limits
+    allow (flagged NEAREST_ORIENTATION, the nearest orientation first); the exact solutions
+    outside the limits; the least-squares candidates when the position is out of reach.
+    Returns the three groups' sizes; ``(-1, 0, 0)`` when ``R_goal`` is not a rotation to
+    1e-14, ``(-2, 0, 0)`` when ``p_goal`` is not finite or beyond 1e50.
+    """
+    n = int(model[1])
+    H = model[2:17].reshape((5, 3))
+    P = model[17:35].reshape((6, 3))
+    R_tip = model[35:44].reshape((3, 3))
+    lo = model[44:49]
+    hi = model[49:54]
+    if not is_rotation(R_goal):
+        return -1, 0, 0
+    for r in range(3):
+        if not abs(p_goal[r]) <= 1e50:
+            return -2, 0, 0
+    roll = n == 5
+    Rg = (
+        R_goal[0, 0],
+        R_goal[0, 1],
+        R_goal[0, 2],
+        R_goal[1, 0],
+        R_goal[1, 1],
+        R_goal[1, 2],
+        R_goal[2, 0],
+        R_goal[2, 1],
+        R_goal[2, 2],
+    )
+    pg = (p_goal[0], p_goal[1], p_goal[2])
+    rt = (
+        R_tip[0, 0],
+        R_tip[0, 1],
+        R_tip[0, 2],
+        R_tip[1, 0],
+        R_tip[1, 1],
+        R_tip[1, 2],
+        R_tip[2, 0],
+        R_tip[2, 1],
+        R_tip[2, 2],
+    )
+    G = mmt(Rg, rt)
+    h0 = (H[0, 0], H[0, 1], H[0, 2])
+    h = (H[1, 0], H[1, 1], H[1, 2])
+    k = (H[4, 0], H[4, 1], H[4, 2])
+    o0 = (P[0, 0], P[0, 1], P[0, 2])
+    o1 = (o0[0] + P[1, 0], o0[1] + P[1, 1], o0[2] + P[1, 2])
+    a = (P[2, 0], P[2, 1], P[2, 2])
+    b = (P[3, 0], P[3, 1], P[3, 2])
+    o3 = (o1[0] + a[0] + b[0], o1[1] + a[1] + b[1], o1[2] + a[2] + b[2])
+    tip0 = (o3[0] + P[4, 0] + P[5, 0], o3[1] + P[4, 1] + P[5, 1], o3[2] + P[4, 2] + P[5, 2])
+    t4 = (tip0[0] - o3[0], tip0[1] - o3[1], tip0[2] - o3[2])
+    Hn = H[:n]
+    Pn = P[: n + 1]
+    q0s = np.empty(2)
+    q3s = np.empty(2)
+    q = np.zeros(5)
+    tmp = np.zeros(5)
+    rows = np.empty((16, 5))
+    info = np.empty((16, 4))  # flags, position error, angle error, sort key
+    group = np.empty(16, dtype=np.int64)
+    kept = 0
+    rel = (pg[0] - o0[0], pg[1] - o0[1], pg[2] - o0[2])
+    d_h = h[0] * (tip0[0] - o0[0]) + h[1] * (tip0[1] - o0[1]) + h[2] * (tip0[2] - o0[2])
+    n0, f0 = sp4(h, rel, (-h0[0], -h0[1], -h0[2]), d_h, q0s)
+    reach = not f0 & LEAST_SQUARES
+    # pass 0: the exact solutions; 1: the nearest orientation (none exact within the
+    # limits); 2: least squares (the position out of reach)
+    for stage in range(3):
+        if stage == 1 and (not reach or _count(group, kept, 0) > 0):
+            continue
+        if stage == 2 and _count(group, kept, 0) > 0:
+            break
+        for i in range(n0):
+            r0 = rot(h0, q0s[i])
+            p1 = mtv(r0, rel)
+            d0 = (p1[0] + o0[0] - o1[0], p1[1] + o0[1] - o1[1], p1[2] + o0[2] - o1[2])
+            G1 = mtm(r0, G)
+            if roll:
+                phi, _ = sp1(k, mv(G1, k), h)
+                u = normal(k)
+                q4, _ = sp1(u, mtv(rot(h, phi), mv(G1, u)), k)
+            else:
+                phi, _ = _angle_of(G1, h)
+                q4 = 0.0
+            for branch in range(2):
+                q[0] = q0s[i]
+                tmp[0] = q0s[i]
+                if stage == 1:
+                    v = _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q, tmp)
+                    if v == -np.inf:
+                        continue
+                else:
+                    ok, q1, q2, q3, _ = _place(d0, phi, h, a, b, t4, branch, q3s)
+                    if not ok and stage == 0:
+                        continue
+                    if stage == 2 and branch == 1 and not ok:
+                        continue  # one least-squares elbow is enough
+                    q[1], q[2], q[3], q[4] = q1, q2, q3, q4
+                kept = _keep(
+                    Hn,
+                    Pn,
+                    R_tip,
+                    Rg,
+                    pg,
+                    q,
+                    n,
+                    stage,
+                    lo,
+                    hi,
+                    start,
+                    tol,
+                    angle_tol,
+                    rows,
+                    info,
+                    group,
+                    kept,
+                )
+    return _write(rows, info, group, kept, n, out)
+
+
+@njit(cache=True)
+def _count(group, kept, g):
+    c = 0
+    for i in range(kept):
+        c += group[i] == g
+    return c
+
+
+@njit(cache=True)
+def _keep(H, P, R_tip, Rg, pg, q, n, stage, lo, hi, start, tol, angle_tol, rows, info, group, kept):
+    """Check the candidate ``q`` by forward kinematics, place it in its group (unless a
+    duplicate, or an exact pose on the wrong pass) and return the new count."""
+    R, p = forward(H, P, R_tip, q[:n])
+    _, _, dp, da = _errors(Rg, pg, R, p)
+    exact = dp <= tol and da <= angle_tol
+    flags = 0
+    if stage == 0 and not exact:
+        return kept
+    if stage == 1:
+        if dp > tol:
+            return kept
+        if not exact:
+            flags = NOT_EXACT | NEAREST_ORIENTATION
+    if stage == 2:
+        flags = NOT_EXACT
+    dist = 0.0
+    for j in range(n):
+        v = wrap(q[j])
+        if stage < 2:
+            x = _into_limits(v, lo[j], hi[j], start[j])
+            if x != x:
+                flags |= OUTSIDE_LIMITS
+            else:
+                v = x
+        rows[kept, j] = v
+        dj = v - start[j]
+        if lo[j] == -np.inf:
+            dj = wrap(dj)
+        dist += dj * dj
+    g = 2 if stage == 2 else 1 if flags & OUTSIDE_LIMITS else 0
+    for r in range(kept):
+        if group[r] == g:
+            same = True
+            for j in range(n):
+                if abs(wrap(rows[r, j] - rows[kept, j])) > _SAME:
+                    same = False
+                    break
+            if same:
+                return kept
+    group[kept] = g
+    info[kept, 0] = flags
+    info[kept, 1] = dp
+    info[kept, 2] = da
+    # exact: by distance from the start; the others by their pose error first
+    info[kept, 3] = dist if stage == 0 else (dp + da) * 1e6 + dist
+    return kept + 1
+
+
+@njit(cache=True)
+def _write(rows, info, group, kept, n, out):
+    """The kept rows into ``out`` by group, each group sorted by its key; the sizes."""
+    m = out.shape[0]
+    sizes = np.zeros(3, dtype=np.int64)
+    r = 0
+    taken = np.zeros(kept, dtype=np.bool_)
+    for g in range(3):
+        while True:
+            best = -1
+            for i in range(kept):
+                if group[i] == g and not taken[i] and (best < 0 or info[i, 3] < info[best, 3]):
+                    best = i
+            if best < 0:
+                break
+            taken[best] = True
+            if r < m:
+                for j in range(n):
+                    out[r, j] = rows[best, j]
+                out[r, n] = info[best, 0]
+                out[r, n + 1] = info[best, 1]
+                out[r, n + 2] = info[best, 2]
+                r += 1
+                sizes[g] += 1
+    return sizes[0], sizes[1], sizes[2]
