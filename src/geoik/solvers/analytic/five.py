@@ -23,7 +23,8 @@ Rotations about ``h`` keep ``h``-components and the tip lies on axis 4's line, s
   ``a + R_h(q_2) b`` turned by ``q_1`` (``a = o_2 - o_1``, ``b = o_3 - o_2``): SP3 ``q_2``
   (2), SP1 ``q_1``, and ``q_3 = phi - q_1 - q_2``.
 
-Up to 4 solutions. Where the orientation is not attainable, the nearest attainable one at the
+Up to 4 solutions (the base turned half a turn meets the same orientation only where the
+roll can undo it; a four-joint arm has no roll: up to 2). Where the orientation is not attainable, the nearest attainable one at the
 position: for each ``q_0`` and elbow branch, ``phi`` is searched over the angles where the
 position is reached with ``q_1, q_2, q_3`` within their limits (:data:`SAMPLES` samples, the
 best refined by bisection to the edge of its feasible interval and golden-section search
@@ -76,7 +77,7 @@ FAMILIES_SHORT = {
         "orientations off the arm's reach: the nearest attainable at the position"
     ),
     PARALLEL_234: (
-        "three parallel axes (2, 3, 4): closed form, up to 4 solutions; orientations off the "
+        "three parallel axes (2, 3, 4): closed form, up to 2 solutions; orientations off the "
         "arm's reach: the nearest attainable at the position"
     ),
 }
@@ -329,6 +330,8 @@ def all_solutions_short(model, R_goal, p_goal, start, tol, angle_tol, out):
     q3s = np.empty(2)
     q = np.zeros(5)
     tmp = np.zeros(5)
+    st = np.zeros(5)  # the start, padded for a four-joint arm
+    st[:n] = start[:n]
     rows = np.empty((16, 5))
     info = np.empty((16, 4))  # flags, position error, angle error, sort key
     group = np.empty(16, dtype=np.int64)
@@ -360,7 +363,7 @@ def all_solutions_short(model, R_goal, p_goal, start, tol, angle_tol, out):
                 q[0] = q0s[i]
                 tmp[0] = q0s[i]
                 if stage == 1:
-                    v = _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q, tmp)
+                    v = _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, st, q3s, q, tmp)
                     if v == -np.inf:
                         continue
                 else:
