@@ -55,6 +55,7 @@ from geoik.geometry import CLOSEST, REACHED, fk_2d, wrap_free_joints
 from geoik.judge import judge, judge_params, judge_xyz
 from geoik.motion import costs_2d
 from geoik.rigs.skeleton import Skeleton
+from geoik.robots.model import Robot
 from geoik.solvers import Solver
 from geoik.solvers.auto import NEARER, out_of_reach_all
 from geoik.solvers.request import Request, check_request
@@ -495,7 +496,7 @@ def _lane_engine(
 
 
 def evaluate(
-    chain: Chain | Skeleton,
+    chain: Chain | Skeleton | Robot,
     targets: Any,
     method: str = DEFAULT_METHOD,
     tol: float | None = None,
@@ -533,6 +534,11 @@ def evaluate(
     TreeBatchResult
         For a skeleton, row by row what :func:`geoik.solve_tree` gives for that row's mapping
         (see :mod:`geoik.batch.trees`).
+    ArmBatchResult
+        For a :class:`geoik.Robot` arm and ``method="analytic"`` (targets (m, 3) positions,
+        ``orientations=`` (m, 3, 3) or (m, 4) quaternions ``(w, x, y, z)``, ``start=``,
+        ``angle_tol=``): pose by pose what :func:`geoik.solve_all` finds, its count of
+        solutions and the nearest one (see :mod:`geoik.batch.arms`).
 
     Raises
     ------
@@ -582,7 +588,7 @@ def evaluate_grid(
 
 
 def _evaluate(
-    chain: Chain | Skeleton,
+    chain: Chain | Skeleton | Robot,
     targets: Any,
     method: str,
     tol: float | None,
@@ -594,6 +600,23 @@ def _evaluate(
     width: int = 0,
 ) -> BatchResult | TreeBatchResult:
     """:func:`evaluate`, the targets run as a grid ``width`` wide if ``width`` > 0."""
+    if isinstance(chain, Robot):
+        from geoik.batch.arms import evaluate_arm
+
+        grid = width or None  # a grid is a plane of a chain's targets
+        for name, value in (
+            ("max_iter", max_iter),
+            ("angles", angles),
+            ("positions", positions),
+            ("width", grid),
+        ):
+            if value not in (None, False):
+                raise InvalidOptionError(
+                    f"a robot's batch returns every pose's angles and takes no {name}, got "
+                    f"{value!r}",
+                    argument=name,
+                )
+        return evaluate_arm(chain, targets, method, tol, options)  # type: ignore[return-value]
     if isinstance(chain, Skeleton):
         if check_flag(angles, "angles"):
             raise InvalidOptionError(

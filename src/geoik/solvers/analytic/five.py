@@ -23,18 +23,18 @@ Rotations about ``h`` keep ``h``-components and the tip lies on axis 4's line, s
   ``a + R_h(q_2) b`` turned by ``q_1`` (``a = o_2 - o_1``, ``b = o_3 - o_2``): SP3 ``q_2``
   (2), SP1 ``q_1``, and ``q_3 = phi - q_1 - q_2``.
 
-Up to 4 solutions (the base turned half a turn meets the same orientation only where the
-roll can undo it; a four-joint arm has no roll: up to 2). Where the orientation is not attainable, the nearest attainable one at the
-position: for each ``q_0`` and elbow branch, ``phi`` is searched over the angles where the
-position is reached with ``q_1, q_2, q_3`` within their limits (:data:`SAMPLES` samples, the
-best refined by bisection to the edge of its feasible interval and golden-section search
-inside it), each ``phi`` taking its best roll in closed form: with ``M = R_h(phi)^T G'``,
-``tr(R_4(t)^T M) = k.M k + c cos t + s sin t`` (``c = tr M - k.M k``, ``s = k . vee(M -
-M^T)``), largest at ``atan2(s, c)`` or, outside the roll's limits, at the nearer limit. The
-angle between two rotations is ``acos((tr - 1) / 2)``, so this is least squares on the
-orientation (the geodesic angle), the position exact. EAIK (Ostermeier et al.) solves this
-family by the same subproblems but takes each one's least-squares answer where it has no
-exact one, which leaves the position off when the orientation is unattainable.
+Up to 4 solutions (the base turned half a turn meets the same orientation only where the roll can
+undo it; a four-joint arm has no roll: up to 2). Where the orientation is not attainable, the
+nearest attainable one at the position: for each ``q_0`` and elbow branch, ``phi`` is searched over
+the angles where the position is reached with ``q_1, q_2, q_3`` within their limits (:data:`SAMPLES`
+samples, the best refined by bisection to the edge of its feasible interval and golden-section
+search inside it), each ``phi`` taking its best roll in closed form: with ``M = R_h(phi)^T G'``,
+``tr(R_4(t)^T M) = k.M k + c cos t + s sin t`` (``c = tr M - k.M k``, ``s = k . vee(M - M^T)``),
+largest at ``atan2(s, c)`` or, outside the roll's limits, at the nearer limit. The angle between two
+rotations is ``acos((tr - 1) / 2)``, so this is least squares on the orientation (the geodesic
+angle), the position exact. EAIK (Ostermeier et al.) solves this family by the same subproblems but
+takes each one's least-squares answer where it has no exact one, which leaves the position off when
+the orientation is unattainable.
 """
 
 from __future__ import annotations
@@ -64,9 +64,11 @@ __all__ = [
     "PARALLEL_234_ROLL",
     "SAMPLES",
     "SHORT_MODEL_SIZE",
+    "WORK_SIZE",
     "all_solutions_short",
     "family_short",
     "pack_short",
+    "solve_short",
 ]
 
 PARALLEL_234_ROLL = 8
@@ -262,6 +264,10 @@ def _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q, tmp):
     return best
 
 
+WORK_SIZE = 2 + 2 + 5 + 5 + 5 + 16 * 5 + 16 * 4 + 16
+"""Length of the scratch array of :func:`solve_short`."""
+
+
 @njit(cache=True)
 def all_solutions_short(model, R_goal, p_goal, start, tol, angle_tol, out):
     """Every solution of a 4- or 5-joint arm's pose, or the nearest attainable orientation.
@@ -278,6 +284,13 @@ def all_solutions_short(model, R_goal, p_goal, start, tol, angle_tol, out):
     Returns the three groups' sizes; ``(-1, 0, 0)`` when ``R_goal`` is not a rotation to
     1e-14, ``(-2, 0, 0)`` when ``p_goal`` is not finite or beyond 1e50.
     """
+    return solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, np.empty(WORK_SIZE))
+
+
+@njit(cache=True)
+def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
+    """:func:`all_solutions_short` with its scratch ``work`` (:data:`WORK_SIZE`) given, so
+    that a batch allocates nothing per pose."""
     n = int(model[1])
     H = model[2:17].reshape((5, 3))
     P = model[17:35].reshape((6, 3))
@@ -326,15 +339,16 @@ def all_solutions_short(model, R_goal, p_goal, start, tol, angle_tol, out):
     t4 = (tip0[0] - o3[0], tip0[1] - o3[1], tip0[2] - o3[2])
     Hn = H[:n]
     Pn = P[: n + 1]
-    q0s = np.empty(2)
-    q3s = np.empty(2)
-    q = np.zeros(5)
-    tmp = np.zeros(5)
-    st = np.zeros(5)  # the start, padded for a four-joint arm
+    q0s = work[0:2]
+    q3s = work[2:4]
+    q = work[4:9]
+    tmp = work[9:14]
+    st = work[14:19]  # the start, padded for a four-joint arm
+    st[:] = 0.0
     st[:n] = start[:n]
-    rows = np.empty((16, 5))
-    info = np.empty((16, 4))  # flags, position error, angle error, sort key
-    group = np.empty(16, dtype=np.int64)
+    rows = work[19:99].reshape((16, 5))
+    info = work[99:163].reshape((16, 4))  # flags, position error, angle error, sort key
+    group = work[163:179]  # 0, 1, 2; -1 once written out
     kept = 0
     rel = (pg[0] - o0[0], pg[1] - o0[1], pg[2] - o0[2])
     d_h = h[0] * (tip0[0] - o0[0]) + h[1] * (tip0[1] - o0[1]) + h[2] * (tip0[2] - o0[2])
@@ -457,18 +471,17 @@ def _keep(H, P, R_tip, Rg, pg, q, n, stage, lo, hi, start, tol, angle_tol, rows,
 def _write(rows, info, group, kept, n, out):
     """The kept rows into ``out`` by group, each group sorted by its key; the sizes."""
     m = out.shape[0]
-    sizes = np.zeros(3, dtype=np.int64)
+    s0 = s1 = s2 = 0
     r = 0
-    taken = np.zeros(kept, dtype=np.bool_)
     for g in range(3):
         while True:
             best = -1
             for i in range(kept):
-                if group[i] == g and not taken[i] and (best < 0 or info[i, 3] < info[best, 3]):
+                if group[i] == g and (best < 0 or info[i, 3] < info[best, 3]):
                     best = i
             if best < 0:
                 break
-            taken[best] = True
+            group[best] = -1.0
             if r < m:
                 for j in range(n):
                     out[r, j] = rows[best, j]
@@ -476,5 +489,10 @@ def _write(rows, info, group, kept, n, out):
                 out[r, n + 1] = info[best, 1]
                 out[r, n + 2] = info[best, 2]
                 r += 1
-                sizes[g] += 1
-    return sizes[0], sizes[1], sizes[2]
+                if g == 0:
+                    s0 += 1
+                elif g == 1:
+                    s1 += 1
+                else:
+                    s2 += 1
+    return s0, s1, s2

@@ -1,0 +1,235 @@
+"""The batch engine of robot arms: every solution of many poses, by the analytic solver.
+
+``geoik.batch.evaluate(robot, positions, "analytic", orientations=...)`` runs the very kernel
+:func:`geoik.solve_all` runs (:mod:`geoik.solvers.analytic`, the six-joint families or the
+four- and five-joint one) over every pose in one compiled engine per thread
+(:mod:`geoik.batch.parallel`), and keeps per pose the number of solutions within the limits
+and the one nearest the start (or, as :func:`geoik.solve_all` orders them, the nearest
+orientation, the exact solution outside the limits, the least-squares candidate), with its
+errors and the status.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from geoik.batch.parallel import run_threads, take, threads
+from geoik.checks import check_angle_tol, check_memory, check_points, check_tol
+from geoik.errors import InvalidOptionError, InvalidTargetError, UnsupportedChainError, describe
+from geoik.robots.analytic import EXACT_TOL, _plan, analytic_model, is_short
+from geoik.robots.model import Robot
+from geoik.solvers.analytic.finish import all_solutions
+from geoik.solvers.analytic.five import MAX_ROWS, NEAREST_ORIENTATION, WORK_SIZE, solve_short
+
+__all__ = ["ArmBatchResult", "evaluate_arm"]
+
+RESULT_BYTES = 1 + 8 + 8 + 8
+"""Bytes of results per pose beside the angles: status, count, the two errors."""
+
+
+@dataclass(frozen=True, eq=False)
+class ArmBatchResult:
+    """What :func:`geoik.batch.evaluate` gives for a robot arm, pose by pose.
+
+    Attributes
+    ----------
+    status : (m,) int8 codes of :class:`geoik.robots.analytic.SetStatus` (SOLVED 0,
+        OUTSIDE_LIMITS 1, OUT_OF_REACH 2, NEAREST_ORIENTATION 3), as
+        :func:`geoik.solve_all` says of that pose.
+    count : (m,) how many exact solutions lie within the joint limits.
+    angles : (m, n) joint values (radians, the order of ``robot.joint_names``): the exact
+        solution nearest the start; else the position with the nearest orientation (arms of
+        four or five joints); else the exact solution outside the limits; else the
+        least-squares candidate nearest the pose.
+    error : (m,) the position error of ``angles`` (metres).
+    angle_error : (m,) its angle error (radians).
+    """
+
+    status: np.ndarray
+    count: np.ndarray
+    angles: np.ndarray
+    error: np.ndarray
+    angle_error: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.status.shape[0])
+
+    @property
+    def solved(self) -> np.ndarray:
+        """(m,) whether the pose has an exact solution within the limits."""
+        return self.status == 0
+
+
+@njit(nogil=True, cache=True)
+def _engine(short, model, targets, rots, start, tol, angle_tol, chunk, counter, status, count,
+            angles, error, angle_error):  # fmt: skip
+    """One thread's share: tasks of ``chunk`` poses taken from ``counter`` until none is left;
+    each pose one call of the arm's kernel, its first row kept."""
+    m = targets.shape[0]
+    n = angles.shape[1]
+    out = np.empty((MAX_ROWS if short else 16, n + 3))
+    work = np.empty(WORK_SIZE)
+    tasks = (m + chunk - 1) // chunk
+    c = take(counter)
+    while c < tasks:
+        for i in range(c * chunk, min(m, (c + 1) * chunk)):
+            if short:
+                a, b, d = solve_short(model, rots[i], targets[i], start, tol, angle_tol, out, work)
+            else:
+                a, b, d = all_solutions(model, rots[i], targets[i], start, tol, angle_tol, out)
+            if a + b + d <= 0:  # no candidate at all (the searched six-joint family)
+                status[i] = 2
+                count[i] = 0
+                angles[i] = start
+                error[i] = np.inf
+                angle_error[i] = np.inf
+                continue
+            nearest = a > 0 and int(out[0, n]) & NEAREST_ORIENTATION != 0
+            status[i] = 3 if nearest else 0 if a else 1 if b else 2
+            count[i] = 0 if nearest else a
+            angles[i] = out[0, :n]
+            error[i] = out[0, n + 1]
+            angle_error[i] = out[0, n + 2]
+        c = take(counter)
+
+
+def evaluate_arm(
+    robot: Robot, targets: Any, method: str, tol: float | None, options: dict[str, Any]
+) -> ArmBatchResult:
+    """:func:`geoik.batch.evaluate` for a :class:`geoik.Robot`: ``targets`` (m, 3) positions
+    (metres); ``options``: ``orientations`` (m, 3, 3) rotation matrices or (m, 4) unit
+    quaternions ``(w, x, y, z)`` (required for six joints; an arm of four or five joints
+    without them holds the tip's orientation at the start as near as it can), ``start`` (n,)
+    joint values the solutions are chosen by (default the rest configuration), ``angle_tol``
+    (radians; ``tol`` metres, both default 1e-9)."""
+    if method != "analytic":
+        raise UnsupportedChainError(
+            f"a geoik.Robot's batch takes method 'analytic', got {describe(method)}",
+            argument="method",
+        )
+    extra = sorted(set(options) - {"orientations", "start", "angle_tol"})
+    if extra:
+        raise InvalidOptionError(
+            f"expected orientations, start or angle_tol for a robot's batch, got {extra[0]!r}",
+            argument=extra[0],
+        )
+    plan = _plan(robot)
+    if plan.locked >= 0:
+        raise UnsupportedChainError(
+            f"the batch solves arms of four to six joints; {robot.describe()} has a "
+            f"redundancy (geoik.solve_all(..., redundancy=v) solves one pose)",
+            argument="chain",
+        )
+    m = _rows(targets)
+    if m is not None:
+        check_memory(m * (RESULT_BYTES + 8 * robot.n + 8 * 3 + 8 * 9), f"{m:,} poses", "targets")
+    t = check_points(targets, 3, "targets", own=False)
+    m = t.shape[0]
+    start = (
+        robot.rest_angles()
+        if options.get("start") is None
+        else robot.check_angles(options["start"], "start", limits=False)
+    )
+    tol_ = EXACT_TOL if tol is None else check_tol(tol, 1.0)
+    at = options.get("angle_tol")
+    angle_tol_ = EXACT_TOL if at is None else check_angle_tol(at)
+    given = options.get("orientations")
+    if given is None:
+        if not is_short(plan):
+            raise InvalidTargetError(
+                f"the analytic solver solves full poses; {robot.n} joints need orientations "
+                f"((m, 3, 3) rotation matrices or (m, 4) unit quaternions), got None",
+                argument="orientations",
+            )
+        rots = np.broadcast_to(robot.tip_frame(start)[:3, :3], (m, 3, 3))
+    else:
+        rots = rotations(given, m)
+    rots = np.ascontiguousarray(rots)
+    short = is_short(plan)
+    model = analytic_model(robot, plan)
+    status = np.empty(m, np.int8)
+    count = np.empty(m, np.int64)
+    angles = np.empty((m, robot.n))
+    error = np.empty(m)
+    angle_error = np.empty(m)
+    counter = np.zeros(1, np.int64)
+    chunk = max(1, min(1024, -(-m // 64)))
+
+    def work() -> None:
+        _engine(short, model, t, rots, start, tol_, angle_tol_, chunk, counter, status, count,
+                angles, error, angle_error)  # fmt: skip
+
+    if m:
+        run_threads(work, min(threads(), -(-m // chunk)))
+    return ArmBatchResult(status, count, angles, error, angle_error)
+
+
+def _rows(targets: Any) -> int | None:
+    shape = getattr(targets, "shape", None)
+    if isinstance(shape, tuple) and len(shape) >= 1:
+        return int(shape[0])
+    try:
+        return len(targets)
+    except TypeError:
+        return None
+
+
+_TOL = 1e-6
+"""How far from orthonormal (or from length 1) an orientation may be before it is refused."""
+
+
+def rotations(value: Any, m: int) -> np.ndarray:
+    """``m`` orientations as an (m, 3, 3) array of rotation matrices: (m, 3, 3) matrices
+    (orthonormal to 1e-6, determinant +1; those off by more than 1e-14 replaced by the
+    nearest rotation) or (m, 4) unit quaternions ``(w, x, y, z)`` (length 1 to 1e-6,
+    normalised), as :func:`geoik.checks.check_rotation` takes one;
+    :class:`~geoik.InvalidTargetError` naming the first bad row otherwise."""
+    try:
+        r = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        r = None
+    if r is None or r.shape not in ((m, 3, 3), (m, 4)):
+        raise InvalidTargetError(
+            f"expected ({m}, 3, 3) rotation matrices or ({m}, 4) unit quaternions (w, x, y, z),"
+            f" got {describe(value)}",
+            argument="orientations",
+        )
+    finite = np.isfinite(r).reshape(m, -1).all(axis=1)
+    if r.shape == (m, 4):
+        norm = np.sqrt(np.einsum("ij,ij->i", r, r))
+        bad = ~finite | (np.abs(norm - 1.0) > _TOL)
+        _refuse(bad, "unit quaternions (w, x, y, z)")
+        w, x, y, z = (r / norm[:, None]).T
+        out = np.empty((m, 3, 3))
+        out[:, 0, 0] = 1 - 2 * (y * y + z * z)
+        out[:, 0, 1] = 2 * (x * y - w * z)
+        out[:, 0, 2] = 2 * (x * z + w * y)
+        out[:, 1, 0] = 2 * (x * y + w * z)
+        out[:, 1, 1] = 1 - 2 * (x * x + z * z)
+        out[:, 1, 2] = 2 * (y * z - w * x)
+        out[:, 2, 0] = 2 * (x * z - w * y)
+        out[:, 2, 1] = 2 * (y * z + w * x)
+        out[:, 2, 2] = 1 - 2 * (x * x + y * y)
+        return out
+    off = np.abs(np.einsum("mki,mkj->mij", r, r) - np.eye(3)).reshape(m, 9).max(axis=1)
+    det = np.linalg.det(r) if m else np.zeros(0)
+    bad = ~finite | ~(off <= _TOL) | ~(det > 0)
+    _refuse(bad, "rotation matrices (orthonormal, determinant +1)")
+    out = np.array(r)
+    fix = np.flatnonzero(off > 1e-14)
+    if fix.size:
+        u, _, vt = np.linalg.svd(out[fix])
+        out[fix] = u @ vt
+    return out
+
+
+def _refuse(bad: np.ndarray, what: str) -> None:
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InvalidTargetError(
+            f"expected {what}, got a bad one at row {i}", argument="orientations"
+        )
