@@ -198,7 +198,7 @@ def rotations(value: Any, m: int) -> np.ndarray:
             f" got {describe(value)}",
             argument="orientations",
         )
-    finite = np.isfinite(r).reshape(m, -1).all(axis=1)
+    finite = np.isfinite(r).all(axis=tuple(range(1, r.ndim)))
     if r.shape == (m, 4):
         norm = np.sqrt(np.einsum("ij,ij->i", r, r))
         bad = ~finite | (np.abs(norm - 1.0) > _TOL)
@@ -215,7 +215,7 @@ def rotations(value: Any, m: int) -> np.ndarray:
         out[:, 2, 1] = 2 * (y * z + w * x)
         out[:, 2, 2] = 1 - 2 * (x * x + y * y)
         return out
-    off = np.abs(np.einsum("mki,mkj->mij", r, r) - np.eye(3)).reshape(m, 9).max(axis=1)
+    off = np.abs(np.einsum("mki,mkj->mij", r, r) - np.eye(3)).reshape(m, 9).max(axis=1, initial=0.0)
     det = np.linalg.det(r) if m else np.zeros(0)
     bad = ~finite | ~(off <= _TOL) | ~(det > 0)
     _refuse(bad, "rotation matrices (orthonormal, determinant +1)")

@@ -137,8 +137,8 @@ def decompose(
             H,
             P,
             R_tip,
-            f"{n}R: no closed form here (axes 2, 3, 4 parallel and 1 not, the tip on "
-            "axis 5, have one)",
+            f"{n}R: no closed form here (axes 2, 3, 4 parallel and 1 not, and with five "
+            "joints the tip on axis 5, have one)",
         )
     if n != 6:
         return _none(H, P, R_tip, f"{n}R: no closed form here (6 revolute joints have one)")

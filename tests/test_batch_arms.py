@@ -1,0 +1,113 @@
+"""The batch engine of robot arms: pose by pose what ``geoik.solve_all`` finds (the count of
+solutions, the first row, its errors and status), quaternions as matrices, its checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik.batch import evaluate
+from geoik.batch.arms import ArmBatchResult
+from geoik.robots.analytic import SetStatus
+from geoik.robots.urdf import load_example
+
+pytest.importorskip("yourdfpy")
+
+
+def _quats(rng, m: int) -> np.ndarray:
+    q = rng.normal(size=(m, 4))
+    return q / np.linalg.norm(q, axis=1)[:, None]
+
+
+def _matrices(q: np.ndarray) -> np.ndarray:
+    w, x, y, z = q.T
+    return np.stack(
+        [
+            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
+            np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
+            np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1),
+        ],
+        1,
+    )
+
+
+def _poses(robot: ik.Robot, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Reachable poses, random orientations at reachable positions, and far positions."""
+    rng = np.random.default_rng(seed)
+    frames = np.array([robot.tip_frame(q) for q in robot.random_angles(rng, 40)])
+    pos = np.concatenate([frames[:, :3, 3], frames[:20, :3, 3], rng.uniform(3, 4, (5, 3))])
+    rot = np.concatenate([frames[:, :3, :3], _matrices(_quats(rng, 25))])
+    return pos, rot
+
+
+@pytest.mark.parametrize("name", ["so100", "ur5"])
+def test_batch_equals_solve_all(name):
+    robot = load_example(name)
+    pos, rot = _poses(robot, 1)
+    start = robot.random_angles(np.random.default_rng(2))
+    res = evaluate(robot, pos, "analytic", orientations=rot, start=start)
+    assert isinstance(res, ArmBatchResult) and len(res) == len(pos)
+    assert np.all(np.isfinite(res.angles)) and np.all(np.isfinite(res.error))
+    assert np.all(res.solved[:40])
+    assert set(res.status[-5:].tolist()) == {int(SetStatus.OUT_OF_REACH)}
+    if name == "so100":
+        assert np.any(res.status == SetStatus.NEAREST_ORIENTATION)
+    for i in range(len(pos)):
+        one = ik.solve_all(robot, pos[i], orientation=rot[i], start=start)
+        assert res.status[i] == one.status
+        assert res.count[i] == (len(one) if one.status is SetStatus.SOLVED else 0)
+        first = one.rows[0]
+        np.testing.assert_allclose(res.angles[i], first[: robot.n], atol=1e-12, rtol=0)
+        assert res.error[i] == pytest.approx(first[robot.n + 1], abs=1e-15)
+        assert res.angle_error[i] == pytest.approx(first[robot.n + 2], abs=1e-15)
+        frame = robot.tip_frame(res.angles[i])
+        assert abs(np.linalg.norm(frame[:3, 3] - pos[i]) - res.error[i]) <= 1e-9
+        if res.status[i] in (SetStatus.SOLVED, SetStatus.NEAREST_ORIENTATION):
+            assert res.error[i] <= 1e-9
+            assert np.all(res.angles[i] >= robot.lo - 1e-12)
+            assert np.all(res.angles[i] <= robot.hi + 1e-12)
+
+
+def test_quaternions_equal_matrices():
+    robot = load_example("so100")
+    rng = np.random.default_rng(3)
+    q = _quats(rng, 30)
+    pos = np.array([robot.tip_frame(a)[:3, 3] for a in robot.random_angles(rng, 30)])
+    a = evaluate(robot, pos, "analytic", orientations=q)
+    b = evaluate(robot, pos, "analytic", orientations=_matrices(q))
+    np.testing.assert_array_equal(a.status, b.status)
+    np.testing.assert_allclose(a.angle_error, b.angle_error, atol=1e-12, rtol=0)
+    # the nearest orientation's angle is flat at its minimum: its joints agree to less
+    np.testing.assert_allclose(a.angles, b.angles, atol=1e-6, rtol=0)
+
+
+def test_position_only_on_five_joints():
+    robot = load_example("so100")
+    rng = np.random.default_rng(4)
+    pos = np.array([robot.tip_frame(a)[:3, 3] for a in robot.random_angles(rng, 20)])
+    res = evaluate(robot, pos, "analytic")
+    assert np.all(res.error <= 1e-9)
+    assert np.all(np.isin(res.status, [SetStatus.SOLVED, SetStatus.NEAREST_ORIENTATION]))
+
+
+def test_checks():
+    so100 = load_example("so100")
+    pos = np.zeros((3, 3))
+    with pytest.raises(ik.InvalidTargetError):
+        evaluate(so100, pos, "analytic", orientations=np.ones((3, 4)))
+    with pytest.raises(ik.InvalidTargetError):
+        evaluate(so100, pos, "analytic", orientations=np.zeros((2, 3, 3)))
+    with pytest.raises(ik.InvalidTargetError):
+        evaluate(load_example("ur5"), pos, "analytic")  # six joints need orientations
+    with pytest.raises(ik.UnsupportedChainError):
+        evaluate(so100, pos, "dls")
+    with pytest.raises(ik.InvalidOptionError):
+        evaluate(so100, pos, "analytic", colour="red")
+    with pytest.raises(ik.InvalidOptionError):
+        evaluate(so100, pos, "analytic", max_iter=3)
+    huge = np.broadcast_to(np.zeros(3), (10**12, 3))
+    with pytest.raises(ik.InvalidOptionError, match="memory"):
+        evaluate(so100, huge, "analytic")
+    empty = evaluate(so100, np.zeros((0, 3)), "analytic", orientations=np.zeros((0, 4)))
+    assert len(empty) == 0
