@@ -15,7 +15,13 @@ timing; its rows kept when a turn by 2 pi puts them within the limits). A pose c
 solved when the answer's forward kinematics lies within 1e-4 m and 1e-3 rad of it with every
 joint within its limits. Prints the share solved and the median microseconds per call.
 
-    python benchmarks/bench_analytic.py [--poses 200] [--rounds 5] [--seven 200]
+The batch: ``geoik.batch.evaluate(robot, positions, "analytic", orientations=...)`` on
+every core beside EAIK's ``IK_batched`` with as many threads, on the same poses of the SO-100
+(five joints) and the UR5, in poses per second and their ratio; and, for the SO-100 at
+orientations it cannot attain, the nearest answers of both (position and angle errors, each
+answer checked by the robot's forward kinematics).
+
+    python benchmarks/bench_analytic.py [--poses 200] [--rounds 5] [--batch 200000] [--seven 200]
 
 EAIK is not a geoik dependency: ``pip install eaik`` (skipped when absent).
 """
@@ -31,6 +37,9 @@ import numpy as np
 
 import geoik as ik
 from geoik import jit
+from geoik.batch import evaluate
+from geoik.batch.parallel import threads
+from geoik.checks import check_rotation
 from geoik.kinematics import angle_between
 from geoik.robots.urdf import example_path, load_example
 from geoik.solvers.analytic import all_solutions, pack
@@ -63,6 +72,7 @@ def main() -> None:
     ap.add_argument("--poses", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seven", type=int, default=200, help="7-joint poses (0: none)")
+    ap.add_argument("--batch", type=int, default=200_000, help="poses of the batch rows")
     args = ap.parse_args()
     try:
         from eaik.IK_HP import HPRobot
@@ -135,6 +145,10 @@ def main() -> None:
             f"{t_api / t_eaik:6.2f}  {same}"
         )
     print("microseconds per pose, one call at a time from Python; machine shared and loaded")
+    print()
+    batch_rows(args.batch, args.rounds, HPRobot)
+    nearest_rows(HPRobot)
+    print()
     if args.seven:
         seven_joints(args.seven)
 
@@ -199,6 +213,112 @@ def seven_joints(count: int) -> None:
             ok += any(q is not None and lands(robot, q, f) for q in fits)
         row += f" {100 * ok / count:8.1f}% {us:8.2f} {median['analytic'] / us:6.2f}"
         print(f"{row}  EAIK: {peer.note}")
+
+
+def _eaik_targets(robot: ik.Robot, pos: np.ndarray, rot: np.ndarray) -> np.ndarray:
+    """The poses as EAIK's (m, 4, 4) frames of the chain without the tip's fixed rotation."""
+    t = np.zeros((len(pos), 4, 4))
+    t[:, :3, :3] = rot @ robot.poe().R_tip.T
+    t[:, :3, 3] = pos
+    t[:, 3, 3] = 1.0
+    return t
+
+
+def batch_rows(m: int, rounds: int, HPRobot) -> None:
+    """Poses per second of the batch on every core, beside EAIK's batch call."""
+    cores = threads()
+    print(f"batch of {m:,} reachable poses on {cores} threads: poses per second")
+    print(f"{'arm':<10} {'geoik':>12} {'EAIK':>12} {'ratio':>6}  solved (geoik, EAIK exact)")
+    rng = np.random.default_rng(1)
+    for name in ("so100", "ur5"):
+        robot = load_example(name)
+        k = min(m, 20_000)
+        frames = np.array([robot.tip_frame(q) for q in robot.random_angles(rng, k)])
+        reps = -(-m // k)
+        pos = np.ascontiguousarray(np.tile(frames[:, :3, 3], (reps, 1))[:m])
+        rot = np.ascontiguousarray(np.tile(frames[:, :3, :3], (reps, 1, 1))[:m])
+        evaluate(robot, pos[:1000], "analytic", orientations=rot[:1000])  # compiled, warm
+        best = np.inf
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            res = evaluate(robot, pos, "analytic", orientations=rot)
+            best = min(best, time.perf_counter() - t0)
+        ours = m / best
+        theirs, solved = float("nan"), "-"
+        if HPRobot is not None:
+            poe = robot.poe()
+            eaik = HPRobot(poe.H.copy(), poe.P.copy())
+            targets = _eaik_targets(robot, pos, rot)
+            best_e = np.inf
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                out = eaik.IK_batched(targets, cores)
+                best_e = min(best_e, time.perf_counter() - t0)
+            theirs = m / best_e
+            exact = sum(1 for s in out if s.num_solutions() and not all(s.is_LS))
+            solved = f"{int(res.solved.sum()):,}, {exact:,}"
+        print(f"{name:<10} {ours:12,.0f} {theirs:12,.0f} {ours / theirs:6.2f}  {solved}")
+    print("EAIK's counts ignore the joint limits; machine shared and loaded")
+
+
+def nearest_rows(HPRobot, m: int = 2000) -> None:
+    """The SO-100 at random orientations at reachable positions: the nearest answer of each
+    (geoik: the position exact, the least angle; EAIK: its least-squares solutions, the one
+    nearest the position), measured by the robot's forward kinematics."""
+    robot = load_example("so100")
+    rng = np.random.default_rng(2)
+    pos = np.array([robot.tip_frame(q)[:3, 3] for q in robot.random_angles(rng, m)])
+    quat = rng.normal(size=(m, 4))
+    quat /= np.linalg.norm(quat, axis=1)[:, None]
+    res = evaluate(robot, pos, "analytic", orientations=quat)
+    rot = np.array([check_rotation(q) for q in quat])
+    print()
+    print(f"SO-100, {m:,} random orientations at reachable positions: mean (max) errors")
+    print(f"{'':<24} {'position (m)':>22} {'angle (rad)':>20}")
+    ok = res.status <= 3
+    print(
+        f"{'geoik (within limits)':<24} {res.error[ok].mean():11.2e} ({res.error[ok].max():.1e})"
+        f" {res.angle_error[ok].mean():12.4f} ({res.angle_error[ok].max():.3f})"
+    )
+    if HPRobot is None:
+        return
+    poe = robot.poe()
+    eaik = HPRobot(poe.H.copy(), poe.P.copy())
+    dp, da = [], []
+    free = ik.Robot(
+        robot.joint_names,
+        ("continuous",) * robot.n,
+        robot.parents,
+        robot.origin_xyz,
+        robot.origin_rot,
+        robot.axes,
+        np.full(robot.n, -np.inf),
+        np.full(robot.n, np.inf),
+        robot.tip_names,
+        robot.tip_parents,
+        robot.tip_xyz,
+        robot.tip_rot,
+    )
+    unlimited = evaluate(free, pos, "analytic", orientations=quat)
+    for i, s in enumerate(eaik.IK_batched(_eaik_targets(robot, pos, rot), threads())):
+        frames = [robot.tip_frame(q) for q in s.Q]
+        if not frames:
+            continue
+        errs = [
+            (np.linalg.norm(f[:3, 3] - pos[i]), angle_between(rot[i], f[:3, :3])) for f in frames
+        ]
+        e = min(errs)
+        dp.append(e[0])
+        da.append(e[1])
+    dp_, da_ = np.array(dp), np.array(da)
+    print(
+        f"{'geoik (no limits)':<24} {unlimited.error.mean():11.2e} ({unlimited.error.max():.1e})"
+        f" {unlimited.angle_error.mean():12.4f} ({unlimited.angle_error.max():.3f})"
+    )
+    print(
+        f"{'EAIK (no limits)':<24} {dp_.mean():11.2e} ({dp_.max():.1e}) {da_.mean():12.4f} "
+        f"({da_.max():.3f})  {len(dp_)} of {m} with an answer"
+    )
 
 
 if __name__ == "__main__":
