@@ -111,3 +111,34 @@ def test_checks():
         evaluate(so100, huge, "analytic")
     empty = evaluate(so100, np.zeros((0, 3)), "analytic", orientations=np.zeros((0, 4)))
     assert len(empty) == 0
+
+
+def test_on_a_dask_cluster_as_here():
+    """Blocks of poses solved on a (threaded, in-process) Dask cluster give what this process
+    gives."""
+    distributed = pytest.importorskip("dask.distributed")
+    robot = load_example("so100")
+    pos, rot = _poses(robot, 5)
+    here = evaluate(robot, pos, "analytic", orientations=rot)
+    with distributed.Client(
+        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
+    ) as client:
+        there = evaluate(robot, pos, "analytic", orientations=rot, client=client, block=7)
+    for field in ("status", "count", "angles", "error", "angle_error"):
+        np.testing.assert_array_equal(getattr(here, field), getattr(there, field))
+
+
+def test_missing_dask_is_a_clear_error(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def fake(name, *a, **k):
+        if name.startswith("dask"):
+            raise ImportError(name)
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+    robot = load_example("so100")
+    with pytest.raises(ik.GeoIKError, match="geoik\\[dask\\]"):
+        evaluate(robot, np.zeros((2, 3)), "analytic", client=object())

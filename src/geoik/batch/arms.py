@@ -18,8 +18,16 @@ import numpy as np
 from numba import njit
 
 from geoik.batch.parallel import run_threads, take, threads
-from geoik.checks import check_angle_tol, check_memory, check_points, check_tol
-from geoik.errors import InvalidOptionError, InvalidTargetError, UnsupportedChainError, describe
+from geoik.checks import check_angle_tol, check_int, check_memory, check_points, check_tol
+from geoik.errors import (
+    ClusterError,
+    DaskMissingError,
+    GeoIKError,
+    InvalidOptionError,
+    InvalidTargetError,
+    UnsupportedChainError,
+    describe,
+)
 from geoik.robots.analytic import EXACT_TOL, _plan, analytic_model, is_short
 from geoik.robots.model import Robot
 from geoik.solvers.analytic.finish import all_solutions
@@ -105,16 +113,18 @@ def evaluate_arm(
     quaternions ``(w, x, y, z)`` (required for six joints; an arm of four or five joints
     without them holds the tip's orientation at the start as near as it can), ``start`` (n,)
     joint values the solutions are chosen by (default the rest configuration), ``angle_tol``
-    (radians; ``tol`` metres, both default 1e-9)."""
+    (radians; ``tol`` metres, both default 1e-9); ``client`` a ``dask.distributed.Client``
+    to solve blocks of ``block`` poses (default :data:`BLOCK`) on its workers."""
     if method != "analytic":
         raise UnsupportedChainError(
             f"a geoik.Robot's batch takes method 'analytic', got {describe(method)}",
             argument="method",
         )
-    extra = sorted(set(options) - {"orientations", "start", "angle_tol"})
+    extra = sorted(set(options) - {"orientations", "start", "angle_tol", "client", "block"})
     if extra:
         raise InvalidOptionError(
-            f"expected orientations, start or angle_tol for a robot's batch, got {extra[0]!r}",
+            f"expected orientations, start, angle_tol, client or block for a robot's batch, "
+            f"got {extra[0]!r}",
             argument=extra[0],
         )
     plan = _plan(robot)
@@ -149,6 +159,25 @@ def evaluate_arm(
     else:
         rots = rotations(given, m)
     rots = np.ascontiguousarray(rots)
+    client = options.get("client")
+    if client is not None:
+        block = options.get("block")
+        size = BLOCK if block is None else check_int(block, "block", 1)
+        return _on_cluster(client, robot, t, rots, start, tol_, angle_tol_, size)
+    return solve_block(robot, t, rots, start, tol_, angle_tol_)
+
+
+def solve_block(
+    robot: Robot,
+    t: np.ndarray,
+    rots: np.ndarray,
+    start: np.ndarray,
+    tol_: float,
+    angle_tol_: float,
+) -> ArmBatchResult:
+    """Poses ``t`` (m, 3) and ``rots`` (m, 3, 3), checked, solved here on every core."""
+    plan = robot.analytic_plan()
+    m = t.shape[0]
     short = is_short(plan)
     model = analytic_model(robot, plan)
     status = np.empty(m, np.int8)
@@ -166,6 +195,72 @@ def evaluate_arm(
     if m:
         run_threads(work, min(threads(), -(-m // chunk)))
     return ArmBatchResult(status, count, angles, error, angle_error)
+
+
+BLOCK = 250_000
+"""Poses per task on a Dask cluster (``block=``)."""
+RETRIES = 3
+
+
+def _on_cluster(
+    client: Any,
+    robot: Robot,
+    t: np.ndarray,
+    rots: np.ndarray,
+    start: np.ndarray,
+    tol_: float,
+    angle_tol_: float,
+    block: int,
+) -> ArmBatchResult:
+    """The poses cut into blocks of ``block`` consecutive poses, each solved on a Dask worker
+    by :func:`solve_block` (a pose's result depends on that pose alone, so the answer is the
+    one this process would give), joined in order; a block that raised is tried again up to
+    :data:`RETRIES` times, and one that still fails is a :class:`~geoik.ClusterError`."""
+    try:
+        import dask.distributed  # noqa: F401  (the client's futures need it)
+    except ImportError:
+        raise DaskMissingError(
+            "a batch on a cluster needs dask.distributed; install it with pip install "
+            "'geoik[dask]'",
+            argument="client",
+        ) from None
+    m = t.shape[0]
+    cuts = [(i, min(m, i + block)) for i in range(0, m, block)]
+    futures = [
+        client.submit(
+            solve_block,
+            robot,
+            t[a:b],
+            rots[a:b],
+            start,
+            tol_,
+            angle_tol_,
+            retries=RETRIES,
+            pure=False,
+        )
+        for a, b in cuts
+    ]
+    parts: list[ArmBatchResult] = []
+    try:
+        for (a, b), fut in zip(cuts, futures, strict=True):
+            try:
+                parts.append(fut.result())
+            except GeoIKError:
+                raise
+            except Exception as e:  # KilledWorker, a lost scheduler, ...
+                raise ClusterError(
+                    f"poses {a}-{b - 1} of the batch failed on the cluster: "
+                    f"{type(e).__name__}: {e}",
+                    argument="client",
+                ) from None
+    finally:
+        client.cancel([f for f in futures if not f.done()])
+    if not parts:
+        return solve_block(robot, t, rots, start, tol_, angle_tol_)
+    return ArmBatchResult(*(np.concatenate([getattr(p, k) for p in parts]) for k in _FIELDS))
+
+
+_FIELDS = ("status", "count", "angles", "error", "angle_error")
 
 
 def _rows(targets: Any) -> int | None:
