@@ -215,3 +215,24 @@ def test_compiled_equals_interpreted():
             res = ik.solve_all(robot, target, orientation=goal)
         out.append(res.rows[: len(res)])
     np.testing.assert_allclose(out[0], out[1], rtol=0, atol=1e-9)
+
+
+def test_degenerate_targets_are_finite_and_flagged():
+    """The zero configuration (the arm in line), and goals on axis 1 (the base's turn not fixed
+    by the position: flagged singular), never give NaN."""
+    robot = load_example("so100")
+    base, axis = robot.poe().P[0], robot.poe().H[0]
+    zero = robot.tip_frame(np.zeros(5))
+    for target, goal, singular in (
+        (zero[:3, 3], zero[:3, :3], False),
+        (base + 0.2 * axis, np.eye(3), True),
+        (base + 0.1 * axis, np.diag([1.0, -1.0, -1.0]), True),
+    ):
+        res = ik.solve_all(robot, target, orientation=goal)
+        rows = res.rows[: sum(res.sizes)]
+        assert len(rows) and np.all(np.isfinite(rows))
+        if res.status is not SetStatus.OUT_OF_REACH:
+            for q in np.concatenate([res.angles, res.outside]):
+                assert np.linalg.norm(robot.tip_frame(q)[:3, 3] - target) <= 1e-9
+        if singular:
+            assert np.all(rows[:, robot.n].astype(int) & 1)  # SINGULAR

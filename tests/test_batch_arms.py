@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import geoik as ik
+from geoik import jit
 from geoik.batch import evaluate
 from geoik.batch.arms import ArmBatchResult
 from geoik.robots.analytic import SetStatus
@@ -54,7 +55,8 @@ def test_batch_equals_solve_all(name):
     if name == "so100":
         assert np.any(res.status == SetStatus.NEAREST_ORIENTATION)
     for i in range(len(pos)):
-        one = ik.solve_all(robot, pos[i], orientation=rot[i], start=start)
+        with jit.mode("compiled"):
+            one = ik.solve_all(robot, pos[i], orientation=rot[i], start=start)
         assert res.status[i] == one.status
         assert res.count[i] == (len(one) if one.status is SetStatus.SOLVED else 0)
         first = one.rows[0]

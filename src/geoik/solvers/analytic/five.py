@@ -49,12 +49,13 @@ from geoik.solvers.analytic.families import _angle_of, mmt, mtm, mtv, mv, normal
 from geoik.solvers.analytic.finish import (
     NOT_EXACT,
     OUTSIDE_LIMITS,
+    SINGULAR,
     _errors,
     _into_limits,
     forward,
     is_rotation,
 )
-from geoik.solvers.analytic.subproblems import LEAST_SQUARES, sp1, sp3, sp4
+from geoik.solvers.analytic.subproblems import DEGENERATE, LEAST_SQUARES, sp1, sp3, sp4
 
 __all__ = [
     "FAMILIES_SHORT",
@@ -354,13 +355,19 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
     d_h = h[0] * (tip0[0] - o0[0]) + h[1] * (tip0[1] - o0[1]) + h[2] * (tip0[2] - o0[2])
     n0, f0 = sp4(h, rel, (-h0[0], -h0[1], -h0[2]), d_h, q0s)
     reach = not f0 & LEAST_SQUARES
+    # the goal on axis 1 (to rounding): the base's turn is not fixed by the position
+    along = rel[0] * h0[0] + rel[1] * h0[1] + rel[2] * h0[2]
+    off = (rel[0] - along * h0[0], rel[1] - along * h0[1], rel[2] - along * h0[2])
+    scale = abs(along) + abs(d_h) + 1e-300
+    on_axis = math.sqrt(off[0] * off[0] + off[1] * off[1] + off[2] * off[2]) <= 1e-12 * scale
+    singular = SINGULAR if on_axis or f0 & DEGENERATE else 0
     # pass 0: the exact solutions; 1: the nearest orientation (none exact within the
     # limits); 2: least squares (the position out of reach)
     for stage in range(3):
         if stage == 1 and (not reach or _count(group, kept, 0) > 0):
             continue
-        if stage == 2 and _count(group, kept, 0) > 0:
-            break
+        if stage == 2 and _count(group, kept, 0) + _count(group, kept, 1) > 0:
+            break  # least squares only where nothing reaches the position
         for i in range(n0):
             r0 = rot(h0, q0s[i])
             p1 = mtv(r0, rel)
@@ -405,6 +412,7 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
                     info,
                     group,
                     kept,
+                    singular,
                 )
     return _write(rows, info, group, kept, n, out)
 
@@ -418,22 +426,42 @@ def _count(group, kept, g):
 
 
 @njit(cache=True)
-def _keep(H, P, R_tip, Rg, pg, q, n, stage, lo, hi, start, tol, angle_tol, rows, info, group, kept):
+def _keep(
+    H,
+    P,
+    R_tip,
+    Rg,
+    pg,
+    q,
+    n,
+    stage,
+    lo,
+    hi,
+    start,
+    tol,
+    angle_tol,
+    rows,
+    info,
+    group,
+    kept,
+    singular,
+):
     """Check the candidate ``q`` by forward kinematics, place it in its group (unless a
-    duplicate, or an exact pose on the wrong pass) and return the new count."""
+    duplicate, or an exact pose on the wrong pass) and return the new count; ``singular``:
+    SINGULAR when the base's turn is not fixed by the position (the goal on axis 1)."""
     R, p = forward(H, P, R_tip, q[:n])
     _, _, dp, da = _errors(Rg, pg, R, p)
     exact = dp <= tol and da <= angle_tol
-    flags = 0
+    flags = singular
     if stage == 0 and not exact:
         return kept
     if stage == 1:
         if dp > tol:
             return kept
         if not exact:
-            flags = NOT_EXACT | NEAREST_ORIENTATION
+            flags |= NOT_EXACT | NEAREST_ORIENTATION
     if stage == 2:
-        flags = NOT_EXACT
+        flags |= NOT_EXACT
     dist = 0.0
     for j in range(n):
         v = wrap(q[j])
