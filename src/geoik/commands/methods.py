@@ -120,9 +120,10 @@ def solver_text(solver: Solver) -> str:
         robots = (
             "6 revolute joints in a family with a closed form (three parallel axes, as UR "
             "and Unitree Z1; a spherical wrist, as Kinova j2s6s200 and the Talos arm; the "
-            "searched family where axes 5 and 6 meet; robot.family says which): every "
-            "solution of a pose (geoik.solve_all), the nearest by geoik.solve; position "
-            "and orientation targets"
+            "searched family where axes 5 and 6 meet; robot.family says which), or 4 and 5 "
+            "with axes 2, 3, 4 parallel (SO-100: the nearest orientation where the pose is "
+            "out of reach): every solution of a pose (geoik.solve_all), the nearest by "
+            "geoik.solve; position and orientation targets"
         )
     elif solver.kernel_general is not None:
         robots = (

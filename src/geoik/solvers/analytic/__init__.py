@@ -12,7 +12,10 @@ side is :mod:`geoik.robots.analytic`):
 - :mod:`.families` and :mod:`.finish`: one compiled call per pose that composes the family's
   subproblems, polishes each candidate by Newton's method on the full forward kinematics,
   keeps the joint values inside their limits (turning by 2 pi where that helps), merges
-  duplicates and sorts by distance from the start (:func:`.finish.all_solutions`).
+  duplicates and sorts by distance from the start (:func:`.finish.all_solutions`);
+- :mod:`.five`: arms of four and five joints (axes 2-4 parallel), every solution of a pose or,
+  where the orientation is out of reach, the nearest at the position
+  (:func:`.five.all_solutions_short`).
 
 Kernel contract (:class:`~geoik.solvers.base.Solver`'s ``kernel_all``)::
 
@@ -58,7 +61,7 @@ __all__ = [
 SOLVER = Solver(
     name="analytic",
     summary="Every solution of a 6R arm's pose by canonical subproblems (robots with an "
-    "orientation)",
+    "orientation; 4R and 5R arms: the nearest orientation where out of reach)",
     source="Paden & Kahan; Elias & Wen, IK-Geo (2022-2024); Ostermeier et al. (2025)",
     module="geoik.solvers.analytic",
     kernel_2d=None,
