@@ -1,11 +1,12 @@
 """Every solution of one pose: geoik's analytic solver beside EAIK, in the same run.
 
-For each 6-joint arm, held-out reachable poses (forward kinematics of random joint values
-within the limits) are solved one call at a time from Python: ``geoik.solve_all`` (validation,
-one compiled call, the result object), the compiled kernel alone, and EAIK's ``IK`` on the
-same arm given by its axes and offsets (``HPRobot``). Prints microseconds per call (median of
-rounds), the ratio geoik / EAIK, and whether both found the same solution sets (same count of
-exact solutions, each of geoik's within 1e-9 of one of EAIK's, EAIK's without joint limits).
+For each 6-joint arm (and the 5-joint SO-100), held-out reachable poses (forward kinematics of
+random joint values within the limits) are solved one call at a time from Python:
+``geoik.solve_all`` (validation, one compiled call, the result object), the compiled kernel alone,
+and EAIK's ``IK`` on the same arm given by its axes and offsets (``HPRobot``). Prints microseconds
+per call (median of rounds), the ratio geoik / EAIK, and whether both found the same solution sets
+(same count of exact solutions, each of geoik's within 1e-9 of one of EAIK's, EAIK's without joint
+limits).
 
 Then the 7-joint arms (Franka Panda, xArm7): ``geoik.solve(robot, target, orientation=R,
 method="analytic")`` on held-out reachable poses (the held joint searched in one compiled
@@ -41,8 +42,8 @@ from geoik.batch import evaluate
 from geoik.batch.parallel import threads
 from geoik.checks import check_rotation
 from geoik.kinematics import angle_between
+from geoik.robots.analytic import analytic_model, kernel_of
 from geoik.robots.urdf import example_path, load_example
-from geoik.solvers.analytic import all_solutions, pack
 
 TOL, ANGLE_TOL = 1e-4, 1e-3
 """What a 7-joint pose solved means here: metres, radians."""
@@ -54,6 +55,7 @@ def arms() -> dict[str, ik.Robot]:
     out["ur3"] = ik.load_urdf(Path(root, "ur_description/urdf/ur3_robot.urdf"), tip="tool0")
     talos = Path(root, "talos_data/robots/talos_left_arm.urdf")
     out["talos arm"] = ik.load_urdf(talos, tip="arm_left_7_link")
+    out["so100"] = load_example("so100")
     return out
 
 
@@ -92,15 +94,14 @@ def main() -> None:
         with jit.mode("compiled"):
             ik.solve_all(robot, *poses[0], start=qs[0])
         start = robot.rest_angles()
-        out = np.empty((16, 9))
-        model = pack(
-            plan.code, plan.reverse, plan.H, plan.P, plan.R_tip, plan.points, robot.lo, robot.hi
-        )
+        out = np.empty((16, robot.n + 3))
+        model = analytic_model(robot, plan)
+        all_solutions = kernel_of(plan)
 
         def api(pose, robot=robot, start=start):
             ik.solve_all(robot, pose[0], orientation=pose[1], start=start)
 
-        def kernel(pose, model=model, start=start, out=out):
+        def kernel(pose, model=model, start=start, out=out, all_solutions=all_solutions):
             all_solutions(model, pose[1], pose[0], start, 1e-9, 1e-9, out)
 
         t_api = per_call(api, poses, args.rounds)
@@ -118,7 +119,7 @@ def main() -> None:
             agree = 0
             free = ik.Robot(
                 robot.joint_names,
-                ("continuous",) * 6,
+                ("continuous",) * robot.n,
                 robot.parents,
                 robot.origin_xyz,
                 robot.origin_rot,
