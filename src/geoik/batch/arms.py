@@ -137,7 +137,7 @@ def evaluate_arm(
     m = _rows(targets)
     if m is not None:
         check_memory(m * (RESULT_BYTES + 8 * robot.n + 8 * 3 + 8 * 9), f"{m:,} poses", "targets")
-    t = check_points(targets, 3, "targets", own=False)
+    t = np.ascontiguousarray(check_points(targets, 3, "targets", own=False))
     m = t.shape[0]
     start = (
         robot.rest_angles()

@@ -63,6 +63,7 @@ __all__ = [
     "NEAREST_ORIENTATION",
     "PARALLEL_234",
     "PARALLEL_234_ROLL",
+    "FINER",
     "SAMPLES",
     "SHORT_MODEL_SIZE",
     "WORK_SIZE",
@@ -95,6 +96,8 @@ SHORT_MODEL_SIZE = 54
 """Length of a packed model (:func:`pack_short`)."""
 SAMPLES = 96
 """Samples of the last link's pitch ``phi`` in the search for the nearest orientation."""
+FINER = 16
+"""Where no sample of the pitch is feasible, it is sampled this many times finer."""
 _REFINE = 48
 """Bisection and golden-section steps of that search (each shrinks the interval, by a half
 and by 0.618: far below 1e-9 rad from a sample interval of 2 pi / 96)."""
@@ -190,6 +193,21 @@ def _place(d0, phi, h, a, b, t4, branch, q3s):
 
 
 @njit(cache=True)
+def _within(v, lo, hi, near):
+    """Of ``v - 2 pi``, ``v``, ``v + 2 pi``, the one within [lo, hi] (no slack: the search's
+    answers then need no clamping, which would move the tip) nearest ``near``; NaN when none
+    is."""
+    best = np.nan
+    gap = np.inf
+    for k in range(-1, 2):
+        x = v + k * 2.0 * math.pi
+        if lo <= x <= hi and abs(x - near) < gap:
+            gap = abs(x - near)
+            best = x
+    return best
+
+
+@njit(cache=True)
 def _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q):
     """The orientation's trace at pitch ``phi`` on ``branch``, joints 1-4 into ``q`` (5,);
     -inf where the position is not reached with joints 1-3 within their limits."""
@@ -197,7 +215,7 @@ def _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q):
     if not ok:
         return -np.inf
     for j, v in ((1, q1), (2, q2), (3, q3)):
-        x = _into_limits(wrap(v), lo[j], hi[j], start[j])
+        x = _within(wrap(v), lo[j], hi[j], start[j])
         if x != x:
             return -np.inf
         q[j] = x
@@ -209,16 +227,21 @@ def _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q):
 @njit(cache=True)
 def _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q, tmp):
     """The pitch on ``branch`` whose orientation is nearest ``G1`` with the position reached
-    within the limits: :data:`SAMPLES` samples, the best refined. Joints 1-4 into ``q``;
-    returns the trace there (-inf when no pitch is feasible)."""
-    step = 2.0 * math.pi / SAMPLES
+    within the limits: :data:`SAMPLES` samples (:data:`FINER` times as many where none is
+    feasible: a narrow feasible interval), the best refined. Joints 1-4 into ``q``; returns
+    the trace there (-inf when no pitch is feasible)."""
     best = -np.inf
     at = 0.0
-    for s in range(SAMPLES):
-        phi = -math.pi + s * step
-        v = _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
-        if v > best:
-            best, at = v, phi
+    step = 2.0 * math.pi / SAMPLES
+    for count in (SAMPLES, SAMPLES * FINER):
+        step = 2.0 * math.pi / count
+        for s in range(count):
+            phi = -math.pi + s * step
+            v = _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+            if v > best:
+                best, at = v, phi
+        if best > -np.inf:
+            break
     if best == -np.inf:
         return best
     # the feasible interval about the best sample, within one step each side
