@@ -236,3 +236,43 @@ def test_degenerate_targets_are_finite_and_flagged():
                 assert np.linalg.norm(robot.tip_frame(q)[:3, 3] - target) <= 1e-9
         if singular:
             assert np.all(rows[:, robot.n].astype(int) & 1)  # SINGULAR
+
+
+def test_axes_parallel_only_to_rounding():
+    """An SO-100 whose elbow axis is 3e-6 rad off its neighbours (as a URDF's rounded
+    ``rpy`` leaves them): the family is found all the same and the closed form's candidates
+    are polished onto the arm as it is, exact to 1e-9."""
+    so100 = load_example("so100")
+    axes = so100.axes.copy()
+    axes[2] = axes[2] + 3e-6 * np.cross(axes[2], [0.3, 0.4, 0.5])
+    axes[2] /= np.linalg.norm(axes[2])
+    robot = ik.Robot(
+        so100.joint_names,
+        so100.kinds,
+        so100.parents,
+        so100.origin_xyz,
+        so100.origin_rot,
+        axes,
+        so100.lo,
+        so100.hi,
+        so100.tip_names,
+        so100.tip_parents,
+        so100.tip_xyz,
+        so100.tip_rot,
+    )
+    assert robot.family.startswith("5R: three parallel axes")
+    rng = np.random.default_rng(10)
+    for q in robot.random_angles(rng, 20):
+        frame = robot.tip_frame(q)
+        res = ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3])
+        assert res.status is SetStatus.SOLVED
+        _check_rows(robot, res.angles, res.errors, frame[:3, 3], frame[:3, :3])
+        assert np.all(res.errors[:, 1] <= 1e-9)
+        assert min(_gap(a, q) for a in res.angles) < 1e-6
+    # an orientation out of reach: the position still exact on the arm as it is
+    for q in robot.random_angles(rng, 3):
+        target = robot.tip_frame(q)[:3, 3]
+        goal = _random_rotation(rng)
+        res = ik.solve_all(robot, target, orientation=goal)
+        assert res.status is SetStatus.NEAREST_ORIENTATION, res.reason
+        _check_rows(robot, res.angles, res.errors, target, goal)

@@ -11,11 +11,12 @@ errors and the status.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from geoik.batch.parallel import run_threads, take, threads
 from geoik.checks import check_angle_tol, check_int, check_memory, check_points, check_tol
@@ -28,10 +29,10 @@ from geoik.errors import (
     UnsupportedChainError,
     describe,
 )
-from geoik.robots.analytic import EXACT_TOL, _plan, analytic_model, is_short
+from geoik.robots.analytic import EXACT_TOL, _plan, analytic_model, is_short, kernel_of
 from geoik.robots.model import Robot
-from geoik.solvers.analytic.finish import all_solutions
-from geoik.solvers.analytic.five import MAX_ROWS, NEAREST_ORIENTATION, WORK_SIZE, solve_short
+from geoik.solvers.analytic.families import MAX_SOLUTIONS
+from geoik.solvers.analytic.five import NEAREST_ORIENTATION
 
 __all__ = ["ArmBatchResult", "evaluate_arm"]
 
@@ -72,23 +73,46 @@ class ArmBatchResult:
         return self.status == 0
 
 
+_MODEL = types.Array(types.float64, 1, "C", readonly=True)
+_A1 = types.Array(types.float64, 1, "C")
+_A2 = types.Array(types.float64, 2, "C")
+_A3 = types.Array(types.float64, 3, "C")
+KERNEL_ARGS = (_MODEL, _A2, _A1, _A1, types.float64, types.float64, _A2)
+"""Argument types of an arm's kernel (``all_solutions`` of six joints,
+``all_solutions_short`` of four or five): those :func:`geoik.solve_all` calls it with, so
+that both share one compiled kernel."""
+_ENGINE_SIG = types.void(
+    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_ARGS)),
+    _MODEL,
+    _A2,
+    _A3,
+    _A1,
+    types.float64,
+    types.float64,
+    types.int64,
+    types.Array(types.int64, 1, "C"),
+    types.Array(types.int8, 1, "C"),
+    types.Array(types.int64, 1, "C"),
+    _A2,
+    _A1,
+    _A1,
+)
+
+
 @njit(nogil=True, cache=True)
-def _engine(short, model, targets, rots, start, tol, angle_tol, chunk, counter, status, count,
+def _engine(kernel, model, targets, rots, start, tol, angle_tol, chunk, counter, status, count,
             angles, error, angle_error):  # fmt: skip
     """One thread's share: tasks of ``chunk`` poses taken from ``counter`` until none is left;
-    each pose one call of the arm's kernel, its first row kept."""
+    each pose one call of the arm's ``kernel`` (a first-class function, so that the engine is
+    compiled once for every kernel), its first row kept."""
     m = targets.shape[0]
     n = angles.shape[1]
-    out = np.empty((MAX_ROWS if short else 16, n + 3))
-    work = np.empty(WORK_SIZE)
+    out = np.empty((MAX_SOLUTIONS, n + 3))
     tasks = (m + chunk - 1) // chunk
     c = take(counter)
     while c < tasks:
         for i in range(c * chunk, min(m, (c + 1) * chunk)):
-            if short:
-                a, b, d = solve_short(model, rots[i], targets[i], start, tol, angle_tol, out, work)
-            else:
-                a, b, d = all_solutions(model, rots[i], targets[i], start, tol, angle_tol, out)
+            a, b, d = kernel(model, rots[i], targets[i], start, tol, angle_tol, out)
             if a + b + d <= 0:  # no candidate at all (the searched six-joint family)
                 status[i] = 2
                 count[i] = 0
@@ -103,6 +127,18 @@ def _engine(short, model, targets, rots, start, tol, angle_tol, chunk, counter, 
             error[i] = out[0, n + 1]
             angle_error[i] = out[0, n + 2]
         c = take(counter)
+
+
+@functools.cache
+def _engine_for(kernel: Any) -> tuple[Any, Any]:
+    """The engine and ``kernel``, each compiled for its one signature (on first use; numba
+    caches both on disk, each in its own file's cache, so a changed kernel is never run
+    through a stale engine)."""
+    kernel.compile(KERNEL_ARGS)
+    if not _engine.signatures:
+        _engine.compile(_ENGINE_SIG)
+        _engine.disable_compile()
+    return _engine, kernel
 
 
 def evaluate_arm(
@@ -178,8 +214,8 @@ def solve_block(
     """Poses ``t`` (m, 3) and ``rots`` (m, 3, 3), checked, solved here on every core."""
     plan = robot.analytic_plan()
     m = t.shape[0]
-    short = is_short(plan)
     model = analytic_model(robot, plan)
+    engine, kernel = _engine_for(kernel_of(plan))
     status = np.empty(m, np.int8)
     count = np.empty(m, np.int64)
     angles = np.empty((m, robot.n))
@@ -189,8 +225,8 @@ def solve_block(
     chunk = max(1, min(1024, -(-m // 64)))
 
     def work() -> None:
-        _engine(short, model, t, rots, start, tol_, angle_tol_, chunk, counter, status, count,
-                angles, error, angle_error)  # fmt: skip
+        engine(kernel, model, t, rots, start, tol_, angle_tol_, chunk, counter, status, count,
+               angles, error, angle_error)  # fmt: skip
 
     if m:
         run_threads(work, min(threads(), -(-m // chunk)))

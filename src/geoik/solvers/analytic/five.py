@@ -45,12 +45,13 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import wrap
-from geoik.solvers.analytic.families import _angle_of, mmt, mtm, mtv, mv, normal, rot
+from geoik.solvers.analytic.families import _angle_of, mm, mmt, mtm, mtv, mv, normal, rot
 from geoik.solvers.analytic.finish import (
     NOT_EXACT,
     OUTSIDE_LIMITS,
     SINGULAR,
     _errors,
+    _gauss,
     _into_limits,
     forward,
     is_rotation,
@@ -102,6 +103,9 @@ _REFINE = 48
 """Bisection and golden-section steps of that search (each shrinks the interval, by a half
 and by 0.618: far below 1e-9 rad from a sample interval of 2 pi / 96)."""
 _SAME = 1e-7
+_AXES = 1e-4
+"""Slack of the orientation bound that skips a base turn (radians): axes parallel only to
+the decomposition's tolerance make it approximate."""
 
 
 def family_short(H: np.ndarray, P: np.ndarray, tol: float, tol_len: float) -> int:
@@ -175,21 +179,37 @@ def _roll(G1, phi, h, k, roll, lo4, hi4, start4):
 
 
 @njit(cache=True)
+def _elbows(d0, rphi, h, a, b, t4, q3s):
+    """SP3: the elbow's angles (up to 2, into ``q3s``) for the pitch whose rotation is
+    ``rphi``; returns their count, flags and ``d``, where the shoulder must take the elbow."""
+    r = mv(rphi, t4)
+    d = (d0[0] - r[0], d0[1] - r[1], d0[2] - r[2])
+    nd = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+    n3, f3 = sp3(b, (-a[0], -a[1], -a[2]), h, nd, q3s)
+    return n3, f3, d
+
+
+@njit(cache=True)
+def _shoulder(d, q2, phi, h, a, b):
+    """SP1: the shoulder's angle taking the elbow at ``q2`` to ``d``, and the wrist's pitch
+    joint making up ``phi``; returns ``(q1, q3, flags)``."""
+    x = mv(rot(h, q2), b)
+    q1, f1 = sp1((a[0] + x[0], a[1] + x[1], a[2] + x[2]), d, h)
+    return q1, phi - q1 - q2, f1
+
+
+@njit(cache=True)
 def _place(d0, phi, h, a, b, t4, branch, q3s):
     """Joints 1-3 for the pitch ``phi``: the elbow ``branch`` (0 or 1) of SP3, then SP1.
     Returns ``(ok, q1, q2, q3, flags)``; not ok when that branch does not exist (the wrist
     point out of the elbow's reach: ``flags`` has LEAST_SQUARES, ``q1 .. q3`` the
     least-squares answer)."""
-    r = mv(rot(h, phi), t4)
-    d = (d0[0] - r[0], d0[1] - r[1], d0[2] - r[2])
-    nd = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-    n3, f3 = sp3(b, (-a[0], -a[1], -a[2]), h, nd, q3s)
+    n3, f3, d = _elbows(d0, rot(h, phi), h, a, b, t4, q3s)
     j = branch if branch < n3 else 0
     q2 = q3s[j]
-    x = mv(rot(h, q2), b)
-    q1, f1 = sp1((a[0] + x[0], a[1] + x[1], a[2] + x[2]), d, h)
+    q1, q3, f1 = _shoulder(d, q2, phi, h, a, b)
     ok = branch < n3 and not f3 & LEAST_SQUARES
-    return ok, q1, q2, phi - q1 - q2, f1 | f3
+    return ok, q1, q2, q3, f1 | f3
 
 
 @njit(cache=True)
@@ -288,7 +308,7 @@ def _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q, tmp):
     return best
 
 
-WORK_SIZE = 2 + 2 + 5 + 5 + 5 + 16 * 5 + 16 * 4 + 16
+WORK_SIZE = 2 + 2 + 5 + 5 + 5 + 16 * 5 + 16 * 4 + 16 + 66
 """Length of the scratch array of :func:`solve_short`."""
 
 
@@ -373,6 +393,11 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
     rows = work[19:99].reshape((16, 5))
     info = work[99:163].reshape((16, 4))  # flags, position error, angle error, sort key
     group = work[163:179]  # 0, 1, 2; -1 once written out
+    jac = work[179:245].reshape((11, 6))
+    size = 0.0
+    for r in range(n + 1):
+        size += math.sqrt(P[r, 0] * P[r, 0] + P[r, 1] * P[r, 1] + P[r, 2] * P[r, 2])
+    fine = 1e-13 * size  # a closed form's rounding: no Newton step below it
     kept = 0
     rel = (pg[0] - o0[0], pg[1] - o0[1], pg[2] - o0[2])
     d_h = h[0] * (tip0[0] - o0[0]) + h[1] * (tip0[1] - o0[1]) + h[2] * (tip0[2] - o0[2])
@@ -397,12 +422,26 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
             d0 = (p1[0] + o0[0] - o1[0], p1[1] + o0[1] - o1[1], p1[2] + o0[2] - o1[2])
             G1 = mtm(r0, G)
             if roll:
-                phi, _ = sp1(k, mv(G1, k), h)
+                gk = mv(G1, k)
+                phi, _ = sp1(k, gk, h)
+                rphi = rot(h, phi)
                 u = normal(k)
-                q4, _ = sp1(u, mtv(rot(h, phi), mv(G1, u)), k)
+                q4, _ = sp1(u, mtv(rphi, mv(G1, u)), k)
+                # no joint values with this base turn come nearer the orientation than the
+                # angle |h.(G1 k) - h.k| (turns about h and k keep those components)
+                gap = abs(h[0] * (gk[0] - k[0]) + h[1] * (gk[1] - k[1]) + h[2] * (gk[2] - k[2]))
             else:
                 phi, _ = _angle_of(G1, h)
+                rphi = rot(h, phi)
                 q4 = 0.0
+                gh = mv(G1, h)  # likewise |G1 h - h|
+                gap = math.sqrt((gh[0] - h[0]) ** 2 + (gh[1] - h[1]) ** 2 + (gh[2] - h[2]) ** 2)
+            if stage == 0 and gap > angle_tol + _AXES:
+                continue
+            n3, f3 = 0, 0
+            d = d0
+            if stage != 1:
+                n3, f3, d = _elbows(d0, rphi, h, a, b, t4, q3s)
             for branch in range(2):
                 q[0] = q0s[i]
                 tmp[0] = q0s[i]
@@ -411,11 +450,13 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
                     if v == -np.inf:
                         continue
                 else:
-                    ok, q1, q2, q3, _ = _place(d0, phi, h, a, b, t4, branch, q3s)
+                    ok = branch < n3 and not f3 & LEAST_SQUARES
                     if not ok and stage == 0:
                         continue
                     if stage == 2 and branch == 1 and not ok:
                         continue  # one least-squares elbow is enough
+                    q2 = q3s[branch if branch < n3 else 0]
+                    q1, q3, _ = _shoulder(d, q2, phi, h, a, b)
                     q[1], q[2], q[3], q[4] = q1, q2, q3, q4
                 kept = _keep(
                     Hn,
@@ -436,8 +477,84 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
                     group,
                     kept,
                     singular,
+                    fine,
+                    jac,
                 )
     return _write(rows, info, group, kept, n, out)
+
+
+@njit(cache=True)
+def _polish(H, P, R_tip, Rg, pg, q, steps, jac, position=False):
+    """Up to ``steps`` Gauss-Newton steps on the pose error (six equations, ``n`` < 6 joints:
+    least squares by the normal equations), in place on ``q``, each kept only if it makes
+    the error smaller; with ``position``, on the position alone (three equations: the
+    least-norm step). ``jac`` (11, 6) scratch (the Jacobian and its normal equations).
+    Returns the final (position error, angle error)."""
+    n = H.shape[0]
+    R, p = forward(H, P, R_tip, q)
+    ep, er, dp, da = _errors(Rg, pg, R, p)
+    trial = np.empty(n)
+    for _ in range(steps):
+        if dp + da == 0.0:
+            break
+        acc = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+        o = (P[0, 0], P[0, 1], P[0, 2])
+        for i in range(n):  # rows 0-5 of jac: the Jacobian's columns, one per joint
+            w = mv(acc, (H[i, 0], H[i, 1], H[i, 2]))
+            r = (p[0] - o[0], p[1] - o[1], p[2] - o[2])
+            jac[i, 0] = w[1] * r[2] - w[2] * r[1]
+            jac[i, 1] = w[2] * r[0] - w[0] * r[2]
+            jac[i, 2] = w[0] * r[1] - w[1] * r[0]
+            jac[i, 3] = w[0]
+            jac[i, 4] = w[1]
+            jac[i, 5] = w[2]
+            acc = mm(acc, rot((H[i, 0], H[i, 1], H[i, 2]), q[i]))
+            d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
+            o = (o[0] + d[0], o[1] + d[1], o[2] + d[2])
+        e = (ep[0], ep[1], ep[2], er[0], er[1], er[2])
+        if position:  # J J^T y = e (3 x 3), the step J^T y
+            sys3 = jac[6:9, :]
+            for i in range(3):
+                for j in range(3):
+                    sys3[i, j] = 0.0
+                    for c in range(n):
+                        sys3[i, j] += jac[c, i] * jac[c, j]
+                sys3[i, 3] = e[i]
+            if not _gauss(sys3, 3):
+                break
+            for c in range(n):
+                trial[c] = q[c] + (
+                    jac[c, 0] * sys3[0, 3] + jac[c, 1] * sys3[1, 3] + jac[c, 2] * sys3[2, 3]
+                )
+            R2, p2 = forward(H, P, R_tip, trial)
+            ep2, er2, dp2, da2 = _errors(Rg, pg, R2, p2)
+            if dp2 >= dp:
+                break
+            q[:] = trial
+            ep, er, dp, da = ep2, er2, dp2, da2
+            R, p = R2, p2
+            continue
+        normal_eq = jac[6:11, :]  # (n, n + 1): J^T J | J^T e
+        for i in range(n):
+            for j in range(n):
+                normal_eq[i, j] = 0.0
+                for r6 in range(6):
+                    normal_eq[i, j] += jac[i, r6] * jac[j, r6]
+            normal_eq[i, n] = 0.0
+            for r6 in range(6):
+                normal_eq[i, n] += jac[i, r6] * e[r6]
+        if not _gauss(normal_eq, n):
+            break
+        for i in range(n):
+            trial[i] = q[i] + normal_eq[i, n]
+        R2, p2 = forward(H, P, R_tip, trial)
+        ep2, er2, dp2, da2 = _errors(Rg, pg, R2, p2)
+        if dp2 + da2 >= dp + da:
+            break
+        q[:] = trial
+        ep, er, dp, da = ep2, er2, dp2, da2
+        R, p = R2, p2
+    return dp, da
 
 
 @njit(cache=True)
@@ -468,12 +585,20 @@ def _keep(
     group,
     kept,
     singular,
+    fine,
+    jac,
 ):
-    """Check the candidate ``q`` by forward kinematics, place it in its group (unless a
-    duplicate, or an exact pose on the wrong pass) and return the new count; ``singular``:
-    SINGULAR when the base's turn is not fixed by the position (the goal on axis 1)."""
+    """Check the candidate ``q`` by forward kinematics (on the exact pass polished where it is
+    off by more than ``fine`` metres or 1e-12 rad; ``jac`` (11, 6) scratch), place it in its
+    group (unless a duplicate, or an exact pose on the wrong pass) and return the new count;
+    ``singular``: SINGULAR when the base's turn is not fixed by the position (the goal on
+    axis 1)."""
     R, p = forward(H, P, R_tip, q[:n])
     _, _, dp, da = _errors(Rg, pg, R, p)
+    if stage == 0 and (dp > fine or da > 1e-12):  # rounding, or axes parallel to tolerance
+        dp, da = _polish(H, P, R_tip, Rg, pg, q[:n], 4, jac)
+    elif stage == 1 and dp > fine:  # the position alone (the orientation is the search's)
+        dp, da = _polish(H, P, R_tip, Rg, pg, q[:n], 4, jac, True)
     exact = dp <= tol and da <= angle_tol
     flags = singular
     if stage == 0 and not exact:
