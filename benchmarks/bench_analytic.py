@@ -239,23 +239,23 @@ def batch_rows(m: int, rounds: int, HPRobot) -> None:
         pos = np.ascontiguousarray(np.tile(frames[:, :3, 3], (reps, 1))[:m])
         rot = np.ascontiguousarray(np.tile(frames[:, :3, :3], (reps, 1, 1))[:m])
         evaluate(robot, pos[:1000], "analytic", orientations=rot[:1000])  # compiled, warm
-        best = np.inf
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            res = evaluate(robot, pos, "analytic", orientations=rot)
-            best = min(best, time.perf_counter() - t0)
-        ours = m / best
-        theirs, solved = float("nan"), "-"
+        eaik = targets = out = None
         if HPRobot is not None:
             poe = robot.poe()
             eaik = HPRobot(poe.H.copy(), poe.P.copy())
             targets = _eaik_targets(robot, pos, rot)
-            best_e = np.inf
-            for _ in range(rounds):
+        best, best_e = np.inf, np.inf
+        for _ in range(rounds):  # the two alternate, so that both see the same load
+            t0 = time.perf_counter()
+            res = evaluate(robot, pos, "analytic", orientations=rot)
+            best = min(best, time.perf_counter() - t0)
+            if eaik is not None:
                 t0 = time.perf_counter()
                 out = eaik.IK_batched(targets, cores)
                 best_e = min(best_e, time.perf_counter() - t0)
-            theirs = m / best_e
+        ours, solved = m / best, "-"
+        theirs = m / best_e if eaik is not None else float("nan")
+        if out is not None:
             exact = sum(1 for s in out if s.num_solutions() and not all(s.is_LS))
             solved = f"{int(res.solved.sum()):,}, {exact:,}"
         print(f"{name:<10} {ours:12,.0f} {theirs:12,.0f} {ours / theirs:6.2f}  {solved}")
