@@ -10,6 +10,7 @@ Install with ``apt-get install -y chromium`` and ``pip install -e '.[test]'``; n
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import math
 import os
 from pathlib import Path
@@ -68,13 +69,30 @@ SECOND = 63
 
 
 @pytest.fixture(scope="module")
-def server_url():
+def compiled():
+    """Every kernel the module's pages run, compiled (or loaded from numba's cache) here, once,
+    before the first server starts: what the servers' preparations then do takes no time, so a
+    page never waits on plain-Python answers (``"no-compile"``) while a background thread holds
+    the compiler, and each robot's server (``warm=False``) compiles nothing on its first solve.
+    The servers still run their preparation as ``geoik view`` does."""
+    from geoik.robots.urdf import EXAMPLES, example_path
+    from geoik.viewer.models import Models, load_rig, load_robot
+    from geoik.viewer.server import warm_up
+
+    robot = load_robot(example_path("panda"), "panda_hand_tcp", "--robot panda")
+    warm_up(Models(robot, load_rig(Path(__file__).parent / "data" / "bvh" / "freebvh_walk.bvh")))
+    tips = list(EXAMPLES["allegro"][1])  # several tips: the tree solvers' kernels
+    warm_up(Models(load_robot(example_path("allegro"), tips, "--robot allegro")))
+
+
+@pytest.fixture(scope="module")
+def server_url(compiled):
     with viewer_server() as address:
         yield f"http://{address}/"
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(compiled):
     """One headless Chromium for the module's pages (Playwright's sync API runs one at a time)."""
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
@@ -94,6 +112,10 @@ def new_page(browser, url, ready, **options):
     return pg
 
 
+SHARED: dict[str, sync_api.Page] = {}
+"""The module's shared pages by fixture name (``page``, ``model_page``), while open."""
+
+
 @pytest.fixture(scope="module")
 def page(server_url, browser):
     pg = new_page(
@@ -102,8 +124,27 @@ def page(server_url, browser):
         "geoikState.connected && geoikState.lastReply && geoikState.lastReply.type === 'solve'",
         has_touch=True,
     )
+    SHARED["page"] = pg
     yield pg
+    del SHARED["page"]
     pg.close()
+
+
+@pytest.fixture(autouse=True)
+def only_the_tests_pages_run(request):
+    """A shared page the test does not name is held still (its clock paused: no animation
+    frame, so nothing drawn and nothing sent), and the ones it names run: a page left animated
+    (a scene, the robot, the rig playing) would otherwise draw on the CPU and have its frames
+    solved by this process's server throughout the other tests."""
+    named = set(inspect.signature(request.function).parameters)
+    for name, pg in SHARED.items():
+        held = getattr(pg, "held", False)
+        if name in named and held:
+            pg.clock.resume()
+            pg.held = False
+        elif name not in named and not held:
+            pause(pg)
+            pg.held = True
 
 
 def state(pg, expr):
@@ -527,7 +568,9 @@ def model_page(tmp_path_factory, browser, page):
     with viewer_server(models=models) as address:
         pg = new_page(browser, f"http://{address}/", "geoikState.robot && geoikState.robot.reply")
         pg.clip_file = Path(clip)
+        SHARED["model_page"] = pg
         yield pg
+        del SHARED["model_page"]
         pg.close()
 
 
