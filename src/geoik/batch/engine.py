@@ -39,6 +39,14 @@ import numpy as np
 from numba import njit, types
 
 from geoik.batch import spatial
+from geoik.batch.bundles import (
+    CHAIN_2D,
+    Job,
+    Outputs,
+    empty_outputs,
+    job_type,
+    outputs_type,
+)
 from geoik.batch.costs import cost_function, no_costs
 from geoik.batch.parallel import run_threads, take, threads
 from geoik.batch.trees import TreeBatchResult, evaluate_tree
@@ -67,7 +75,6 @@ _A1 = types.Array(types.float64, 1, "C")
 _A2 = types.Array(types.float64, 2, "C")
 _A3 = types.Array(types.float64, 3, "C")
 _MODEL = types.Array(types.float64, 1, "C", readonly=True)  # a chain's arrays are read-only
-_I8 = types.Array(types.int8, 1, "C")
 _I64 = types.Array(types.int64, 1, "C")
 KERNEL_2D_ARGS = (_MODEL, _MODEL, _MODEL, _MODEL, _A1, _A1, types.float64, types.int64, _A1, _A2)
 """Argument types every 2-D kernel is compiled for when the batch engine calls it: those
@@ -90,52 +97,35 @@ KERNEL_2D_LANES_ARGS = (
 ``geoik.solvers.ccd.lanes.ccd_2d_lanes``): the chain, targets (K, 2), angles (K, n), tol,
 max_iter, opts, rec (K, cap, n), then the outputs nrec, status, iterations (K,), the final end
 effector (K, 2) and whether to write the final angles."""
-# the engines: kernel, the cost function (``motion.costs_2d``, or ``costs.no_costs`` when no
-# costs are wanted, so that an engine asked for none compiles none), the chain (lengths, base,
-# lo, hi), targets (m, 2), start (n,), tol, max_iter, opts, capacity, judge params, want costs,
-# chunk (or lanes per block), the counter the threads take tasks from, then the
-# outputs status, iterations, error, rotations over 5 degrees, rotation sum (rad), path length,
-# final angles ((m, n), or (0, n) when not wanted)
-_ENGINE_ARGS = (
-    *KERNEL_2D_ARGS[:4],
-    _A2,
-    _A1,
-    types.float64,
-    types.int64,
-    _A1,
-    types.int64,
-    _A1,
-    types.boolean,
-    types.int64,
-    _I8,
-    _I64,
-    _A1,
-    _I64,
-    _A1,
-    _A1,
-    _A2,
-)
 COSTS_2D_ARGS = (_MODEL, _MODEL, _A2, types.int64)
 """Argument types ``motion.costs_2d`` is compiled for when the engines call it: the chain's
 lengths and base, a target's keyframes (cap, n) and how many of them are used."""
 _COSTS_2D = types.FunctionType(
     types.Tuple((types.int64, types.float64, types.float64))(*COSTS_2D_ARGS)
 )
+# the engines: the kernel, the cost function (``motion.costs_2d``, or ``costs.no_costs`` when no
+# costs are wanted, so that an engine asked for none compiles none), the chain's kernel_arrays,
+# the Job, the chunk (one-target engine) or the lanes, grid width and targets per task (lane
+# engine), the counter the threads take tasks from, and the Outputs to fill
 _ENGINE_SIG = types.void(
     types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_2D_ARGS)),
     _COSTS_2D,
-    *_ENGINE_ARGS[:13],
-    _I64,  # the counter the threads take tasks from
-    *_ENGINE_ARGS[13:],
+    CHAIN_2D,
+    job_type(2),
+    types.int64,
+    _I64,
+    outputs_type(2),
 )
 _LANE_ENGINE_SIG = types.void(
     types.FunctionType(types.none(*KERNEL_2D_LANES_ARGS)),
     _COSTS_2D,
-    *_ENGINE_ARGS[:13],
+    CHAIN_2D,
+    job_type(2),
+    types.int64,
     types.int64,
     types.int64,
     _I64,
-    *_ENGINE_ARGS[13:],
+    outputs_type(2),
 )
 TASK = 2048
 """Targets per task of the lane engine when no keyframes are recorded."""
@@ -197,92 +187,26 @@ class BatchResult:
 
 
 @njit(cache=True, nogil=True)
-def _engine(
-    kernel,
-    cost_fn,
-    lengths,
-    base,
-    lo,
-    hi,
-    targets,
-    start,
-    tol,
-    max_iter,
-    opts,
-    cap,
-    params,
-    want_costs,
-    chunk,
-    counter,
-    status,
-    iters,
-    error,
-    count,
-    rotsum,
-    path,
-    angles,
-):
+def _engine(kernel, cost_fn, model, job, chunk, counter, out):
     """One thread's share of the work: tasks of ``chunk`` targets, taken from ``counter`` (see
-    :mod:`geoik.batch.parallel`) until none is left."""
-    m = targets.shape[0]
+    :mod:`geoik.batch.parallel`) until none is left.
+
+    ``model`` is the chain's ``kernel_arrays`` (lengths, base, lo, hi), ``job`` a
+    :class:`~geoik.batch.bundles.Job` and ``out`` its :class:`~geoik.batch.bundles.Outputs`."""
+    m = job.targets.shape[0]
     tasks = (m + chunk - 1) // chunk
     c = take(counter)
     while c < tasks:
-        _task(
-            kernel,
-            cost_fn,
-            lengths,
-            base,
-            lo,
-            hi,
-            targets,
-            start,
-            tol,
-            max_iter,
-            opts,
-            cap,
-            params,
-            want_costs,
-            c * chunk,
-            min(m, (c + 1) * chunk),
-            status,
-            iters,
-            error,
-            count,
-            rotsum,
-            path,
-            angles,
-        )
+        _task(kernel, cost_fn, model, job, c * chunk, min(m, (c + 1) * chunk), out)
         c = take(counter)
 
 
 @njit(cache=True)
-def _task(
-    kernel,
-    cost_fn,
-    lengths,
-    base,
-    lo,
-    hi,
-    targets,
-    start,
-    tol,
-    max_iter,
-    opts,
-    cap,
-    params,
-    want_costs,
-    i0,
-    i1,
-    status,
-    iters,
-    error,
-    count,
-    rotsum,
-    path,
-    angles,
-):
+def _task(kernel, cost_fn, model, job, i0, i1, out):
     """Targets ``i0:i1`` one by one through a one-target kernel, with buffers of their own."""
+    lengths, base, lo, hi = model
+    targets, start, tol, max_iter, opts, cap, params, want_costs = job
+    status, iters, error, count, rotsum, path, angles = out
     n = lengths.shape[0]
     rec = np.empty((cap, n))
     ang = np.empty(n)
@@ -306,43 +230,19 @@ def _task(
 
 
 @njit(cache=True)
-def _lane_task(
-    kernel,
-    cost_fn,
-    lengths,
-    base,
-    lo,
-    hi,
-    targets,
-    start,
-    tol,
-    max_iter,
-    opts,
-    cap,
-    params,
-    want_costs,
-    lanes,
-    width,
-    i0,
-    i1,
-    status,
-    iters,
-    error,
-    count,
-    rotsum,
-    path,
-    angles,
-):
+def _lane_task(kernel, cost_fn, model, job, lanes, width, i0, i1, out):
     """Targets ``i0:i1`` through the lane kernel, ``lanes`` at a time: consecutive targets, or
     with ``width`` > 0 (the targets a grid's rows, ``width`` a row, and ``i0:i1`` whole rows)
     blocks of up to :data:`GRID_COLUMNS` columns by ``lanes // GRID_COLUMNS`` rows. A block short
     of ``lanes`` targets is padded with copies of its last one, whose results are dropped."""
-    n = lengths.shape[0]
-    t = np.empty((lanes, 2))
-    ang = np.empty((lanes, n))
-    rec = np.empty((lanes, cap if want_costs else 1, n))
-    out = np.empty((3, lanes), np.int64)  # keyframes used, kernel status, iterations
-    end = np.empty((lanes, 2))
+    n = model[0].shape[0]
+    buffers = (
+        np.empty((lanes, 2)),  # the targets of the block
+        np.empty((lanes, n)),  # their angles
+        np.empty((lanes, job.cap if job.costs else 1, n)),  # their keyframes
+        np.empty((3, lanes), np.int64),  # keyframes used, kernel status, iterations
+        np.empty((lanes, 2)),  # the end effectors
+    )
     idx = np.empty(lanes, np.int64)  # the target in each lane
     if width > 0:
         wide = min(GRID_COLUMNS, lanes)
@@ -352,29 +252,24 @@ def _lane_task(
             for q in range(lanes):
                 k = min(q, rows * cols - 1)
                 idx[q] = (r0 + k // cols) * width + c0 + k % cols
-            _lane_block(
-                kernel, cost_fn, lengths, base, lo, hi, targets, start, tol, max_iter, opts, params,
-                want_costs, idx, rows * cols, t, ang, rec, out, end, status, iters, error, count,
-                rotsum, path, angles,
-            )  # fmt: skip
+            _lane_block(kernel, cost_fn, model, job, idx, rows * cols, buffers, out)
         return
     for b0 in range(i0, i1, lanes):
         for q in range(lanes):
             idx[q] = min(b0 + q, i1 - 1)
-        _lane_block(
-            kernel, cost_fn, lengths, base, lo, hi, targets, start, tol, max_iter, opts, params,
-            want_costs, idx, min(lanes, i1 - b0), t, ang, rec, out, end, status, iters, error,
-            count, rotsum, path, angles,
-        )  # fmt: skip
+        _lane_block(kernel, cost_fn, model, job, idx, min(lanes, i1 - b0), buffers, out)
 
 
 @njit(cache=True)
-def _lane_block(
-    kernel, cost_fn, lengths, base, lo, hi, targets, start, tol, max_iter, opts, params, want_costs,
-    idx, used, t, ang, rec, out, end, status, iters, error, count, rotsum, path, angles,
-):  # fmt: skip
+def _lane_block(kernel, cost_fn, model, job, idx, used, buffers, out):
     """The targets ``idx`` (the first ``used`` of them wanted) through one call of the lane
-    kernel, judged by the end effector it returns, their results written."""
+    kernel, judged by the end effector it returns, their results written; ``buffers`` are the
+    block's targets, angles, keyframes, kernel outputs and end effectors (see
+    :func:`_lane_task`)."""
+    lengths, base, lo, hi = model
+    targets, start, tol, max_iter, opts, _, params, want_costs = job
+    status, iters, error, count, rotsum, path, angles = out
+    t, ang, rec, info, end = buffers
     lanes, n = idx.shape[0], start.shape[0]
     final = angles.shape[0] > 0
     for b in range(lanes):
@@ -386,22 +281,9 @@ def _lane_block(
             for j in range(n):
                 rec[b, 0, j] = start[j]
     kernel(
-        lengths,
-        base,
-        lo,
-        hi,
-        t,
-        ang,
-        tol,
-        max_iter,
-        opts,
-        rec,
-        out[0],
-        out[1],
-        out[2],
-        end,
+        lengths, base, lo, hi, t, ang, tol, max_iter, opts, rec, info[0], info[1], info[2], end,
         final,
-    )
+    )  # fmt: skip
     # params as a tuple: the inlined judge would otherwise count references to the array, which
     # every thread shares, on every target
     radii = (params[0], params[1], params[2], params[3])
@@ -414,84 +296,32 @@ def _lane_block(
             end[b, 0],
             end[b, 1],
             0.0,
-            out[1, b],
+            info[1, b],
             tol,
             base[0],
             base[1],
             0.0,
             radii,
         )
-        status[i], iters[i], error[i] = st, out[2, b], err
+        status[i], iters[i], error[i] = st, info[2, b], err
         if want_costs:
-            count[i], rotsum[i], path[i] = cost_fn(lengths, base, rec[b], out[0, b])
+            count[i], rotsum[i], path[i] = cost_fn(lengths, base, rec[b], info[0, b])
         if final:
             wrap_free_joints(ang[b], lo, hi, angles[i])
 
 
 @njit(cache=True, nogil=True)
-def _lane_engine(
-    kernel,
-    cost_fn,
-    lengths,
-    base,
-    lo,
-    hi,
-    targets,
-    start,
-    tol,
-    max_iter,
-    opts,
-    cap,
-    params,
-    want_costs,
-    lanes,
-    width,
-    per,
-    counter,
-    status,
-    iters,
-    error,
-    count,
-    rotsum,
-    path,
-    angles,
-):
+def _lane_engine(kernel, cost_fn, model, job, lanes, width, per, counter, out):
     """:func:`_engine` for a solver with a lane kernel: tasks of ``per`` targets (whole rows of
     a grid ``width`` wide, if ``width`` > 0), ``lanes`` of them in flight at once, judged by the
     end effector the kernel returns (the error is that of the kernel's pose). Threads take tasks
     one at a time from ``counter`` (:func:`geoik.batch.parallel.take`)."""
-    m = targets.shape[0]
+    m = job.targets.shape[0]
     tasks = (m + per - 1) // per
     c = take(counter)
     while c < tasks:
         i0 = c * per
-        _lane_task(
-            kernel,
-            cost_fn,
-            lengths,
-            base,
-            lo,
-            hi,
-            targets,
-            start,
-            tol,
-            max_iter,
-            opts,
-            cap,
-            params,
-            want_costs,
-            lanes,
-            width,
-            i0,
-            min(m, i0 + per),
-            status,
-            iters,
-            error,
-            count,
-            rotsum,
-            path,
-            angles,
-        )
+        _lane_task(kernel, cost_fn, model, job, lanes, width, i0, min(m, i0 + per), out)
         c = take(counter)
 
 
@@ -646,7 +476,7 @@ def _evaluate(
             rows = s.capacity(chain.n, iters)
             row_bytes = 8 * chain.n * (1 if chain.dim == 2 else 4)
             check_motion(rows, row_bytes, iters, f"{s.name!r} on {chain.n} links")
-    out = _empty(t.shape[0], chain.n, want_angles, chain.dim)
+    out = empty_outputs(t.shape[0], chain.n, want_angles, chain.dim)
     if req.auto:
         solved_by = _run_auto(req, t, want_costs, out, width)
     else:
@@ -699,9 +529,7 @@ def _count(targets: Any) -> int | None:
         return None
 
 
-def _run_auto(
-    req: Request, t: np.ndarray, costs: bool, out: list[np.ndarray], width: int = 0
-) -> np.ndarray:
+def _run_auto(req: Request, t: np.ndarray, costs: bool, out: Outputs, width: int = 0) -> np.ndarray:
     """``method="auto"`` target by target as :func:`geoik.solve` runs it: each attempt of
     :func:`geoik.solvers.auto.plan` on the targets no attempt has ended REACHED or CLOSEST (after
     the first, only those not provably out of reach), a target keeping the first such result or
@@ -715,14 +543,14 @@ def _run_auto(
         if pending.size == 0:
             break
         sub = np.ascontiguousarray(t[pending])
-        part = _empty(pending.size, n, out[6].shape[0] > 0, chain.dim)
+        part = empty_outputs(pending.size, n, out.angles.shape[0] > 0, chain.dim)
         grid = width if k == 0 else 0
         _run_any(solver, chain, sub, tol, iters, np.ascontiguousarray(opts), costs, part, grid)
-        done = (part[0] == REACHED) | (part[0] == CLOSEST)
+        done = (part.status == REACHED) | (part.status == CLOSEST)
         if k == 0:
             keep = np.ones(pending.size, bool)
         else:
-            keep = done | (part[2] < out[2][pending] - NEARER * chain.total_length)
+            keep = done | (part.error < out.error[pending] - NEARER * chain.total_length)
         idx = pending[keep]
         for whole, piece in zip(out, part, strict=True):
             if whole.shape[0] > 0:
@@ -742,7 +570,7 @@ def _run_any(
     iters: int,
     opts: np.ndarray,
     costs: bool,
-    out: list[np.ndarray],
+    out: Outputs,
     width: int = 0,
 ) -> None:
     """Fill ``out`` by the planar engines here or the 3-D ones of :mod:`geoik.batch.spatial`."""
@@ -760,14 +588,15 @@ def _run(
     iters: int,
     opts: np.ndarray,
     costs: bool,
-    out: list[np.ndarray],
+    out: Outputs,
     width: int = 0,
 ) -> None:
-    """Fill ``out`` (see :func:`_empty`) by the solver's lane kernel or its one-target kernel
-    (``width``: see :func:`evaluate_grid`)."""
+    """Fill ``out`` by the solver's lane kernel or its one-target kernel (``width``: see
+    :func:`evaluate_grid`)."""
     m, n = t.shape[0], chain.n
+    cap = solver.capacity(n, iters) if costs else 1
     start = np.ascontiguousarray(rest_state(chain))
-    cap, params = solver.capacity(n, iters) if costs else 1, judge_params(chain)
+    job = Job(t, start, float(tol), int(iters), opts, int(cap), judge_params(chain), bool(costs))
     model = chain.kernel_arrays
     cost_fn = cost_function(costs_2d if costs else no_costs, COSTS_2D_ARGS)
     counter = np.zeros(1, np.int64)
@@ -777,36 +606,17 @@ def _run(
         per = lanes * max(1, TASK // lanes)
         if width > 0:  # a band of rows per task, blocks of GRID_COLUMNS columns
             per = max(1, lanes // min(GRID_COLUMNS, lanes)) * width
-        tasks = -(-m // per)
 
         def lane_work() -> None:
-            engine(
-                kernel,
-                cost_fn,
-                *model,
-                t,
-                start,
-                tol,
-                iters,
-                opts,
-                cap,
-                params,
-                costs,
-                lanes,
-                width,
-                per,
-                counter,
-                *out,
-            )
+            engine(kernel, cost_fn, model, job, lanes, width, per, counter, out)
 
-        run_threads(lane_work, min(threads(), tasks))
+        run_threads(lane_work, min(threads(), -(-m // per)))
         return
     engine, kernel = _engine_for(solver.kernel_2d)
     size = max(1, min(256, -(-m // 64)))  # chunk of targets per task
 
     def work() -> None:
-        engine(kernel, cost_fn, *model, t, start, tol, iters, opts, cap, params, costs, size,
-               counter, *out)  # fmt: skip
+        engine(kernel, cost_fn, model, job, size, counter, out)
 
     run_threads(work, min(threads(), -(-m // size)))
 
@@ -815,19 +625,6 @@ def _lanes(costs: bool, cap: int, n: int) -> int:
     """Targets per call of a lane kernel: :data:`LANES`, fewer when keyframes are recorded so
     that the keyframe buffer stays within about 256 KiB."""
     return LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n)))
-
-
-def _empty(m: int, n: int, angles: bool, dim: int = 2) -> list[np.ndarray]:
-    shape = (m if angles else 0, n) if dim == 2 else (m if angles else 0, n, 3)
-    return [
-        np.empty(m, np.int8),
-        np.empty(m, np.int64),
-        np.empty(m),
-        np.zeros(m, np.int64),
-        np.zeros(m),
-        np.zeros(m),
-        np.empty(shape),
-    ]
 
 
 @functools.cache

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from numba import njit, types
 
+from geoik.batch.bundles import CHAIN_3D, Job, Outputs, job_type, outputs_type
 from geoik.batch.costs import cost_function, no_costs
 from geoik.batch.parallel import run_threads, take, threads
 from geoik.geometry import fk_3d, rotvecs_from_quats
@@ -36,7 +37,6 @@ _A3 = types.Array(types.float64, 3, "C")
 _A4 = types.Array(types.float64, 4, "C")
 _MODEL = types.Array(types.float64, 1, "C", readonly=True)  # a chain's arrays are read-only
 _MODEL2 = types.Array(types.float64, 2, "C", readonly=True)
-_I8 = types.Array(types.int8, 1, "C")
 _I64 = types.Array(types.int64, 1, "C")
 _CHAIN = (_MODEL, _MODEL, _MODEL, _MODEL2, _MODEL, _MODEL)  # lengths, base, cone, hinge, lo, hi
 KERNEL_3D_ARGS = (*_CHAIN, _A1, _A2, types.float64, types.int64, _A1, _A3)
@@ -60,43 +60,32 @@ KERNEL_3D_LANES_ARGS = (
 chain, targets (K, 3), rotations (K, n, 4), tol, max_iter, opts, rec (K, cap, n, 4), then the
 outputs nrec, status, iterations (K,), the final end effector (K, 3) and whether to write the
 final rotations."""
-# the engines: kernel, the cost function (``motion.costs_3d``, or ``costs.no_costs``), the chain,
-# targets (m, 3), start (n, 4), tol, max_iter, opts, capacity,
-# judge params, want costs, chunk (or lanes per block), the counter the threads take tasks from,
-# then the outputs status,
-# iterations, error, rotations over 5 degrees, rotation sum (rad), path length, final rotation
-# vectors ((m, n, 3), or (0, n, 3) when not wanted)
-_ENGINE_ARGS = (
-    *_CHAIN,
-    _A2,
-    _A2,
-    types.float64,
-    types.int64,
-    _A1,
-    types.int64,
-    _A1,
-    types.boolean,
-    types.int64,
-    _I64,
-    _I8,
-    _I64,
-    _A1,
-    _I64,
-    _A1,
-    _A1,
-    _A3,
-)
 COSTS_3D_ARGS = (_MODEL, _MODEL, _A3, types.int64)
 """Argument types ``motion.costs_3d`` is compiled for when the engines call it: the chain's
 lengths and base, a target's keyframes (cap, n, 4) and how many of them are used."""
 _COSTS_3D = types.FunctionType(
     types.Tuple((types.int64, types.float64, types.float64))(*COSTS_3D_ARGS)
 )
+# the engines: the kernel, the cost function (``motion.costs_3d``, or ``costs.no_costs``), the
+# chain's kernel_arrays, the Job, the chunk (or lanes per block), the counter the threads take
+# tasks from, and the Outputs to fill (final rotation vectors (m, n, 3), or (0, n, 3))
 _ENGINE_SIG = types.void(
-    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_3D_ARGS)), _COSTS_3D, *_ENGINE_ARGS
+    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_3D_ARGS)),
+    _COSTS_3D,
+    CHAIN_3D,
+    job_type(3),
+    types.int64,
+    _I64,
+    outputs_type(3),
 )
 _LANE_ENGINE_SIG = types.void(
-    types.FunctionType(types.none(*KERNEL_3D_LANES_ARGS)), _COSTS_3D, *_ENGINE_ARGS
+    types.FunctionType(types.none(*KERNEL_3D_LANES_ARGS)),
+    _COSTS_3D,
+    CHAIN_3D,
+    job_type(3),
+    types.int64,
+    _I64,
+    outputs_type(3),
 )
 LANES = 256
 """Targets per block of the 3-D lane engine (fewer when keyframes are recorded): as
@@ -107,98 +96,26 @@ CHUNK = 64
 
 
 @njit(cache=True, nogil=True)
-def _engine(
-    kernel,
-    cost_fn,
-    lengths,
-    base,
-    cone,
-    hinge,
-    lo,
-    hi,
-    targets,
-    start,
-    tol,
-    max_iter,
-    opts,
-    cap,
-    params,
-    want_costs,
-    chunk,
-    counter,
-    status,
-    iters,
-    error,
-    count,
-    rotsum,
-    path,
-    angles,
-):
+def _engine(kernel, cost_fn, model, job, chunk, counter, out):
     """One thread's share of the work: tasks of ``chunk`` targets, taken from ``counter`` (see
-    :mod:`geoik.batch.parallel`) until none is left."""
-    m = targets.shape[0]
+    :mod:`geoik.batch.parallel`) until none is left.
+
+    ``model`` is the chain's ``kernel_arrays`` (lengths, base, cone, hinge, lo, hi), ``job`` a
+    :class:`~geoik.batch.bundles.Job` and ``out`` its :class:`~geoik.batch.bundles.Outputs`."""
+    m = job.targets.shape[0]
     tasks = (m + chunk - 1) // chunk
     c = take(counter)
     while c < tasks:
-        _task(
-            kernel,
-            cost_fn,
-            lengths,
-            base,
-            cone,
-            hinge,
-            lo,
-            hi,
-            targets,
-            start,
-            tol,
-            max_iter,
-            opts,
-            cap,
-            params,
-            want_costs,
-            c * chunk,
-            min(m, (c + 1) * chunk),
-            status,
-            iters,
-            error,
-            count,
-            rotsum,
-            path,
-            angles,
-        )
+        _task(kernel, cost_fn, model, job, c * chunk, min(m, (c + 1) * chunk), out)
         c = take(counter)
 
 
 @njit(cache=True)
-def _task(
-    kernel,
-    cost_fn,
-    lengths,
-    base,
-    cone,
-    hinge,
-    lo,
-    hi,
-    targets,
-    start,
-    tol,
-    max_iter,
-    opts,
-    cap,
-    params,
-    want_costs,
-    i0,
-    i1,
-    status,
-    iters,
-    error,
-    count,
-    rotsum,
-    path,
-    angles,
-):
+def _task(kernel, cost_fn, model, job, i0, i1, out):
     """Targets ``i0:i1`` one by one through a one-target kernel, with buffers of their own."""
+    lengths, base, cone, hinge, lo, hi = model
+    targets, start, tol, max_iter, opts, cap, params, want_costs = job
+    status, iters, error, count, rotsum, path, angles = out
     n = lengths.shape[0]
     rec = np.empty((cap, n, 4))
     quats = np.empty((n, 4))
@@ -222,37 +139,14 @@ def _task(
 
 
 @njit(cache=True, nogil=True)
-def _lane_engine(
-    kernel,
-    cost_fn,
-    lengths,
-    base,
-    cone,
-    hinge,
-    lo,
-    hi,
-    targets,
-    start,
-    tol,
-    max_iter,
-    opts,
-    cap,
-    params,
-    want_costs,
-    lanes,
-    counter,
-    status,
-    iters,
-    error,
-    count,
-    rotsum,
-    path,
-    angles,
-):
+def _lane_engine(kernel, cost_fn, model, job, lanes, counter, out):
     """:func:`_engine` for a solver with a 3-D lane kernel: blocks of ``lanes`` targets per
     call, judged by the end effector the kernel returns (the forward kinematics of its final
     rotations, computed as ``fk_3d`` computes it). One thread's share: blocks taken from
     ``counter`` until none is left."""
+    lengths, base, cone, hinge, lo, hi = model
+    targets, start, tol, max_iter, opts, cap, params, want_costs = job
+    status, iters, error, count, rotsum, path, angles = out
     m = targets.shape[0]
     tasks = (m + lanes - 1) // lanes
     if tasks > 0:  # one thread's buffers, then its blocks
@@ -260,7 +154,7 @@ def _lane_engine(
         t = np.empty((lanes, 3))
         quats = np.empty((lanes, n, 4))
         rec = np.empty((lanes, cap if want_costs else 1, n, 4))
-        out = np.empty((3, lanes), np.int64)  # keyframes used, kernel status, iterations
+        info = np.empty((3, lanes), np.int64)  # keyframes used, kernel status, iterations
         end = np.empty((lanes, 3))
         final = angles.shape[0] > 0
         c = take(counter)
@@ -273,30 +167,15 @@ def _lane_engine(
                 quats[b, :, :] = start
                 rec[b, 0, :, :] = start
             kernel(
-                lengths,
-                base,
-                cone,
-                hinge,
-                lo,
-                hi,
-                t,
-                quats,
-                tol,
-                max_iter,
-                opts,
-                rec,
-                out[0],
-                out[1],
-                out[2],
-                end,
-                final,
-            )
+                lengths, base, cone, hinge, lo, hi, t, quats, tol, max_iter, opts, rec, info[0],
+                info[1], info[2], end, final,
+            )  # fmt: skip
             for b in range(i1 - i0):
                 i = i0 + b
-                st, err = judge(t[b], end[b], out[1, b], tol, base, params)
-                status[i], iters[i], error[i] = st, out[2, b], err
+                st, err = judge(t[b], end[b], info[1, b], tol, base, params)
+                status[i], iters[i], error[i] = st, info[2, b], err
                 if want_costs:
-                    count[i], rotsum[i], path[i] = cost_fn(lengths, base, rec[b], out[0, b])
+                    count[i], rotsum[i], path[i] = cost_fn(lengths, base, rec[b], info[0, b])
                 if final:
                     rotvecs_from_quats(quats[b], angles[i])
             c = take(counter)
@@ -310,30 +189,35 @@ def run(
     iters: int,
     opts: np.ndarray,
     costs: bool,
-    out: list[np.ndarray],
+    out: Outputs,
 ) -> None:
     """Fill ``out`` (status, iterations, error, rotation count, rotation sum in radians, path,
     final rotation vectors (m, n, 3) or (0, n, 3)) for a 3-D chain, as
     :func:`geoik.batch.evaluate` describes; arguments checked by it."""
     n = chain.n
+    cap = solver.capacity(n, iters) if costs else 1
     start = np.ascontiguousarray(rest_state(chain))
-    cap, params = solver.capacity(n, iters) if costs else 1, judge_params(chain)
-    if solver.kernel_3d_lanes is not None and solver.lanes_for(opts):
-        engine, kernel = _lane_engine_for(solver.kernel_3d_lanes)
-        lanes = LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n * 4)))
-        size = lanes
-    else:
-        engine, kernel = _engine_for(solver.kernel_3d)
-        size = CHUNK
+    job = Job(
+        targets, start, float(tol), int(iters), opts, int(cap), judge_params(chain), bool(costs)
+    )
     model = chain.kernel_arrays
     cost_fn = cost_function(costs_3d if costs else no_costs, COSTS_3D_ARGS)
     counter = np.zeros(1, np.int64)
+    if solver.kernel_3d_lanes is not None and solver.lanes_for(opts):
+        lane_engine, lane_kernel = _lane_engine_for(solver.kernel_3d_lanes)
+        size = LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n * 4)))
+
+        def lane_work() -> None:
+            lane_engine(lane_kernel, cost_fn, model, job, size, counter, out)
+
+        run_threads(lane_work, min(threads(), -(-targets.shape[0] // size)))
+        return
+    engine, kernel = _engine_for(solver.kernel_3d)
 
     def work() -> None:
-        engine(kernel, cost_fn, *model, targets, start, tol, iters, opts, cap, params, costs,
-               size, counter, *out)  # fmt: skip
+        engine(kernel, cost_fn, model, job, CHUNK, counter, out)
 
-    run_threads(work, min(threads(), -(-targets.shape[0] // size)))
+    run_threads(work, min(threads(), -(-targets.shape[0] // CHUNK)))
 
 
 @functools.cache

@@ -210,30 +210,12 @@ def _solve_rows(
     first, scale = skeleton.rest_positions(), tree_scale(skeleton)
     counter = np.zeros(1, np.int64)
 
+    tree = (skeleton.parents, skeleton.lengths, skeleton.order, active, targeted, eff)
+    job = (t, first, reach, skeleton.root, params, tol, iters, scale)
+    rows = (status, error, used, final)
+
     def work() -> None:
-        _engine(
-            method == "fabrik",
-            skeleton.parents,
-            skeleton.lengths,
-            skeleton.order,
-            *segments,
-            active,
-            targeted,
-            eff,
-            t,
-            first,
-            reach,
-            skeleton.root,
-            params,
-            tol,
-            iters,
-            scale,
-            counter,
-            status,
-            error,
-            used,
-            final,
-        )
+        _engine(method == "fabrik", tree, segments, job, counter, rows)
 
     run_threads(work, min(threads(), -(-m // CHUNK)))
     return out
@@ -336,35 +318,19 @@ def _check_rows(sk: Skeleton, targets: Any) -> tuple[tuple[str, ...], np.ndarray
 
 
 @njit(cache=True, nogil=True)
-def _engine(
-    fabrik,
-    parents,
-    lengths,
-    order,
-    top,
-    key,
-    ptr,
-    joints,
-    seg_len,
-    active,
-    targeted,
-    eff,
-    targets,
-    first,
-    reach,
-    root,
-    params,
-    tol,
-    max_iter,
-    scale,
-    counter,
-    status,
-    error,
-    used,
-    final,
-):
+def _engine(fabrik, tree, segments, job, counter, rows):
     """One thread's share of the rows: chunks of :data:`CHUNK` rows taken from ``counter`` (see
-    :mod:`geoik.batch.parallel`) until none is left."""
+    :mod:`geoik.batch.parallel`) until none is left.
+
+    ``tree`` is the skeleton (parents, lengths, order, and the active, targeted and end-effector
+    joints), ``segments`` the circles solver's (``rigs.tree._segments``), ``job`` the rows'
+    targets (m, k, d), the rest positions, the end effectors' reaches and judge parameters, the
+    root, tol, max_iter and the tree's scale; ``rows`` the status and error (m, k), iterations
+    (m,) and final positions (m, joints, d) (no rows: not wanted) it fills."""
+    parents, lengths, order, active, targeted, eff = tree
+    top, key, ptr, joints, seg_len = segments
+    targets, first, reach, root, params, tol, max_iter, scale = job
+    status, error, used, final = rows
     m, k, d = targets.shape
     nj = first.shape[0]
     tasks = (m + CHUNK - 1) // CHUNK

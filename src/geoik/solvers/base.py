@@ -63,6 +63,9 @@ class Solver:
     pose on entry and the final pose on return; ``rec`` (capacity, n) or (capacity, n, 4) receives
     the motion's keyframes, ``rec[0]`` being the start pose written by the caller, and ``nrec`` is
     the number of keyframes written including that one.
+    The iterative kernels record a keyframe and decide whether to stop with the helpers of
+    :mod:`geoik.solvers.stop` (``record``, ``verdict``), so that every one of them orders its
+    statuses alike: REACHED, then CLOSEST, then STALLED.
 
     ``prepare``, if given, computes per-chain constants once (``prepare(chain, packed_options)``
     returns a float64 array appended to ``opts``; see :meth:`kernel_opts`), used alike by

@@ -69,10 +69,8 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import (
-    CLOSEST,
     MAX_ITERATIONS,
     REACHED,
-    STALLED,
     beyond_reach,
     clamp,
     constrain_joint_3d,
@@ -93,6 +91,7 @@ from geoik.solvers.base import Option, Solver, flag, positive
 from geoik.solvers.dls_general import BUDGET_GENERAL, dls_general
 from geoik.solvers.dls_general import capacity as capacity_general
 from geoik.solvers.escape import ESCAPE_HELP, ESCAPES, bend_2d, bend_3d, reach_out_2d, reach_out_3d
+from geoik.solvers.stop import GO, record, verdict
 
 MOVED = 1e-12
 """An update moving the end effector less than this times L, or no joint more (rad), stalls."""
@@ -288,13 +287,10 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
         case = reach_out_2d(lengths, base, lo, hi, target, angles, np.bool_(False), outer)
         if case != 0:
             fk_2d(lengths, base, angles, pos)
-            if nrec < rec.shape[0]:
-                rec[nrec, :] = angles
-                nrec += 1
-            if dist2(pos[n], target) <= tol2:
-                return REACHED, 1, nrec
-            if dist2(pos[n], outer) <= tol2:
-                return CLOSEST, 1, nrec
+            nrec = record(rec, nrec, angles)
+            code = verdict(pos[n], target, outer, tol2, True, False)
+            if code != GO:
+                return code, 1, nrec
             aim, first, out_of_reach = outer, 2, True
     for it in range(first, max_iter + 1):
         ex, ey = pos[n, 0], pos[n, 1]
@@ -326,16 +322,11 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
             escapes -= 1  # the bend is this iteration's step
             fk_2d(lengths, base, angles, pos)
             still = False
-        if nrec < rec.shape[0]:
-            rec[nrec, :] = angles
-            nrec += 1
+        nrec = record(rec, nrec, angles)
         boost = next_boost(boost, gap * gap, dist2(pos[n], aim))
-        if dist2(pos[n], target) <= tol2:
-            return REACHED, it, nrec
-        if out_of_reach and dist2(pos[n], outer) <= tol2:
-            return CLOSEST, it, nrec
-        if still:
-            return STALLED, it, nrec
+        code = verdict(pos[n], target, outer, tol2, out_of_reach, still)
+        if code != GO:
+            return code, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
 
@@ -436,13 +427,10 @@ def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
         case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, straighten, outer)
         if case != 0:
             fk_3d(lengths, base, quats, pos, world)
-            if nrec < rec.shape[0]:
-                rec[nrec, :, :] = quats
-                nrec += 1
-            if dist2(pos[n], target) <= tol2:
-                return REACHED, 1, nrec
-            if dist2(pos[n], outer) <= tol2:
-                return CLOSEST, 1, nrec
+            nrec = record(rec, nrec, quats)
+            code = verdict(pos[n], target, outer, tol2, True, False)
+            if code != GO:
+                return code, 1, nrec
             aim, first, out_of_reach = outer, 2, True
     for it in range(first, max_iter + 1):
         end[:] = pos[n]
@@ -458,16 +446,11 @@ def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
             escapes -= 1  # the bend is this iteration's step
             fk_3d(lengths, base, quats, pos, world)
             still = False
-        if nrec < rec.shape[0]:
-            rec[nrec, :, :] = quats
-            nrec += 1
+        nrec = record(rec, nrec, quats)
         boost = next_boost(boost, gap * gap, dist2(pos[n], aim))
-        if dist2(pos[n], target) <= tol2:
-            return REACHED, it, nrec
-        if out_of_reach and dist2(pos[n], outer) <= tol2:
-            return CLOSEST, it, nrec
-        if still:
-            return STALLED, it, nrec
+        code = verdict(pos[n], target, outer, tol2, out_of_reach, still)
+        if code != GO:
+            return code, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
 

@@ -122,6 +122,7 @@ from geoik.solvers.escape import (
     reach_out_2d,
     reach_out_3d,
 )
+from geoik.solvers.stop import GO, record, verdict
 
 MOVED = 1e-12
 """An iteration moving the end effector less than this times the chain's length has stalled."""
@@ -207,8 +208,9 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     escape), joints held within their limits on each pass. ``angles`` (n,) radians in and out;
     returns ``(status, iterations, nrec)``."""
     n = lengths.shape[0]
-    scratch = np.empty((5, n + 1))  # one allocation: px, py, qx, qy, and the point outer
+    scratch = np.empty((6, n + 1))  # one allocation: px, py, qx, qy, the points outer and end
     px, py, qx, qy, outer = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4, :2]
+    end = scratch[5, :2]
     tx, ty = target[0], target[1]
     is_beyond = beyond_reach(lengths, base, target, outer)
     tol2 = tol * tol
@@ -218,19 +220,17 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
 
     px[0], py[0] = base[0], base[1]
     _place_2d(lengths, angles, px, py)
-    if sq(px[n] - tx) + sq(py[n] - ty) <= tol2:
-        return REACHED, 0, nrec
-    if is_beyond and sq(px[n] - outer[0]) + sq(py[n] - outer[1]) <= tol2:
-        return CLOSEST, 0, nrec
+    end[0], end[1] = px[n], py[n]
+    code = verdict(end, target, outer, tol2, is_beyond, False)
+    if code != GO:
+        return code, 0, nrec
     out_of_reach, first = is_beyond, 1
     case = 0
     if escapes > 0 and max_iter > 0:  # a fold inside the minimum reach (FABRIK straightens)
         case = reach_out_2d(lengths, base, lo, hi, target, angles, np.bool_(False), outer)
     if case != 0:
         _place_2d(lengths, angles, px, py)
-        if nrec < rec.shape[0]:
-            rec[nrec, :] = angles
-            nrec += 1
+        nrec = record(rec, nrec, angles)
         if sq(px[n] - outer[0]) + sq(py[n] - outer[1]) <= tol2:
             return CLOSEST, 1, nrec
         out_of_reach, first = True, 2
@@ -251,15 +251,11 @@ def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
                 escapes -= 1  # the bend is this iteration's step
                 _place_2d(lengths, angles, px, py)
                 still = False
-        if nrec < rec.shape[0]:
-            rec[nrec, :] = angles
-            nrec += 1
-        if sq(px[n] - tx) + sq(py[n] - ty) <= tol2:
-            return REACHED, it, nrec
-        if out_of_reach and sq(px[n] - outer[0]) + sq(py[n] - outer[1]) <= tol2:
-            return CLOSEST, it, nrec
-        if still:
-            return STALLED, it, nrec
+        nrec = record(rec, nrec, angles)
+        end[0], end[1] = px[n], py[n]
+        code = verdict(end, target, outer, tol2, out_of_reach, still)
+        if code != GO:
+            return code, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
 
@@ -409,10 +405,9 @@ def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, 
     escapes = ESCAPES if opts[0] != 0.0 else 0
     nrec = 1
     fk_3d(lengths, base, quats, pos, world)
-    if dist2(pos[n], target) <= tol2:
-        return REACHED, 0, nrec
-    if is_beyond and dist2(pos[n], outer) <= tol2:
-        return CLOSEST, 0, nrec
+    code = verdict(pos[n], target, outer, tol2, is_beyond, False)
+    if code != GO:
+        return code, 0, nrec
     out_of_reach, first = is_beyond, 1
     case = 0
     if escapes > 0 and max_iter > 0:  # a fold inside the minimum reach (FABRIK straightens)
@@ -420,9 +415,7 @@ def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, 
         case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, straighten, outer)
     if case != 0:
         fk_3d(lengths, base, quats, pos, world)
-        if nrec < rec.shape[0]:
-            rec[nrec, :, :] = quats
-            nrec += 1
+        nrec = record(rec, nrec, quats)
         if dist2(pos[n], outer) <= tol2:
             return CLOSEST, 1, nrec
         out_of_reach, first = True, 2
@@ -443,15 +436,10 @@ def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, 
                 escapes -= 1  # the bend is this iteration's step
                 fk_3d(lengths, base, quats, pos, world)
                 still = False
-        if nrec < rec.shape[0]:
-            rec[nrec, :, :] = quats
-            nrec += 1
-        if dist2(pos[n], target) <= tol2:
-            return REACHED, it, nrec
-        if out_of_reach and dist2(pos[n], outer) <= tol2:
-            return CLOSEST, it, nrec
-        if still:
-            return STALLED, it, nrec
+        nrec = record(rec, nrec, quats)
+        code = verdict(pos[n], target, outer, tol2, out_of_reach, still)
+        if code != GO:
+            return code, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
 

@@ -34,7 +34,6 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import (
-    CLOSEST,
     MAX_ITERATIONS,
     PI,
     REACHED,
@@ -60,6 +59,7 @@ from geoik.solvers.ccd.general import ccd_general
 from geoik.solvers.ccd.lanes import MOVED, ccd_2d_lanes
 from geoik.solvers.ccd.lanes3d import ccd_3d_lanes
 from geoik.solvers.escape import ESCAPE_BEND, ESCAPE_HELP, ESCAPES, bend_3d, reach_out_3d
+from geoik.solvers.stop import GO, record, verdict
 
 
 @njit(cache=True)
@@ -151,13 +151,10 @@ def ccd_3d_escape(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_it
         case = reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, straighten, outer)
     if case != 0:
         fk_3d(lengths, base, quats, pos, world)
-        if nrec < rec.shape[0]:
-            rec[nrec, :, :] = quats
-            nrec += 1
-        if dist2(pos[n], target) <= tol2:
-            return REACHED, 1, nrec
-        if dist2(pos[n], outer) <= tol2:
-            return CLOSEST, 1, nrec
+        nrec = record(rec, nrec, quats)
+        code = verdict(pos[n], target, outer, tol2, True, False)
+        if code != GO:
+            return code, 1, nrec
         out_of_reach, first = True, 2
     for it in range(first, max_iter + 1):
         biggest = 0.0
@@ -202,21 +199,18 @@ def ccd_3d_escape(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_it
             quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3] = q0, q1, q2, q3
             fk_3d_from(j, lengths, quats, pos, world)
             biggest = max(biggest, th)
-            if nrec < rec.shape[0]:
-                rec[nrec, :, :] = quats
-                nrec += 1
-        if dist2(pos[n], target) <= tol2:
-            return REACHED, it, nrec
-        if out_of_reach and dist2(pos[n], outer) <= tol2:
-            return CLOSEST, it, nrec
-        if biggest <= MOVED:
-            if escapes == 0 or bend_3d(quats, cone, hinge, lo, hi, ESCAPES - escapes) < 0:
-                return STALLED, it, nrec
+            nrec = record(rec, nrec, quats)
+        code = verdict(pos[n], target, outer, tol2, out_of_reach, biggest <= MOVED)
+        if (
+            code == STALLED
+            and escapes > 0
+            and (bend_3d(quats, cone, hinge, lo, hi, ESCAPES - escapes) >= 0)
+        ):
             escapes -= 1  # bent: the next sweep goes on from there
             fk_3d(lengths, base, quats, pos, world)
-            if nrec < rec.shape[0]:
-                rec[nrec, :, :] = quats
-                nrec += 1
+            nrec = record(rec, nrec, quats)
+        elif code != GO:
+            return code, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
 
