@@ -9,6 +9,7 @@ with the batch engine and the tree solvers).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 from collections.abc import Sequence
@@ -176,10 +177,8 @@ def _robot_auto(
         q0 = start_values(robot, start)
         tol_ = DEFAULT_ROBOT_TOL if tol is None else tol
         first: Solution | None = None
-        try:
+        with contextlib.suppress(LimitError):  # raised when reachable only outside the limits
             first = solve_analytic(robot, target, tol_, q0, orientation, angle_tol)
-        except LimitError:  # reachable only outside the limits
-            pass
         if first is not None and not robot_fallback(robot, first.status):
             sol = first
         else:

@@ -139,7 +139,7 @@ def robot_plan(robot: Robot, oriented: bool) -> tuple[str, ...]:
     if cached is None:
         found = robot.analytic_plan().code != 0
         cached = robot._cache[key] = (ROBOT_ANALYTIC, ROBOT_AUTO) if found else (ROBOT_AUTO,)
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def robot_fallback(robot: Robot, status: Status | None) -> bool:
