@@ -66,7 +66,7 @@ examples:
   geoik solve --chain arm.toml --target 2,3,1 --start-deg 0,0,10,0,0,20
   geoik solve --urdf panda.urdf --tip panda_hand --target 0.4,0.1,0.5 --orientation 0,1,0,0
   geoik solve --urdf ur5.urdf --tip tool0 --target 0.4,0.2,0.5 --orientation 0,1,0,0 --all
-  geoik solve --urdf panda.urdf --tip panda_hand_tcp --target 0.5,0.1,0.4 --orientation 0,1,0,0 \
+  geoik solve --urdf panda.urdf --tip panda_hand_tcp --target 0.5,0.1,0.4 --orientation 0,1,0,0 \\
       --all --redundancy 0.8"""
 
 
