@@ -500,7 +500,8 @@ def test_command_line_robot_flags_are_checked_as_typed(tmp_path, capsys):
         ([*solve, "--max-iter", "0"], "--max-iter: expected an integer >= 1, got 0"),
         ([*solve, "--tol", "-1"], "--tol: expected a finite distance > 0, got -1.0"),
         ([*solve, "--method", "fabrik"], "--method: expected auto or one of ccd, dls, "
-         "analytic for a robot (--urdf), got 'fabrik', which solves chains (--lengths, --chain) only"),
+         "analytic for a robot (--urdf), got 'fabrik', which solves chains (--lengths, "
+         "--chain) only"),
         ([*solve, "--orientation", "nan,0,0,1"], "--orientation: expected a unit quaternion "
          "W,X,Y,Z (4 finite numbers), got 'nan,0,0,1'"),
         ([*solve, "--angle-tol", "0.1"], "--angle-tol: expected with --orientation W,X,Y,Z"),
