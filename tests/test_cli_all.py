@@ -178,3 +178,47 @@ def test_help_says_what_auto_and_all_do(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "--all" in text and "exit status 1" in text
     assert "analytic" in text and "dls" in text
+
+
+def test_the_guides_table_of_example_arms_is_the_codes():
+    """docs/robots.md lists each example arm with ``load_example(name).family`` and auto's
+    solver, exactly as ``geoik methods analytic`` does."""
+    from pathlib import Path
+
+    from geoik.commands.methods import arm_families, families_markdown
+    from geoik.robots.urdf import ARMS
+    from geoik.solvers.auto import robot_plan
+
+    arms = arm_families()
+    assert arms is not None and [a for a, *_ in arms] == list(ARMS)
+    for name, n, family, method in arms:
+        robot = load_example(name)
+        assert (n, family, method) == (robot.n, robot.family, robot_plan(robot, True)[0])
+    text = (Path(__file__).resolve().parents[1] / "docs" / "robots.md").read_text()
+    start = text.index("\n", text.index("<!-- example-arms:start")) + 1
+    table = text[start : text.index("<!-- example-arms:end")]
+    assert table == families_markdown(arms) + "\n", "regenerate it: " + families_markdown(arms)
+    rows = [line.split(" | ") for line in table.splitlines()[2:]]
+    assert {r[0].strip("| `") for r in rows} == set(ARMS)
+
+
+def test_methods_analytic_lists_the_example_arms(capsys):
+    assert main(["methods", "analytic"]) == 0
+    out = capsys.readouterr().out
+    for name, _, family, method in arm_rows():
+        (line,) = [x for x in out.splitlines() if x.split()[:1] == [name]]
+        assert line.split()[1] == method and line.endswith(family)
+    assert main(["methods", "analytic", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)["analytic"]["example_arms"]
+    assert [(r["arm"], r["joints"], r["family"], r["auto"]) for r in record] == arm_rows()
+    assert main(["methods", "auto"]) == 0
+    out = capsys.readouterr().out
+    assert "robots: analytic" in out and "dls" in out
+
+
+def arm_rows() -> list[tuple[str, int, str, str]]:
+    from geoik.commands.methods import arm_families
+
+    arms = arm_families()
+    assert arms is not None
+    return arms
