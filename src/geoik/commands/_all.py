@@ -103,19 +103,23 @@ def check_redundancy(robot: Any, redundancy: float | None) -> None:
         )
 
 
-def _reason(found: Any) -> str:
-    """Why the set is what it is, in one line."""
+def _reason(found: Any, redundancy: float | None = None) -> str:
+    """Why the set is what it is, in one line; a 7-joint arm's at its held joint's value."""
+    held = ""
+    if redundancy is not None:
+        j = found.robot.analytic_plan().locked
+        held = f" with joint {found.robot.joint_names[j]!r} at {redundancy:g}"
     name = found.status.name
     if name == "SOLVED":
         extra = len(found.outside)
         more = f" ({extra} more outside the joint limits)" if extra else ""
-        return f"{len(found)} solutions within the joint limits{more}"
+        return f"{len(found)} solutions within the joint limits{held}{more}"
     if name == "OUTSIDE_LIMITS":
         return (
-            f"no solution: the pose is reachable only with joints outside their limits "
+            f"no solution{held}: the pose is reachable only with joints outside their limits "
             f"({len(found.outside)} solutions outside them)"
         )
-    return "no solution: the pose is out of reach"
+    return f"no solution{held}: the pose is out of reach"
 
 
 def all_record(found: Any, start: np.ndarray, redundancy: float | None) -> dict[str, Any]:
@@ -140,7 +144,7 @@ def all_record(found: Any, start: np.ndarray, redundancy: float | None) -> dict[
         "method": "analytic",
         "family": found.family,
         "status": found.status.name,
-        "reason": _reason(found),
+        "reason": _reason(found, redundancy),
         "count": len(found),
         "outside_limits": len(found.outside),
         "joint_names": list(robot.joint_names),
@@ -152,7 +156,7 @@ def all_record(found: Any, start: np.ndarray, redundancy: float | None) -> dict[
     }
 
 
-def all_text(found: Any, start: np.ndarray) -> str:
+def all_text(found: Any, start: np.ndarray, redundancy: float | None = None) -> str:
     """The table of ``geoik solve --all``: one row per solution (index, joint values in
     ``joint_names`` order, position and angle error, singular flag), nearest the start first;
     an empty set is one line saying why."""
@@ -163,10 +167,10 @@ def all_text(found: Any, start: np.ndarray) -> str:
         f"target:  {', '.join(f'{v:.6g}' for v in found.target)}",
     ]
     if not len(found):
-        return "\n".join([*lines, _reason(found)])
+        return "\n".join([*lines, _reason(found, redundancy)])
     lines += [
         f"start:   {', '.join(f'{v:.6g}' for v in start)}",
-        f"{_reason(found)}, nearest the start first; joint values in radians (metres for "
+        f"{_reason(found, redundancy)}, nearest the start first; joint values in radians (metres for "
         "prismatic joints):",
     ]
     names = list(robot.joint_names)
@@ -185,5 +189,5 @@ def print_all(found: Any, start: np.ndarray, redundancy: float | None, as_json: 
     if as_json:
         print(json.dumps(all_record(found, start, redundancy), allow_nan=False))
     else:
-        print(all_text(found, start))
+        print(all_text(found, start, redundancy))
     return 0 if len(found) else EXIT_EMPTY
