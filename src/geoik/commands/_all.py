@@ -170,8 +170,8 @@ def all_text(found: Any, start: np.ndarray, redundancy: float | None = None) -> 
         return "\n".join([*lines, _reason(found, redundancy)])
     lines += [
         f"start:   {', '.join(f'{v:.6g}' for v in start)}",
-        f"{_reason(found, redundancy)}, nearest the start first; joint values in radians (metres for "
-        "prismatic joints):",
+        f"{_reason(found, redundancy)}, nearest the start first; joint values in radians "
+        "(metres for prismatic joints):",
     ]
     names = list(robot.joint_names)
     widths = [max(10, len(nm)) for nm in names]
