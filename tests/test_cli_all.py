@@ -125,6 +125,10 @@ def test_seven_joint_arms_take_the_held_joints_value(capsys):
     assert record["count"] >= 1 and record["redundancy"] == 0.8
     _check_set(record, robot, robot.rest_angles())
     assert all(s["joint_values"][6] == pytest.approx(0.8) for s in record["solutions"])
+    far = _solve("panda", tip, "1.5,0.1,0.4", "--orientation", DOWN, "--all", "--redundancy", "0.8")
+    assert main(far) == 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == "no solution with joint 'panda_joint7' at 0.8: the pose is out of reach"
 
 
 @pytest.mark.parametrize(
