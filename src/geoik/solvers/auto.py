@@ -56,8 +56,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AUTO",
+    "CLOSED_FORMS",
     "FALLBACKS",
     "NEARER",
+    "ROBOT_ANALYTIC",
     "ROBOT_AUTO",
     "ROBOT_SUMMARY",
     "SUMMARY",
@@ -84,13 +86,14 @@ apply (:func:`robot_plan`), and after it where it does not reach (:func:`robot_f
 damped least squares, the general solver that honours the joint limits and orientation
 targets."""
 ROBOT_ANALYTIC = "analytic"
+"""What ``method="auto"`` runs first on a robot where it applies (:func:`robot_plan`): every
+solution of the pose, the nearest to the start kept."""
 ROBOT_SUMMARY = (
     "robots: analytic (every solution, the nearest kept) for one tip with an orientation on an "
     "arm with a family (robot.family), dls otherwise and where analytic finds no pose within "
     "the limits; CLOSEST only when a closed form proves the pose out of reach"
 )
-"""What ``method="auto"`` does for robots, in one line (``geoik methods``, ``geoik solve
---help``)."""
+"""What ``method="auto"`` does for robots, in one line (``geoik methods``)."""
 FALLBACKS = ("dls", "ccd", "fabrik")
 """The iterative solvers tried, in order, after the first choice ends short."""
 NEARER = 1e-9
