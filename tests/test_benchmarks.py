@@ -118,3 +118,34 @@ def test_bench_auto_targets_are_reachable_and_reported(auto_bench):
     assert all(any(line.split()[:1] == [name.split()[0]] for line in lines) for name in results)
     goal = auto_bench.goal_line(problem, results, 6)
     assert goal.startswith(f"goal, {problem.name}: auto reaches 100%")
+
+
+def test_bench_robots_reads_every_solution_and_names_unmeasured_arms():
+    """bench_robots: geoik's rows run where the arm decomposes (a 7-joint arm's held joint
+    swept as EAIK's is, every set read), and a goal over every arm names those it could not be
+    measured on instead of calling itself met."""
+    pytest.importorskip("yourdfpy")
+    robots = load("bench_robots")
+    from geoik.robots.urdf import load_example
+
+    panda = load_example("panda")
+    rows = robots.geoik_contenders(panda)
+    assert all(not isinstance(c, str) for c in rows.values()), rows
+    held, values = robots.held_joint(panda)
+    assert held == 6 and len(values) == 32 and values[0] == panda.lo[6]
+    q = panda.rest_angles() + 0.3
+    goal = panda.tip_frame(q)
+    every = rows["geoik all"]
+    found = every.read(every.call(goal))[0]
+    assert found.shape[1] == 7 and len(found) >= 1
+    for row in found:
+        np.testing.assert_allclose(panda.tip_frame(row), goal, atol=1e-9)
+    so100 = robots.geoik_contenders(load_example("so100"))
+    assert not isinstance(so100["geoik all"], str), so100["geoik all"]
+    thumb = robots.geoik_contenders(load_example("allegro").with_tips("link_15.0_tip"))
+    assert isinstance(thumb["geoik analytic"], str) and "no closed form" in thumb["geoik all"]
+    assert robots.verdict([("ur5", True), ("so100", None)]) == (
+        "met on the 1 arms measured; not available on so100"
+    )
+    assert robots.verdict([("ur5", False), ("panda", True)]) == "NOT met (ur5)"
+    assert robots.verdict([("so100", None)]) == "not available"

@@ -262,7 +262,9 @@ def test_a_joint_spanning_a_turn_passes_its_limit_onto_the_same_angle():
     goal = start.copy()
     goal[0] -= 0.2
     frame = robot.tip_frame(goal)
-    sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], start=start, tol=1e-6)
+    sol = ik.solve(
+        robot, frame[:3, 3], orientation=frame[:3, :3], start=start, tol=1e-6, method="dls"
+    )
     assert sol.status is ik.Status.REACHED and sol.iterations <= 10
     assert sol.angles[0] == pytest.approx(goal[0] + 2 * math.pi, abs=1e-4)
     np.testing.assert_allclose(sol.angles[1:], goal[1:], atol=1e-4)
@@ -499,8 +501,9 @@ def test_command_line_robot_flags_are_checked_as_typed(tmp_path, capsys):
         ([*solve, "--max-iter", "100", "--tol", "1e-3", "--json"], None),
         ([*solve, "--max-iter", "0"], "--max-iter: expected an integer >= 1, got 0"),
         ([*solve, "--tol", "-1"], "--tol: expected a finite distance > 0, got -1.0"),
-        ([*solve, "--method", "fabrik"], "--method: expected one of ccd, dls for a robot "
-         "(--urdf), got 'fabrik', which solves chains (--lengths, --chain) only"),
+        ([*solve, "--method", "fabrik"], "--method: expected auto or one of ccd, dls, "
+         "analytic for a robot (--urdf), got 'fabrik', which solves chains (--lengths, "
+         "--chain) only"),
         ([*solve, "--orientation", "nan,0,0,1"], "--orientation: expected a unit quaternion "
          "W,X,Y,Z (4 finite numbers), got 'nan,0,0,1'"),
         ([*solve, "--angle-tol", "0.1"], "--angle-tol: expected with --orientation W,X,Y,Z"),

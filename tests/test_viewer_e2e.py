@@ -595,7 +595,7 @@ def test_the_robot_is_shown_first_with_its_meshes(model_page):
     assert meshes["failed"] == [] and meshes["loaded"] == meshes["total"] == 11
     assert "panda: 7 joints to panda_hand_tcp" in pg.inner_text("#r-title")
     names = pg.eval_on_selector_all("#r-method option", "os => os.map(o => o.value)")
-    assert set(names) >= {"ccd", "dls"} and pg.input_value("#r-method") == "dls"
+    assert set(names) >= {"auto", "ccd", "dls"} and pg.input_value("#r-method") == "auto"
     rows = pg.eval_on_selector_all("#r-joints tr", "rs => rs.map(r => r.innerText)")
     assert len(rows) == 8 and "panda_joint4" in rows[4] and "-176° … -4°" in rows[4]
     pg.wait_for_timeout(300)
@@ -615,7 +615,7 @@ def test_dragging_the_robot_handle_solves_and_the_robot_follows(model_page):
     tip = state(pg, "s.robot.model.links.indexOf(s.robot.model.tip)")
     assert r["poses"][tip][:3] == pytest.approx(r["tip_frame"]["position"], abs=1e-9)
     assert pg.inner_text("#r-tips tbody td:nth-child(2)") == "REACHED"
-    assert pg.inner_text("#r3-ms").endswith("ms (dls)")
+    assert pg.inner_text("#r3-ms").endswith("ms (analytic)")  # auto, with an orientation
     values = pg.eval_on_selector_all("#r-joints td.val", "cs => cs.map(c => c.textContent)")
     assert values == [f"{math.degrees(a):.1f}°" for a in r["angles"]]
     pg.screenshot(path=ARTIFACTS / "viewer-robot.png")

@@ -121,6 +121,24 @@ def test_robot_solve_reaches_a_reachable_pose_and_places_every_link(ws, method):
     assert r2["status"] == "REACHED" and r2["angle_error"] is None and r2["orientation"] is None
 
 
+def test_robot_solve_by_default_is_auto_the_analytic_solver_with_an_orientation(ws):
+    """The robot tab's default method, auto: a pose with an orientation answered by the
+    analytic solver (the Panda decomposes with joint 7 held), a position only by dls."""
+    panda = ik.load_urdf(example_path("panda"), tip="panda_hand_tcp")
+    assert ask(ws, {"type": "robot", "id": 0})["methods"][0] == "auto"
+    q = panda.rest_angles() + np.array([0.3, 0.4, -0.2, -1.2, 0.1, 1.3, 0.2])
+    goal = panda.tip_frame(q)
+    msg = {"type": "robot_solve", "id": 2, "reset": True, "target": goal[:3, 3].tolist()}
+    r = ask(ws, dict(msg, orientation=_quat(goal[:3, :3])))
+    assert r["method"] == "analytic" and r["status"] == "REACHED", r
+    assert r["error"] <= 1e-9 and r["angle_error"] <= 1e-9
+    assert np.all(np.array(r["angles"]) >= panda.lo - 1e-12)
+    assert np.all(np.array(r["angles"]) <= panda.hi + 1e-12)
+    np.testing.assert_allclose(panda.tip_frame(r["angles"]), goal, atol=1e-9)
+    r2 = ask(ws, {"type": "robot_solve", "id": 3, "target": [0.4, 0.2, 0.5]})
+    assert r2["method"] == "dls" and r2["status"] == "REACHED" and r2["orientation"] is None
+
+
 def _quat(r):
     from geoik.viewer.models import quaternion
 

@@ -9,6 +9,8 @@ with the batch engine and the tree solvers).
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +21,7 @@ from geoik import jit
 from geoik.chain import Chain
 from geoik.checks import (
     DEFAULT_METHOD,
+    DEFAULT_ROBOT_TOL,
     DEFAULT_TOL,
     check_flag,
     check_max_iter,
@@ -26,7 +29,7 @@ from geoik.checks import (
     check_point,
 )
 from geoik.costs import costs
-from geoik.errors import UnsupportedChainError
+from geoik.errors import LimitError, UnsupportedChainError
 from geoik.jit import runner
 from geoik.judge import finish_2d, finish_3d, judge_params
 from geoik.motion import Motion
@@ -34,15 +37,18 @@ from geoik.pose import Pose
 from geoik.reach import clamp_into_reach
 from geoik.robots.analytic import solve_analytic, warm_held
 from geoik.robots.model import Robot
-from geoik.robots.solve import solve_robot
+from geoik.robots.solve import solve_robot, start_values
 from geoik.solution import STATUSES, Solution, Status
 from geoik.solvers import Solver, get
 from geoik.solvers.auto import (
     AUTO,
     FALLBACKS,
     NEARER,
+    ROBOT_ANALYTIC,
     ROBOT_AUTO,
     out_of_reach,
+    robot_fallback,
+    robot_plan,
 )
 from geoik.solvers.request import Request, check_request
 from geoik.state import start_state
@@ -73,9 +79,14 @@ def solve(
     method : ``"auto"`` (the default for a chain: an exact method where one provably reaches,
         else the iterative solver that reaches the most, with fallbacks; see
         :mod:`geoik.solvers.auto`) or a name in :data:`geoik.solvers.REGISTRY` (``geoik methods``
-        lists them); for a robot ``"dls"`` (the default; ``"auto"`` means it too) or ``"ccd"``.
+        lists them). For a robot ``"auto"`` (the default) runs ``"analytic"`` (every solution
+        of the pose, the nearest to ``start`` kept) for one tip with an orientation on an arm
+        with a kinematic family (:attr:`geoik.Robot.family`), else ``"dls"``, and ``"dls"``
+        where the analytic solver finds no pose within the limits; CLOSEST only where a closed
+        form proves the pose out of reach (:func:`geoik.solvers.auto.robot_plan`,
+        :func:`~geoik.solvers.auto.robot_fallback`). Or ``"dls"``, ``"ccd"``, ``"analytic"``.
     tol : distance within which the target counts as reached; default ``1e-4`` times the
-        chain's total length.
+        chain's total length (a robot: 1e-4 m).
     max_iter : iteration budget of iterative solvers (with ``"auto"``: of each one it runs);
         default per solver (``geoik methods`` lists them; a robot's may differ: ``dls`` has
         300 for robots, 100 for chains).
@@ -91,7 +102,8 @@ def solve(
         None, a position-only target.
     angle_tol : robots only: angle in radians within which the orientation counts as reached
         (default ``1e-3``); REACHED needs both ``tol`` and ``angle_tol``.
-    **options : the solver's own options (``geoik methods`` lists them); none with ``"auto"``.
+    **options : the solver's own options (``geoik methods`` lists them); none with ``"auto"``
+        on a chain (on a robot: ``dls``'s, used when it runs).
 
     Returns
     -------
@@ -116,13 +128,15 @@ def solve(
                 "geoik.Chain",
                 argument="clamp_to_reach",
             )
-        name = ROBOT_AUTO if method is None or method == AUTO else method
-        if get(name).kernel_all is not None:
-            get(name).pack_options(options)  # it takes none: any is an error
+        if method is None or method == AUTO:
+            return _robot_auto(chain, target, tol, max_iter, start, orientation, angle_tol, options)
+        if get(method).kernel_all is not None:
+            get(method).pack_options(options)  # it takes none: any is an error
             check_max_iter(max_iter, 1)
-            return solve_analytic(chain, target, tol, start, orientation, angle_tol)
+            tol_ = DEFAULT_ROBOT_TOL if tol is None else tol  # metres, as every robot solver's
+            return solve_analytic(chain, target, tol_, start, orientation, angle_tol)
         return solve_robot(
-            chain, target, name, tol, max_iter, start, orientation, angle_tol, options
+            chain, target, method, tol, max_iter, start, orientation, angle_tol, options
         )
     if orientation is not None or angle_tol is not None:
         what = "orientation" if orientation is not None else "angle_tol"
@@ -136,6 +150,44 @@ def solve(
     state = start_state(chain, start)
     goal = clamp_into_reach(chain, t) if check_flag(clamp_to_reach, "clamp_to_reach") else t
     return _attempt(req, t, goal, state)
+
+
+def _robot_auto(
+    robot: Robot,
+    target: Any,
+    tol: float | None,
+    max_iter: int | None,
+    start: Any,
+    orientation: Any,
+    angle_tol: float | None,
+    options: dict[str, Any],
+) -> Solution:
+    """``method="auto"`` on a robot: the solvers of :func:`geoik.solvers.auto.robot_plan`,
+    ``dls`` after ``analytic`` where :func:`~geoik.solvers.auto.robot_fallback` says so. Options
+    and ``max_iter`` are ``dls``'s (checked first, whichever solver answers)."""
+    names = robot_plan(robot, orientation is not None)
+    if len(names) == 1:
+        sol = solve_robot(
+            robot, target, names[0], tol, max_iter, start, orientation, angle_tol, options
+        )
+    else:
+        fallback = get(names[1])
+        fallback.general_opts(robot, options)
+        check_max_iter(max_iter, fallback.budget_general)
+        q0 = start_values(robot, start)
+        tol_ = DEFAULT_ROBOT_TOL if tol is None else tol
+        first: Solution | None = None
+        with contextlib.suppress(LimitError):  # raised when reachable only outside the limits
+            first = solve_analytic(robot, target, tol_, q0, orientation, angle_tol)
+        if first is not None and not robot_fallback(robot, first.status):
+            sol = first
+        else:
+            sol = solve_robot(
+                robot, target, names[1], tol_, max_iter, q0, orientation, angle_tol, options
+            )
+    out = copy.copy(sol)
+    out.__dict__["requested"] = AUTO  # the frozen solution, as chosen by auto
+    return out
 
 
 def _run(
@@ -233,6 +285,7 @@ def warm_up(
     names = list(REGISTRY) if methods is None else list(methods)
     if AUTO in names:  # the solvers auto may run
         names = [m for m in names if m != AUTO] + ["two-bone", "circles", *FALLBACKS]
+        names += [ROBOT_ANALYTIC, ROBOT_AUTO] if robots else []
     with jit.mode("compiled"):
         for name in dict.fromkeys(names):
             solver = get(name)

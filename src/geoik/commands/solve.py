@@ -12,6 +12,13 @@ import numpy as np
 from geoik.api import solve
 from geoik.chain import Chain
 from geoik.checks import DEFAULT_METHOD, check_angle_tol, check_rotation
+from geoik.commands._all import (
+    check_all_flags,
+    check_redundancy,
+    parse_number,
+    parse_values,
+    print_all,
+)
 from geoik.commands._args import (
     FIGURE_FORMATS,
     add_chain_arguments,
@@ -31,7 +38,7 @@ from geoik.commands._args import (
 from geoik.costs import Costs, costs
 from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError
 from geoik.solution import Solution
-from geoik.solvers import REGISTRY, general_methods
+from geoik.solvers import REGISTRY, robot_methods
 
 HELP = "solve inverse kinematics for one target"
 DESCRIPTION = """\
@@ -39,6 +46,13 @@ Solve inverse kinematics for one target and print the status, iterations, error,
 (rotations over 5 degrees, rotation sum, end-effector path length, iterations) and the joint
 angles in degrees. Two target numbers make a planar chain, three a 3-D chain; 3-D joint angles
 are printed as rotation vectors in degrees, in the parent link's frame.
+
+For a robot (--urdf) the default method, auto, answers a target with an orientation by the
+analytic solver (every solution of the pose, the nearest to --start kept) on arms it decomposes,
+and by dls otherwise; CLOSEST only where a closed form proves the pose out of reach. With --all
+it prints every solution within the joint limits instead (a table, or --json), and for an empty
+set one line saying why, with exit status 1 (geoik solve without --all exits 0 whatever the
+status, which it prints; any error exits 2).
 
 When a value starts with a minus sign, either form works: --target -5,3 or --target=-5,3."""
 EXAMPLES = """\
@@ -50,7 +64,10 @@ examples:
   geoik solve --lengths 5,4 --target 6,3 --method two-bone --opt elbow=-1
   geoik solve --lengths 3x4 --target 4,5,3 --method fabrik --plot arm3d.png
   geoik solve --chain arm.toml --target 2,3,1 --start-deg 0,0,10,0,0,20
-  geoik solve --urdf panda.urdf --tip panda_hand --target 0.4,0.1,0.5 --orientation 0,1,0,0"""
+  geoik solve --urdf panda.urdf --tip panda_hand --target 0.4,0.1,0.5 --orientation 0,1,0,0
+  geoik solve --urdf ur5.urdf --tip tool0 --target 0.4,0.2,0.5 --orientation 0,1,0,0 --all
+  geoik solve --urdf panda.urdf --tip panda_hand_tcp --target 0.5,0.1,0.4 --orientation 0,1,0,0 \\
+      --all --redundancy 0.8"""
 
 
 def register(subparsers: Any) -> None:
@@ -66,8 +83,10 @@ def register(subparsers: Any) -> None:
     models.add_argument(
         "--urdf",
         metavar="FILE",
-        help="a robot's URDF file (needs geoik[robots]); with --tip, the link to move; "
-        "the default method is then dls",
+        help="a robot's URDF file (needs geoik[robots]); with --tip, the link to move. The "
+        "default method, auto, is then: analytic with --orientation on an arm it decomposes "
+        "('geoik methods analytic' lists the example arms), dls otherwise and where analytic "
+        "finds no pose within the limits",
     )
     p.add_argument("--tip", metavar="LINK", help="with --urdf: the link to move to the target")
     p.add_argument(
@@ -85,6 +104,24 @@ def register(subparsers: Any) -> None:
         "--angle-tol",
         metavar="RAD",
         help="with --orientation: the angle that counts as reached, radians (default 1e-3)",
+    )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="with --urdf and --orientation: every solution of the pose within the joint limits "
+        "(the analytic solver), nearest --start first; exit status 1 when there is none",
+    )
+    p.add_argument(
+        "--redundancy",
+        metavar="VALUE",
+        help="with --all on a 7-joint arm: the value of the joint held while the six others are "
+        "solved (radians; 'geoik methods analytic' says which joint)",
+    )
+    p.add_argument(
+        "--start",
+        metavar="V,V,...",
+        help="with --urdf: the joint values to start from (radians; metres for prismatic "
+        "joints), base to tip; default the rest configuration",
     )
     p.add_argument(
         "--target", required=True, metavar="X,Y[,Z]", help="target point: 2 or 3 numbers"
@@ -115,6 +152,9 @@ def run(args: argparse.Namespace) -> int:
         ("--base", args.base),
         ("--orientation", args.orientation),
         ("--angle-tol", args.angle_tol),
+        ("--all", args.all or None),
+        ("--redundancy", args.redundancy),
+        ("--start", args.start),
     ):
         if value is not None:
             raise InvalidOptionError("needs a robot (--urdf FILE)", argument=flag)
@@ -230,6 +270,7 @@ ROBOT_FLAGS = {
     "path": "--urdf",
     "chain": "--urdf",
     "base": "--base",
+    "redundancy": "--redundancy",
 }
 
 
@@ -260,6 +301,7 @@ def parse_angle_tol(text: str, name: str = "--angle-tol") -> float:
 
 def run_robot(args: argparse.Namespace) -> int:
     """``geoik solve --urdf FILE --tip LINK --target X,Y,Z [--orientation W,X,Y,Z]``."""
+    from geoik.robots.analytic import solve_all
     from geoik.robots.urdf import load_urdf
 
     for flag, value in (("--max-bend-deg", args.max_bend_deg), ("--start-deg", args.start_deg)):
@@ -270,10 +312,10 @@ def run_robot(args: argparse.Namespace) -> int:
     if args.plot is not None:
         raise InvalidOptionError("draws chains only, not --urdf robots", argument="--plot")
     method = args.method
-    if method != DEFAULT_METHOD and method not in general_methods():
+    if method != DEFAULT_METHOD and method not in robot_methods():
         why = ", which solves chains (--lengths, --chain) only" if method in REGISTRY else ""
         raise InvalidOptionError(
-            f"expected one of {', '.join(general_methods())} for a robot (--urdf), got "
+            f"expected auto or one of {', '.join(robot_methods())} for a robot (--urdf), got "
             f"{method!r}{why}",
             argument="--method",
         )
@@ -283,9 +325,12 @@ def run_robot(args: argparse.Namespace) -> int:
         orientation = parse_quaternion(args.orientation, "--orientation")
     elif args.angle_tol is not None:
         raise InvalidOptionError("expected with --orientation W,X,Y,Z", argument="--angle-tol")
+    check_all_flags(args, orientation is not None)
     angle_tol = None if args.angle_tol is None else parse_angle_tol(args.angle_tol)
     options = parse_options(args.opt)
     tol, max_iter = parse_tol(args.tol), parse_max_iter(args.max_iter)
+    start = None if args.start is None else parse_values(args.start, "--start")
+    redundancy = None if args.redundancy is None else parse_number(args.redundancy, "--redundancy")
     try:
         robot = load_urdf(args.urdf, tip=args.tip, base=args.base)
         if args.tip is None and robot.k != 1:
@@ -294,12 +339,20 @@ def run_robot(args: argparse.Namespace) -> int:
                 f"{args.urdf}), got none",
                 argument="--tip",
             )
+        if args.all:
+            check_redundancy(robot, redundancy)
+            found = solve_all(
+                robot, target, orientation, start, tol, angle_tol, redundancy=redundancy
+            )
+            q0 = robot.rest_angles() if start is None else np.asarray(start, dtype=float)
+            return print_all(found, q0, redundancy, args.json)
         sol = solve(
             robot,
             target,
             method=method,
             tol=tol,
             max_iter=max_iter,
+            start=start,
             orientation=orientation,
             angle_tol=angle_tol,
             **options,
@@ -307,6 +360,8 @@ def run_robot(args: argparse.Namespace) -> int:
     except GeoIKError as e:
         if e.argument in ROBOT_FLAGS:
             raise e.about(ROBOT_FLAGS[e.argument]) from None
+        if e.argument is not None and e.argument.split("[")[0] == "start":
+            raise e.about("--start" + e.argument[len("start") :]) from None
         if e.argument == "tip" and args.tip is not None:
             raise e.about("--tip") from None
         raise as_typed(e, options) from None
@@ -318,6 +373,7 @@ def run_robot(args: argparse.Namespace) -> int:
             "robot": robot_.name,
             "tip": robot_.tip_names[0],
             "method": sol.method,
+            "requested": sol.requested,
             "status": sol.status.name,
             "iterations": sol.iterations,
             "error": sol.error,
@@ -338,10 +394,11 @@ def run_robot(args: argparse.Namespace) -> int:
         print(json.dumps(record, allow_nan=False))
         return 0
     end = ", ".join(f"{v:.6g}" for v in sol.end_effector)
+    chosen = f" (chosen by {sol.requested})" if sol.requested != sol.method else ""
     angle = "" if sol.angle_error is None else f"{sol.angle_error:.6g} rad (tol {sol.angle_tol:g})"
     lines = [
         f"robot:       {robot_.describe()}",
-        f"method:      {sol.method}",
+        f"method:      {sol.method}{chosen}",
         f"target:      {', '.join(f'{v:.6g}' for v in sol.target)}",
         f"status:      {sol.status.name}",
         f"iterations:  {sol.iterations}",

@@ -44,7 +44,7 @@ from geoik.solution import STATUSES, Solution, TreeSolution
 from geoik.solvers import Solver, general_methods, get
 from geoik.state import reduce_huge
 
-__all__ = ["solve_robot", "solve_robot_tree"]
+__all__ = ["public_values", "solve_robot", "solve_robot_tree", "start_values"]
 
 
 def solve_robot(
@@ -78,7 +78,7 @@ def solve_robot(
         )
     iters = check_max_iter(max_iter, solver.budget_general)
     opts = solver.general_opts(robot, options)
-    q = _start(robot, start)
+    q = start_values(robot, start)
     goals = _goal_arrays(robot, {0: (t, goal_rot)})
     code, used, q, rec = _run(solver, robot, goals, q, tol_, angle_tol_, iters, opts)
     points, frame = robot.pose_of(q)
@@ -147,7 +147,7 @@ def solve_robot_tree(
         )
     iters = check_max_iter(max_iter, solver.budget_general)
     opts = solver.general_opts(robot, {})
-    q = _start(robot, start)
+    q = start_values(robot, start)
     code, used = 0, 0
     if wanted:
         goals = _goal_arrays(robot, wanted)
@@ -221,7 +221,10 @@ def _tip(robot: Robot, name: Any, what: str) -> int:
     return robot.tip_names.index(name)
 
 
-def _start(robot: Robot, start: Any) -> np.ndarray:
+def start_values(robot: Robot, start: Any) -> np.ndarray:
+    """The start as (n,) joint values: ``start`` checked (joint values within the limits, or a
+    solution of this robot), default the rest configuration; a continuous joint's huge angle
+    reduced exactly."""
     if start is None:
         return robot.rest_angles()
     if isinstance(start, Solution | TreeSolution):

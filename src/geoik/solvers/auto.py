@@ -22,6 +22,23 @@ nearest to the target (a later one only when nearer by more than :data:`NEARER` 
 chain's length, so that rounding never decides). ``Solution.method`` names the solver that produced
 the answer and ``Solution.requested`` is ``"auto"``; its iterations and motion are that
 solver's.
+
+For a robot (:class:`geoik.Robot`, :func:`robot_plan`): ``analytic`` where it applies (one tip,
+an orientation, and an arm the analytic solver decomposes: :attr:`geoik.Robot.family` names a
+closed form, the searched family or a 7-joint arm's held joint), else ``dls`` (position-only
+targets, several tips, arms with no family, prismatic joints). When the analytic solver does
+not reach the pose, :func:`robot_fallback` says what happens:
+
+- *out of reach*, proven by a closed form (a 6-joint family other than the searched one: every
+  solution is found, so none exists): the analytic answer, CLOSEST, the least-squares pose;
+- an orientation a 4- or 5-joint family cannot take at the position: the analytic answer,
+  CLOSEST, the position exact at the nearest attainable orientation;
+- *reachable only outside the joint limits*: ``dls`` from the same start, whose pose is inside
+  the limits (it ends REACHED only where a pose within the limits lies within the tolerances;
+  usually MAX_ITERATIONS), since a robot cannot be sent the analytic solutions;
+- the searched family or a 7-joint arm (whose search samples the free joint, so that an empty
+  answer proves nothing), or no candidate at all: ``dls`` from the same start, whatever it
+  ends with.
 """
 
 from __future__ import annotations
@@ -31,16 +48,23 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from geoik.errors import InvalidOptionError, UnknownMethodError
+from geoik.solution import Status
 from geoik.solvers import REGISTRY, Solver, get
+from geoik.solvers.analytic.decompose import FAMILIES, SEARCH_56
+from geoik.solvers.analytic.five import FAMILIES_SHORT
 
 if TYPE_CHECKING:
     from geoik.chain import Chain
+    from geoik.robots.model import Robot
 
 __all__ = [
     "AUTO",
+    "CLOSED_FORMS",
     "FALLBACKS",
-    "ROBOT_AUTO",
     "NEARER",
+    "ROBOT_ANALYTIC",
+    "ROBOT_AUTO",
+    "ROBOT_SUMMARY",
     "SUMMARY",
     "Attempt",
     "check_no_options",
@@ -48,6 +72,8 @@ __all__ = [
     "out_of_reach",
     "out_of_reach_all",
     "plan",
+    "robot_fallback",
+    "robot_plan",
 ]
 
 AUTO = "auto"
@@ -58,14 +84,29 @@ SUMMARY = (
 )
 """One line for ``geoik methods``."""
 ROBOT_AUTO = "dls"
-"""What ``method="auto"`` runs on a :class:`geoik.Robot`: damped least squares, the general
-solver that honours the joint limits and orientation targets."""
+"""What ``method="auto"`` runs on a :class:`geoik.Robot` where the analytic solver does not
+apply (:func:`robot_plan`), and after it where it does not reach (:func:`robot_fallback`):
+damped least squares, the general solver that honours the joint limits and orientation
+targets."""
+ROBOT_ANALYTIC = "analytic"
+"""What ``method="auto"`` runs first on a robot where it applies (:func:`robot_plan`): every
+solution of the pose, the nearest to the start kept."""
+ROBOT_SUMMARY = (
+    "robots: analytic (every solution, the nearest kept) for one tip with an orientation on an "
+    "arm with a family (robot.family), dls otherwise and where analytic finds no pose within "
+    "the limits; CLOSEST only when a closed form proves the pose out of reach"
+)
+"""What ``method="auto"`` does for robots, in one line (``geoik methods``)."""
 FALLBACKS = ("dls", "ccd", "fabrik")
 """The iterative solvers tried, in order, after the first choice ends short."""
 NEARER = 1e-9
 """A later attempt that ends short replaces an earlier one only when nearer to the target by
 more than this times the chain's length."""
 _ESCAPE = {"escape": 1}
+CLOSED_FORMS = frozenset(code for code in FAMILIES if code != SEARCH_56) | frozenset(FAMILIES_SHORT)
+"""The analytic families that find every solution of a pose (so an empty answer proves it
+out of reach, and a 4- or 5-joint arm's nearest orientation is the nearest there is): all but
+the searched one."""
 
 Attempt = tuple[Solver, np.ndarray]
 """A solver and its kernel options for the chain."""
@@ -91,6 +132,34 @@ def plan(chain: Chain) -> tuple[Attempt, ...]:
             attempts.append((solver, solver.kernel_opts(chain, options)))
         cached = chain._cache["auto_plan"] = tuple(attempts)
     return cached
+
+
+def robot_plan(robot: Robot, oriented: bool) -> tuple[str, ...]:
+    """The solvers ``method="auto"`` runs on ``robot`` (one tip or several), in order:
+    ``("analytic", "dls")`` for one tip with an orientation (``oriented``) on an arm the
+    analytic solver decomposes (:meth:`geoik.Robot.analytic_plan` finds a family), else
+    ``("dls",)``. The second entry runs only as :func:`robot_fallback` says."""
+    if not oriented or robot.k != 1:
+        return (ROBOT_AUTO,)
+    key = "auto robot plan"
+    cached = robot._cache.get(key)
+    if cached is None:
+        found = robot.analytic_plan().code != 0
+        cached = robot._cache[key] = (ROBOT_ANALYTIC, ROBOT_AUTO) if found else (ROBOT_AUTO,)
+    return cached
+
+
+def robot_fallback(robot: Robot, status: Status | None) -> bool:
+    """Whether ``method="auto"`` runs ``dls`` after the analytic solver ended with ``status``
+    (None: the pose is reachable only outside the joint limits): not after REACHED, nor after
+    CLOSEST where a closed form proves the pose out of reach (a 6-joint family other than the
+    searched one); after anything else."""
+    if status is Status.REACHED:
+        return False
+    if status is Status.CLOSEST:
+        plan = robot.analytic_plan()
+        return not (plan.locked < 0 and plan.code in CLOSED_FORMS)
+    return True
 
 
 def out_of_reach(chain: Chain, target: np.ndarray) -> bool:

@@ -100,6 +100,7 @@ class RobotModel:
     def describe(self) -> dict[str, Any]:
         """The ``robot`` reply: the model, its joints and limits, the links and their visuals."""
         from geoik.solvers import general_methods
+        from geoik.solvers.auto import AUTO
 
         r = self.robot
         rest = r.rest_angles()
@@ -134,7 +135,7 @@ class RobotModel:
             "poses": self.link_poses(rest),
             "tip_frame": _frame(frames[0]),
             "tip_frames": [_frame(f) for f in frames],
-            "methods": general_methods(),
+            "methods": [AUTO, *general_methods()],
             "notes": self.notes,
         }
 

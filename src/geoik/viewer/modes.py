@@ -45,10 +45,13 @@ _DIGITS = 7
 
 
 def general_methods() -> list[str]:
-    """The solvers that take robots."""
+    """The methods the robot tab offers: ``auto`` (the analytic solver where the arm decomposes
+    and the target has an orientation, else dls: :mod:`geoik.solvers.auto`), then the solvers
+    that move tips towards targets."""
     from geoik.solvers import general_methods as methods
+    from geoik.solvers.auto import AUTO
 
-    return methods()
+    return [AUTO, *methods()]
 
 
 def tree_methods() -> list[str]:
@@ -78,7 +81,7 @@ def robot_solve_reply(
     m = check_loaded(model, "robot")
     robot = m.robot
     targets, rotations = _robot_targets(msg, robot)
-    method = choice(msg, "method", tuple(general_methods()), "dls")
+    method = choice(msg, "method", tuple(general_methods()), "auto")
     max_iter = integer(msg, "max_iter", None, 1, MAX_ITER)
     angle_tol = None
     if msg.get("angle_tol") is not None:

@@ -58,7 +58,7 @@ function build(r) {
   const sel = $("r-method");
   sel.innerHTML = "";
   for (const m of r.methods) sel.add(new Option(m, m));
-  sel.value = r.methods.includes("dls") ? "dls" : r.methods[0];
+  sel.value = r.methods.includes("auto") ? "auto" : r.methods[0];
   // a hand's fingers cannot follow an orientation as well as a position: positions only
   $("r-orient").checked = tips.length === 1;
   const s = r.size;

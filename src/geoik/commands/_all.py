@@ -1,0 +1,193 @@
+"""``geoik solve --urdf FILE --all``: every solution of one pose, as a table or as JSON.
+
+The exit status says whether the set is empty: 0 with at least one solution within the joint
+limits, :data:`EXIT_EMPTY` (1) when there is none (the pose out of reach, or reachable only
+outside the limits), as ``grep`` answers when nothing matches; errors exit 2 as everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+import numpy as np
+
+from geoik.errors import InvalidOptionError
+from geoik.solvers.auto import AUTO
+
+__all__ = [
+    "EXIT_EMPTY",
+    "all_record",
+    "all_text",
+    "check_all_flags",
+    "check_redundancy",
+    "parse_number",
+    "parse_values",
+    "print_all",
+]
+
+EXIT_EMPTY = 1
+"""Exit status of ``geoik solve --all`` when no solution lies within the joint limits."""
+
+
+def parse_values(text: str, name: str) -> list[float]:
+    """Comma-separated finite numbers (``--start``: joint values in ``joint_names`` order)."""
+    parts = text.split(",")
+    try:
+        values = [float(v) for v in parts]
+    except ValueError:
+        values = []
+    if not values or not all(map(math.isfinite, values)):
+        raise InvalidOptionError(
+            f"expected comma-separated joint values (radians; metres for prismatic joints) in "
+            f"the order of the robot's joints, got {text!r}",
+            argument=name,
+        )
+    return values
+
+
+def parse_number(text: str, name: str) -> float:
+    """One finite number (``--redundancy``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise InvalidOptionError(f"expected a number (radians), got {text!r}", argument=name)
+    return value
+
+
+def check_all_flags(args: argparse.Namespace, oriented: bool) -> None:
+    """``--all`` needs a full pose and is the analytic solver's (no iterations, no options);
+    ``--redundancy`` belongs to ``--all``."""
+    if not args.all:
+        if args.redundancy is not None:
+            raise InvalidOptionError(
+                "expected with --all (geoik solve searches a 7-joint arm's redundancy itself)",
+                argument="--redundancy",
+            )
+        return
+    if not oriented:
+        raise InvalidOptionError(
+            "expected with --orientation W,X,Y,Z: every solution is of a full pose (position "
+            "and orientation)",
+            argument="--all",
+        )
+    if args.method not in (AUTO, "analytic"):
+        raise InvalidOptionError(
+            f"--all lists every solution by the analytic solver, got {args.method!r}; leave "
+            f"--method out",
+            argument="--method",
+        )
+    for flag, value in (("--max-iter", args.max_iter), ("--opt", args.opt)):
+        if value is not None:
+            raise InvalidOptionError(
+                "the analytic solver (--all) runs no iterations and takes no options",
+                argument=flag,
+            )
+
+
+def check_redundancy(robot: Any, redundancy: float | None) -> None:
+    """A 7-joint arm's every solution holds one joint at a value the user gives: say which,
+    and its limits, when ``--redundancy`` is missing."""
+    plan = robot.analytic_plan()
+    if redundancy is None and plan.locked >= 0:
+        j = plan.locked
+        raise InvalidOptionError(
+            f"expected with --all on a 7-joint arm ({robot.describe()}): every solution "
+            f"holds joint {robot.joint_names[j]!r} at one value; add --redundancy VALUE "
+            f"(radians, within [{robot.lo[j]:.6g}, {robot.hi[j]:.6g}])",
+            argument="--redundancy",
+        )
+
+
+def _reason(found: Any, redundancy: float | None = None) -> str:
+    """Why the set is what it is, in one line; a 7-joint arm's at its held joint's value."""
+    held = ""
+    if redundancy is not None:
+        j = found.robot.analytic_plan().locked
+        held = f" with joint {found.robot.joint_names[j]!r} at {redundancy:g}"
+    name = found.status.name
+    if name == "SOLVED":
+        extra = len(found.outside)
+        more = f" ({extra} more outside the joint limits)" if extra else ""
+        return f"{len(found)} solutions within the joint limits{held}{more}"
+    if name == "OUTSIDE_LIMITS":
+        return (
+            f"no solution{held}: the pose is reachable only with joints outside their limits "
+            f"({len(found.outside)} solutions outside them)"
+        )
+    return f"no solution{held}: the pose is out of reach"
+
+
+def all_record(found: Any, start: np.ndarray, redundancy: float | None) -> dict[str, Any]:
+    """What ``geoik solve --all --json`` prints: the set, each solution's joint values, errors
+    and singular flag, nearest the start first."""
+    robot = found.robot
+    solutions = [
+        {
+            "index": i,
+            "joint_values": [float(v) for v in q],
+            "error": float(err[0]),
+            "angle_error": float(err[1]),
+            "singular": bool(s),
+        }
+        for i, (q, err, s) in enumerate(
+            zip(found.angles, found.errors, found.singular, strict=True)
+        )
+    ]
+    return {
+        "robot": robot.name,
+        "tip": robot.tip_names[0],
+        "method": "analytic",
+        "family": found.family,
+        "status": found.status.name,
+        "reason": _reason(found, redundancy),
+        "count": len(found),
+        "outside_limits": len(found.outside),
+        "joint_names": list(robot.joint_names),
+        "start": [float(v) for v in start],
+        "redundancy": redundancy,
+        "target": np.asarray(found.target).tolist(),
+        "orientation": np.asarray(found.orientation).tolist(),
+        "solutions": solutions,
+    }
+
+
+def all_text(found: Any, start: np.ndarray, redundancy: float | None = None) -> str:
+    """The table of ``geoik solve --all``: one row per solution (index, joint values in
+    ``joint_names`` order, position and angle error, singular flag), nearest the start first;
+    an empty set is one line saying why."""
+    robot = found.robot
+    lines = [
+        f"robot:   {robot.describe()}",
+        f"family:  {found.family}",
+        f"target:  {', '.join(f'{v:.6g}' for v in found.target)}",
+    ]
+    if not len(found):
+        return "\n".join([*lines, _reason(found, redundancy)])
+    lines += [
+        f"start:   {', '.join(f'{v:.6g}' for v in start)}",
+        f"{_reason(found, redundancy)}, nearest the start first; joint values in radians "
+        "(metres for prismatic joints):",
+    ]
+    names = list(robot.joint_names)
+    widths = [max(10, len(nm)) for nm in names]
+    head = "  ".join(f"{nm:>{w}}" for nm, w in zip(names, widths, strict=True))
+    lines.append(f"{'#':>3}  {head}  {'pos error':>9}  {'ang error':>9}  singular")
+    for i, (q, err, s) in enumerate(zip(found.angles, found.errors, found.singular, strict=True)):
+        values = "  ".join(f"{v:>{w}.6f}" for v, w in zip(q.tolist(), widths, strict=True))
+        flag = "yes" if s else "no"
+        lines.append(f"{i:>3}  {values}  {err[0]:>9.2g}  {err[1]:>9.2g}  {flag}")
+    return "\n".join(lines)
+
+
+def print_all(found: Any, start: np.ndarray, redundancy: float | None, as_json: bool) -> int:
+    """Print the set (text or JSON) and return the exit status."""
+    if as_json:
+        print(json.dumps(all_record(found, start, redundancy), allow_nan=False))
+    else:
+        print(all_text(found, start, redundancy))
+    return 0 if len(found) else EXIT_EMPTY
