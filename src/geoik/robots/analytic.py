@@ -16,7 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from geoik.checks import check_angle_tol, check_point, check_rotation, check_tol, is_number
+from geoik.checks import (
+    check_angle_tol,
+    check_point,
+    check_rotation,
+    check_tol,
+    is_number,
+    split_pose,
+)
 from geoik.errors import (
     InvalidChainError,
     InvalidOptionError,
@@ -178,8 +185,8 @@ def _orientation(robot: Robot, orientation: Any) -> np.ndarray:
     if orientation is None:
         raise InvalidTargetError(
             f"the analytic solver solves a full pose; {robot.n} joints need the "
-            f"tip's orientation (a 3x3 rotation matrix or a unit quaternion (w, x, y, z)), "
-            f"got None",
+            f"tip's orientation (orientation=: a 3x3 rotation matrix, a unit quaternion "
+            f"(w, x, y, z) or a scipy Rotation; or a 4x4 pose as the target), got None",
             argument="orientation",
         )
     return check_rotation(orientation, "orientation")
@@ -340,9 +347,12 @@ def solve_all(
     Parameters
     ----------
     robot : a :class:`geoik.Robot` with one tip.
-    target : (3,) the tip's position (metres, base frame).
-    orientation : the tip's orientation: a 3x3 rotation matrix (columns: the tip frame's axes)
-        or a unit quaternion ``(w, x, y, z)``; required.
+    target : (3,) the tip's position (metres, base frame), or its (4, 4) homogeneous pose
+        (position and orientation at once, last row ``(0, 0, 0, 1)``).
+    orientation : the tip's orientation: a 3x3 rotation matrix (columns: the tip frame's axes),
+        a unit quaternion ``(w, x, y, z)`` (SciPy's ``as_quat()`` is ``(x, y, z, w)``) or a
+        SciPy ``Rotation`` holding one rotation; required unless ``target`` is a 4x4 pose
+        (then None, or the same rotation within 1e-6 rad).
     start : joint values (n,) (or a :class:`geoik.Solution`) the solutions are sorted by
         distance from; default the rest configuration.
     tol, angle_tol : a solution's forward kinematics lies within ``tol`` metres and
@@ -365,6 +375,7 @@ def solve_all(
         :class:`~geoik.UnsupportedChainError` (an arm without a closed form here).
     """
     plan = _plan(robot)
+    target, orientation = split_pose(target, orientation)
     t = _point(target)
     goal = _orientation(robot, orientation)
     q0 = _start(robot, start)
