@@ -475,8 +475,9 @@ def split_pose(
     point = check_point(p[:3, 3], 3, f"{name}[:3, 3]", model="robot")
     if orientation is not None:
         other = check_rotation(orientation, orientation_name)
-        cos = (float(np.sum(rot * other)) - 1.0) / 2.0  # trace(rot^T other) = 1 + 2 cos(angle)
-        angle = math.acos(min(1.0, max(-1.0, cos)))
+        # |rot - other| (Frobenius) is 2 sqrt(2) sin(angle / 2): precise for small angles
+        gap = float(np.linalg.norm(rot - other)) / (2.0 * math.sqrt(2.0))
+        angle = 2.0 * math.asin(min(1.0, gap))
         if angle > SAME_ROTATION:
             raise InvalidTargetError(
                 f"expected no orientation beside a 4x4 pose target (it holds one) or the same "

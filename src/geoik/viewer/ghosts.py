@@ -71,9 +71,7 @@ def others(
     found = solve_all(robot, target, rotation, start=angles)
     rows = found.angles
     own = bool(len(rows)) and _gap(rows[0], angles, robot.wraps) <= SAME_SOLUTION
-    ghosts = [
-        {"angles": q.tolist(), "poses": model.link_poses(q)} for q in rows[1 if own else 0 :]
-    ]
+    ghosts = [{"angles": q.tolist(), "poses": model.link_poses(q)} for q in rows[1 if own else 0 :]]
     return {
         "solutions": len(rows),
         "own": own,
