@@ -681,6 +681,22 @@ def test_the_robot_is_solved_while_its_target_moves_and_idle_when_still(model_pa
     assert pg.errors == []
 
 
+def test_the_panda_shows_no_other_solutions_and_says_why(model_page):
+    """A 7-joint arm has a continuum of solutions per pose: no ghosts, the toggle off and
+    disabled, and the page says why."""
+    pg = model_page
+    pg.click("#tabs button[data-scene=robot]")
+    assert pg.is_disabled("#r-others") and not pg.is_checked("#r-others")
+    note = pg.inner_text("#r-others-note")
+    assert "none shown" in note and "continuum" in note
+    assert "continuum" in pg.get_attribute("#r-others-label", "title")
+    r = robot_settled(pg)
+    assert r["others"] is None  # not asked for
+    assert state(pg, "s.robot.ghostsShown") == 0
+    assert state(pg, GHOSTS_DRAWN) == 0
+    assert pg.errors == []
+
+
 def test_the_rig_plays_pins_a_hand_and_saves_the_posed_clip(model_page):
     pg = model_page
     pg.click("#tabs button[data-scene=rig]")
@@ -1090,3 +1106,95 @@ def test_on_a_phone_the_view_comes_first_and_the_controls_within_reach(model_pag
     finally:
         pg.set_viewport_size(size)
     assert pg.errors == []
+
+
+# ---------------------------------------------------------------------------- other solutions
+
+GHOSTS_DRAWN = "s.view3d.robot.content.children.filter(c => c.name === 'ghost' && c.visible).length"
+"""Ghost arms in the robot's 3-D scene, shown."""
+
+
+def put_handle(pg, frame):
+    """Move the robot's handle to the 4x4 pose ``frame`` through the page, as a drag ending
+    there would."""
+    from geoik.viewer.models import quaternion
+
+    w, x, y, z = quaternion(frame[:3, :3])
+    px, py, pz = frame[:3, 3].tolist()
+    pg.evaluate(
+        f"(v => {{ v.handle.position.set({px}, {py}, {pz}); v.handle.quaternion.set({x}, {y}, "
+        f"{z}, {w}); v.handleMoves++; }})(geoikState.view3d.robot)"
+    )
+
+
+def test_the_ur5_shows_its_other_solutions_and_a_click_takes_one(browser, page):
+    """For a pose with k solutions the UR5 shows k - 1 ghost arms, each on the pose; a click
+    on one puts the arm on its joint values, and the next move continues from there."""
+    page.click("#tabs button[data-scene=chain]")  # the other page rests meanwhile
+    import geoik as ik
+    from geoik.robots.urdf import EXAMPLES, example_path
+    from geoik.viewer.models import Models, load_robot
+
+    model = load_robot(example_path("ur5"), list(EXAMPLES["ur5"][1]), "--robot ur5")
+    robot = model.robot
+    frame = robot.tip_frame(np.array([0.4, -1.1, 1.3, -0.6, 0.9, 0.3]))  # no singularity
+    with viewer_server(models=Models(model)) as address:
+        pg = new_page(browser, f"http://{address}/", "geoikState.robot && geoikState.robot.reply")
+        pg.wait_for_function(
+            "(m => m.loaded + m.failed.length === m.total)(geoikState.robot.meshes)",
+            timeout=60_000,
+        )
+        assert pg.is_checked("#r-others") and not pg.is_disabled("#r-others")
+        put_handle(pg, frame)
+        r = robot_settled(pg)
+        assert r["status"] == "REACHED", r
+        every = ik.solve_all(robot, r["target"], r["orientation"])
+        k = len(every)
+        assert k >= 2 and r["others"]["solutions"] == k and r["others"]["own"]
+        ghosts = r["others"]["ghosts"]
+        assert len(ghosts) == k - 1 == state(pg, "s.robot.ghostsShown") == state(pg, GHOSTS_DRAWN)
+        for g in ghosts:  # each ghost on the pose
+            f = robot.tip_frame(np.array(g["angles"]))
+            assert math.dist(f[:3, 3].tolist(), r["target"]) <= 1e-8
+        assert f"{k} solutions of this pose: {k - 1} others shown" in pg.inner_text(
+            "#r-others-note"
+        )
+        browser_frames(pg, 2)
+        pg.screenshot(path=ARTIFACTS / "viewer-robot-ghosts.png")
+        # a click on a ghost: the arm takes its joint values
+        picks = [(i, pg.evaluate(f"geoikState.robot.ghostClient({i})")) for i in range(k - 1)]
+        i, xy = next((i, xy) for i, xy in picks if xy is not None)
+        want = ghosts[i]["angles"]
+        pg.mouse.click(*xy)
+        assert state(pg, "s.robot.picked") == want
+        pg.wait_for_function(
+            f"(r => r.angles.every((v, j) => Math.abs(v - {want}[j]) < 1e-9))"
+            "(geoikState.robot.reply)",
+            timeout=30_000,
+        )
+        r2 = state(pg, "s.robot.reply")
+        assert r2["status"] == "REACHED" and len(r2["others"]["ghosts"]) == k - 1
+        tip = state(pg, "s.robot.model.links.indexOf(s.robot.model.tip)")
+        drawn = state(
+            pg,
+            f"s.view3d.robot.content.children.find(g => g.name === "
+            f"s.robot.model.links[{tip}]).position.toArray()",
+        )
+        assert drawn == pytest.approx(r2["poses"][tip][:3], abs=1e-9)
+        # the arm's former solution is a ghost now, and a small move stays on the picked one
+        former = np.array([g["angles"] for g in r2["others"]["ghosts"]])
+        assert np.abs(former - r["angles"]).max(axis=1).min() <= 1e-2
+        moved = frame.copy()
+        moved[0, 3] += 0.005
+        put_handle(pg, moved)
+        r3 = robot_settled(pg)
+        assert r3["status"] == "REACHED"
+        gaps = np.abs(np.array([want, r["angles"]]) - r3["angles"]).max(axis=1)
+        assert gaps[0] < gaps[1] and gaps[0] < 0.1
+        # the toggle hides them, and shows them again
+        pg.uncheck("#r-others")
+        assert state(pg, GHOSTS_DRAWN) == 0 and "hidden" in pg.inner_text("#r-others-note")
+        pg.check("#r-others")
+        pg.wait_for_function(f"geoikState.robot.ghostsShown === {k - 1}", timeout=30_000)
+        assert pg.errors == []
+        pg.close()

@@ -27,6 +27,7 @@ from geoik.checks import (
     check_max_iter,
     check_motion,
     check_point,
+    split_pose,
 )
 from geoik.costs import costs
 from geoik.errors import LimitError, UnsupportedChainError
@@ -75,7 +76,8 @@ def solve(
     chain : the chain (:meth:`Chain.planar` or :meth:`Chain.spatial`), or a robot with one tip
         (:class:`geoik.Robot`, e.g. from :func:`geoik.load_urdf`).
     target : (d,) point the end effector should reach (a robot: its tip, metres, in the base
-        link's frame).
+        link's frame; or a robot tip's (4, 4) homogeneous pose, position and orientation at
+        once, its last row ``(0, 0, 0, 1)``).
     method : ``"auto"`` (the default for a chain: an exact method where one provably reaches,
         else the iterative solver that reaches the most, with fallbacks; see
         :mod:`geoik.solvers.auto`) or a name in :data:`geoik.solvers.REGISTRY` (``geoik methods``
@@ -98,8 +100,10 @@ def solve(
         keeps the given target and its error, and is CLOSEST when the end effector is within
         ``tol`` of the moved point (REACHED only within ``tol`` of the given target).
     orientation : robots only: the tip's target orientation in the base frame, a 3x3 rotation
-        matrix (columns: the tip frame's axes) or a unit quaternion ``(w, x, y, z)``; default
-        None, a position-only target.
+        matrix (columns: the tip frame's axes), a unit quaternion ``(w, x, y, z)`` (the scalar
+        first: SciPy's ``as_quat()`` is ``(x, y, z, w)``) or a SciPy ``Rotation`` holding one
+        rotation; default None, a position-only target (or the rotation of a 4x4 ``target``;
+        beside one, ``orientation`` must be the same rotation, within 1e-6 rad).
     angle_tol : robots only: angle in radians within which the orientation counts as reached
         (default ``1e-3``); REACHED needs both ``tol`` and ``angle_tol``.
     **options : the solver's own options (``geoik methods`` lists them); none with ``"auto"``
@@ -128,6 +132,7 @@ def solve(
                 "geoik.Chain",
                 argument="clamp_to_reach",
             )
+        target, orientation = split_pose(target, orientation)
         if method is None or method == AUTO:
             return _robot_auto(chain, target, tol, max_iter, start, orientation, angle_tol, options)
         if get(method).kernel_all is not None:

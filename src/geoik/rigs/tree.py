@@ -116,7 +116,8 @@ def solve_tree(
     skeleton : the tree (:class:`geoik.Skeleton`), or a robot with several tips
         (:class:`geoik.Robot`, e.g. a hand from :func:`geoik.load_urdf`).
     targets : joint name -> (d,) point: end effectors, or any joint but the root (a robot:
-        tip names). Joints not on the paths to them are carried along.
+        tip names, each a (3,) point or a (4, 4) homogeneous pose, position and orientation at
+        once). Joints not on the paths to them are carried along.
     method : for a skeleton ``"circles"`` (seed 003), ``"fabrik"`` (multi-end-effector
         FABRIK) or ``"auto"`` (the default): circles, then fabrik from the same start if some
         targeted end effector ended neither REACHED nor CLOSEST; the solution with fewer such
@@ -130,8 +131,9 @@ def solve_tree(
     start : (m, d) joint positions to start from, a :class:`~geoik.TreePose` (positions and
         root orientation) or a TreeSolution (the previous frame); default the rest pose.
 
-    orientations : robots only: tip name -> target orientation (a 3x3 rotation matrix or a
-        unit quaternion ``(w, x, y, z)``), for tips that have a target.
+    orientations : robots only: tip name -> target orientation (a 3x3 rotation matrix, a
+        unit quaternion ``(w, x, y, z)`` or a SciPy ``Rotation`` holding one), for tips that
+        have a target (beside a 4x4 pose target, only its own rotation).
     angle_tol : robots only: the angle tolerance in radians (default ``1e-3``).
 
     Returns

@@ -16,7 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from geoik.checks import check_angle_tol, check_point, check_rotation, check_tol, is_number
+from geoik.checks import (
+    check_angle_tol,
+    check_point,
+    check_rotation,
+    check_tol,
+    is_number,
+    split_pose,
+)
 from geoik.errors import (
     InvalidChainError,
     InvalidOptionError,
@@ -213,8 +220,8 @@ def _orientation(
     if orientation is None:
         raise InvalidTargetError(
             f"the analytic solver solves a full pose; {robot.n} joints need the "
-            f"tip's orientation (a 3x3 rotation matrix or a unit quaternion (w, x, y, z)), "
-            f"got None",
+            f"tip's orientation (orientation=: a 3x3 rotation matrix, a unit quaternion "
+            f"(w, x, y, z) or a scipy Rotation; or a 4x4 pose as the target), got None",
             argument="orientation",
         )
     return check_rotation(orientation, "orientation")
@@ -398,9 +405,12 @@ def solve_all(
     Parameters
     ----------
     robot : a :class:`geoik.Robot` with one tip.
-    target : (3,) the tip's position (metres, base frame).
-    orientation : the tip's orientation: a 3x3 rotation matrix (columns: the tip frame's axes)
-        or a unit quaternion ``(w, x, y, z)``; required for six or seven joints. An arm of
+    target : (3,) the tip's position (metres, base frame), or its (4, 4) homogeneous pose
+        (position and orientation at once, last row ``(0, 0, 0, 1)``).
+    orientation : the tip's orientation: a 3x3 rotation matrix (columns: the tip frame's axes),
+        a unit quaternion ``(w, x, y, z)`` (SciPy's ``as_quat()`` is ``(x, y, z, w)``) or a
+        SciPy ``Rotation`` holding one rotation; required for six or seven joints unless
+        ``target`` is a 4x4 pose (then None, or the same rotation within 1e-6 rad). An arm of
         four or five joints takes None (a position only): the solutions at the position, the
         orientation held as near the tip's at ``start`` as the arm can (status SOLVED).
     start : joint values (n,) (or a :class:`geoik.Solution`) the solutions are sorted by
@@ -425,6 +435,7 @@ def solve_all(
         :class:`~geoik.UnsupportedChainError` (an arm without a closed form here).
     """
     plan = _plan(robot)
+    target, orientation = split_pose(target, orientation)
     t = _point(target)
     q0 = _start(robot, start)
     goal = _orientation(robot, orientation, plan, q0)

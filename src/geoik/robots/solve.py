@@ -25,6 +25,7 @@ from geoik.checks import (
     check_point,
     check_rotation,
     check_tol,
+    split_pose,
 )
 from geoik.errors import (
     InvalidChainError,
@@ -129,15 +130,17 @@ def solve_robot_tree(
     wanted: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
     for name, value in targets.items():
         i = _tip(robot, name, "targets")
-        wanted[i] = (check_point(value, 3, f"targets[{name!r}]", model="robot"), None)
+        point, rot = split_pose(value, None, f"targets[{name!r}]")  # a point, or a 4x4 pose
+        wanted[i] = (check_point(point, 3, f"targets[{name!r}]", model="robot"), rot)
     for name, value in (orientations or {}).items():
         i = _tip(robot, name, "orientations")
+        key = f"orientations[{name!r}]"
         if i not in wanted:
-            raise InvalidTargetError(
-                "expected an orientation for a tip that has a target",
-                argument=f"orientations[{name!r}]",
-            )
-        wanted[i] = (wanted[i][0], check_rotation(value, f"orientations[{name!r}]"))
+            raise InvalidTargetError("expected an orientation for a tip that has a target", key)
+        if wanted[i][1] is not None:  # the target was a pose: the same rotation, or refused
+            split_pose(targets[name], value, f"targets[{name!r}]", key)
+        else:
+            wanted[i] = (wanted[i][0], check_rotation(value, key))
     tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
     if angle_tol is not None and all(rot is None for _, rot in wanted.values()):

@@ -16,6 +16,7 @@ import numpy as np
 
 from geoik.checks import check_angle_tol, check_rotation
 from geoik.errors import describe
+from geoik.viewer.ghosts import others, unavailable
 from geoik.viewer.models import RigModel, RobotModel, check_loaded, quaternion
 from geoik.viewer.protocol import (
     MAX_ITER,
@@ -62,8 +63,12 @@ def tree_methods() -> list[str]:
 
 
 def robot_reply(_msg: dict[str, Any], model: RobotModel | None) -> dict[str, Any]:
-    """The robot the server was started with: joints, limits, links, visuals and meshes."""
-    return dict(check_loaded(model, "robot").describe())
+    """The robot the server was started with: joints, limits, links, visuals and meshes, and
+    whether its other solutions can be shown (``others``: ``available``, and the ``reason``
+    when not; :func:`geoik.viewer.ghosts.unavailable`)."""
+    m = check_loaded(model, "robot")
+    why = unavailable(m.robot)
+    return dict(m.describe(), others={"available": why is None, "reason": why})
 
 
 def robot_solve_reply(
@@ -77,7 +82,11 @@ def robot_solve_reply(
     robot with one tip also takes ``target`` and ``orientation``. One tip is solved by
     :func:`geoik.solve`, several together by :func:`geoik.solve_tree`. The reply has a
     ``tips`` entry per targeted tip (status, errors, frame), the worst of them as ``status``,
-    and the first one's ``target``, ``orientation`` and ``tip_frame``."""
+    and the first one's ``target``, ``orientation`` and ``tip_frame``.
+
+    ``start``: joint values (n,) to solve from instead (a ghost the user picked); ``others``:
+    true to have the reply's ``others`` hold every other solution of the one tip's pose
+    (:func:`geoik.viewer.ghosts.others`; null when not asked)."""
     m = check_loaded(model, "robot")
     robot = m.robot
     targets, rotations = _robot_targets(msg, robot)
@@ -91,10 +100,19 @@ def robot_solve_reply(
     if not isinstance(reset, bool):
         raise ProtocolError("reset", f"expected true or false, got {describe(reset)}")
     start = None if reset else previous.get("robot")
+    if msg.get("start") is not None:
+        start = msg["start"]  # checked by the solve, which names the field
+    want_others = msg.get("others", False)
+    if not isinstance(want_others, bool):
+        raise ProtocolError("others", f"expected true or false, got {describe(want_others)}")
     t0 = time.perf_counter()
     out = _solve_tips(robot, targets, rotations, method, tol(msg), max_iter, start, angle_tol)
     solve_ms = (time.perf_counter() - t0) * 1e3
     previous["robot"] = out.angles
+    shown = None
+    if want_others:
+        tip = next(iter(targets))
+        shown = others(m, targets[tip], rotations.get(tip), out.angles)
     tips = out.tips
     worst = max(tips, key=lambda t: (STATUS_ORDER.index(t["status"]), t["error"]))
     first = tips[0]
@@ -115,6 +133,7 @@ def robot_solve_reply(
         "poses": m.link_poses(out.angles),
         "tip_frame": first["frame"],
         "solve_ms": solve_ms,
+        "others": shown,
     }
 
 

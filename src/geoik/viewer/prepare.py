@@ -242,6 +242,7 @@ def _robot(model: Any) -> None:
             msg: dict[str, Any] = {"targets": targets, "method": method, "reset": True}
             if oriented:
                 msg["orientations"] = {name: f["quaternion"] for name, f in frames.items()}
+                msg["others"] = True  # the other solutions of a pose (geoik.solve_all)
             with contextlib.suppress(GeoIKError):
                 modes.robot_solve_reply(msg, model, {})
 

@@ -3,7 +3,9 @@
 // selected one carries the arrows and rings); dragging one asks the server to solve every tip
 // onto its handle (every frame while it moves, from the previous solution, several tips together
 // as geoik.solve_tree does); every link is placed where the server's forward kinematics puts it.
-// The page has no kinematics of its own.
+// The page has no kinematics of its own. An arm with a finite set of solutions for a pose (a
+// 6-joint arm with a closed form: geoik.solve_all) shows the others as faint ghost arms, placed
+// by the server's poses too; a click on one solves from its joint values.
 import { $, S, fmt, onDisconnect, rateText, request, setStale, setTexts, showError } from "./common.js";
 import { THREE, View3D } from "./view3d.js";
 import { ColladaLoader } from "three/addons/loaders/ColladaLoader.js";
@@ -20,13 +22,19 @@ const R = (S.robot = {
   drawFps: 0,
   sent: 0,
   tips: [], // per tip: {name, position, quaternion} of its handle (base frame)
+  others: null, // the last reply's other solutions ({solutions, own, ghosts, reason}) or null
+  ghostsShown: 0, // ghost arms drawn now
+  picked: null, // the joint values of the ghost last clicked
   selected: 0, // the tip whose handle carries the arrows
   stale: false,
 });
 let view = null;
 const links = {}; // link name -> Group placed by the server's poses
 const markers = []; // a ball per tip's handle, pressed to select it
-const st = { inflight: 0, sentMoves: -1, force: false, reset: false, times: [], renders: [], shown: 0, t0: 0, cells: [], ray: new THREE.Raycaster(), pointer: new THREE.Vector2() };
+const ghosts = []; // a translucent copy of the robot per other solution, reused reply to reply
+const GHOST_LOOK = { color: "#3d7fd9", transparent: true, opacity: 0.22, depthWrite: false, roughness: 0.6 };
+let ghostMaterial = null;
+const st = { start: null, press: null, ghostMeshes: -1, inflight: 0, sentMoves: -1, force: false, reset: false, times: [], renders: [], shown: 0, t0: 0, cells: [], ray: new THREE.Raycaster(), pointer: new THREE.Vector2() };
 
 onDisconnect(() => (st.inflight = 0));
 
@@ -46,6 +54,9 @@ export function showRobot() {
   // a press on a tip's ball selects it before the arrows' own handler sees the press, so
   // that one press-and-drag moves any tip
   $("r-3d").parentElement.addEventListener("pointerdown", pickTip, { capture: true });
+  // after the gizmo's own handler, which says whether the press is on one of its arrows
+  $("r-3d").addEventListener("pointerdown", (ev) => (st.press = { x: ev.clientX, y: ev.clientY, gizmo: view.transform.axis !== null }));
+  $("r-3d").addEventListener("click", pickGhost);
   request({ type: "robot" }).then(build, (e) => showError(e, "r-err"));
 }
 
@@ -61,6 +72,11 @@ function build(r) {
   sel.value = r.methods.includes("auto") ? "auto" : r.methods[0];
   // a hand's fingers cannot follow an orientation as well as a position: positions only
   $("r-orient").checked = tips.length === 1;
+  const others = r.others || { available: false, reason: "not offered by this server" };
+  $("r-others").disabled = !others.available;
+  $("r-others").checked = others.available;
+  $("r-others-label").title = others.available ? "every other solution of the pose, as faint arms: click one to take it" : others.reason;
+  $("r-others-note").textContent = others.available ? "" : `other solutions: none shown (${others.reason})`;
   const s = r.size;
   const across = Math.max(1, Math.ceil(2.5 * s));
   view.setGrid(across, across * 10);
@@ -99,7 +115,10 @@ function build(r) {
             holder.add(o);
             R.meshes.loaded++;
             meshText();
-            if (R.meshes.loaded + R.meshes.failed.length === R.meshes.total) frameRobot(false);
+            if (R.meshes.loaded + R.meshes.failed.length === R.meshes.total) {
+              frameRobot(false);
+              showGhosts(R.others); // copied again, with every mesh
+            }
             view.dirty = true;
           },
           (e) => {
@@ -312,7 +331,10 @@ function send() {
     if (msg.orientations) msg.orientations[t.name] = t.quaternion;
   }
   if (st.reset) msg.reset = true;
+  if (st.start) msg.start = st.start;
+  if ($("r-others").checked && !$("r-others").disabled) msg.others = true;
   st.reset = false;
+  st.start = null;
   st.inflight++;
   R.sent++;
   request(msg).then(
@@ -356,8 +378,120 @@ function gotSolve(r) {
     "r3-ms": `${r.solve_ms.toFixed(2)} ms (${r.method})`,
   });
   showJoints(r);
+  showGhosts(r.others);
   view.dirty = true;
 }
+
+// ------------------------------------------------------------------ the other solutions
+
+/** A translucent copy of every link (their geometry shared with the robot's), under one group. */
+function makeGhost() {
+  ghostMaterial ||= new THREE.MeshStandardMaterial(GHOST_LOOK);
+  const root = new THREE.Group();
+  root.name = "ghost";
+  const parts = {};
+  for (const name of R.model.links) {
+    const g = links[name].clone(true);
+    const drop = [];
+    g.traverse((c) => {
+      if (c.isMesh) c.material = ghostMaterial;
+      else if (c.isLine) drop.push(c); // the tip's axes
+    });
+    for (const c of drop) c.removeFromParent();
+    g.traverse((c) => (c.userData.ghost = ghosts.length));
+    root.add(g);
+    parts[name] = g;
+  }
+  view.content.add(root);
+  return { root, parts, angles: null };
+}
+
+/** Draw the reply's other solutions (none when the toggle is off or the reply has none). */
+function showGhosts(others) {
+  R.others = others || null;
+  const list = others && $("r-others").checked ? others.ghosts : [];
+  const meshes = R.meshes.loaded;
+  if (st.ghostMeshes !== meshes) {
+    // copies made before every mesh had loaded lack some: copy again
+    for (const g of ghosts) g.root.removeFromParent();
+    ghosts.length = 0;
+    st.ghostMeshes = meshes;
+  }
+  while (ghosts.length < list.length) ghosts.push(makeGhost());
+  ghosts.forEach((g, k) => {
+    const on = k < list.length;
+    if (on) {
+      g.angles = list[k].angles;
+      list[k].poses.forEach((p, i) => setPose(g.parts[R.model.links[i]], p));
+    }
+    g.root.visible = on;
+  });
+  if (R.ghostsShown !== list.length || list.length) view.dirty = true;
+  R.ghostsShown = list.length;
+  othersText(others);
+}
+
+function othersText(others) {
+  if ($("r-others").disabled) return;
+  let text = "";
+  if (!$("r-others").checked) text = "other solutions: hidden";
+  else if (others && others.reason) text = `other solutions: none (${others.reason})`;
+  else if (others) {
+    const n = others.ghosts.length;
+    const what = others.nearest
+      ? `orientation out of this arm's reach: ${others.solutions} poses at the nearest it can take`
+      : `${others.solutions} solutions of this pose`;
+    text = `${what}: ${n} other${n === 1 ? "" : "s"} shown${n ? ", click one to take it" : ""}`;
+  }
+  if ($("r-others-note").textContent !== text) $("r-others-note").textContent = text;
+}
+
+/** The ghost (its index) first under client point (x, y), or -1 (the robot or nothing). */
+function ghostAt(x, y) {
+  const r = view.canvas.getBoundingClientRect();
+  st.pointer.set(((x - r.left) / r.width) * 2 - 1, -((y - r.top) / r.height) * 2 + 1);
+  st.ray.setFromCamera(st.pointer, view.camera);
+  const shown = ghosts.filter((g) => g.root.visible).map((g) => g.root);
+  if (!shown.length) return -1;
+  const hit = st.ray.intersectObjects([...Object.values(links), ...shown], true).find((h) => h.object.isMesh);
+  return hit && hit.object.userData.ghost !== undefined ? hit.object.userData.ghost : -1;
+}
+
+/** A click (not a drag, not on the handle's arrows) on a ghost: solve from its joint values. */
+function pickGhost(ev) {
+  const p = st.press;
+  st.press = null;
+  if (!p || p.gizmo || Math.hypot(ev.clientX - p.x, ev.clientY - p.y) > 4) return;
+  const k = ghostAt(ev.clientX, ev.clientY);
+  if (k < 0) return;
+  st.start = ghosts[k].angles.slice();
+  R.picked = st.start;
+  st.force = true;
+}
+
+/** A client point on ghost ``k`` where a click picks it (none of the robot, another ghost or
+ *  the handle in front), or null: for tests. */
+R.ghostClient = (k) => {
+  const g = ghosts[k];
+  if (!g || !g.root.visible) return null;
+  const handle = view.toClient(view.handle.position.toArray());
+  const r = view.canvas.getBoundingClientRect();
+  const v = new THREE.Vector3();
+  const found = [];
+  g.root.updateMatrixWorld(true);
+  g.root.traverse((c) => {
+    if (!c.isMesh) return;
+    const pos = c.geometry.attributes.position;
+    const step = Math.max(1, Math.floor(pos.count / 24));
+    for (let i = 0; i < pos.count; i += step) found.push(v.fromBufferAttribute(pos, i).applyMatrix4(c.matrixWorld).toArray());
+  });
+  for (const w of found) {
+    const [x, y] = view.toClient(w);
+    const inside = x > r.left + 4 && x < r.right - 4 && y > r.top + 4 && y < r.bottom - 4;
+    if (inside && Math.hypot(x - handle[0], y - handle[1]) > 90 && ghostAt(x, y) === k) return [x, y];
+  }
+  return null;
+};
 
 /** Called every animation frame: move the handle if animating, solve when it moved, draw. */
 export function robotLoop(now) {
@@ -390,10 +524,15 @@ $("r-rest").addEventListener("click", () => {
   view.showHandle(f.position, f.quaternion, view.transform.mode);
   placeMarkers();
   st.reset = true;
+  st.start = null;
   st.force = true;
 });
 $("r-frame").addEventListener("click", () => frameRobot(true));
 for (const id of ["r-method", "r-orient"]) $(id).addEventListener("change", () => (st.force = true));
+$("r-others").addEventListener("change", () => {
+  showGhosts(R.others); // hidden at once; shown again with the next solve's
+  if ($("r-others").checked) st.force = true;
+});
 
 function setMode(mode) {
   view.transform.setMode(mode);

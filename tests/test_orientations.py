@@ -1,0 +1,206 @@
+"""Orientation targets in the forms users hold them: a rotation matrix, a quaternion
+``(w, x, y, z)``, a SciPy ``Rotation``, or a 4x4 pose holding position and orientation at once.
+
+The same pose given each way gives the same solutions (:func:`geoik.solve`,
+:func:`geoik.solve_all`, :func:`geoik.solve_tree`), each on the pose; inputs that are no pose
+are refused with a one-line :class:`geoik.GeoIKError` naming the argument.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import geoik as ik
+from geoik.api import _small_arm, _small_robot
+from geoik.checks import split_pose
+from geoik.robots.model import Robot
+
+Rotation = pytest.importorskip("scipy.spatial.transform").Rotation
+
+
+def _forms(frame: np.ndarray) -> list[tuple[str, object, object]]:
+    """The pose ``frame`` (4, 4) four ways: (name, target, orientation)."""
+    p, r = frame[:3, 3].copy(), frame[:3, :3].copy()
+    xyzw = Rotation.from_matrix(r).as_quat()
+    return [
+        ("matrix", p, r),
+        ("quaternion", tuple(p), xyzw[[3, 0, 1, 2]]),  # scipy's (x, y, z, w) reordered
+        ("scipy", p.tolist(), Rotation.from_matrix(r)),
+        ("4x4", frame.copy(), None),
+    ]
+
+
+def _frames(robot: Robot, count: int, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [robot.tip_frame(robot.random_angles(rng)) for _ in range(count)]
+
+
+def test_solve_all_same_solutions_four_ways():
+    arm = _small_arm()
+    for frame in _frames(arm, 5, seed=1):
+        sets = {name: ik.solve_all(arm, t, o) for name, t, o in _forms(frame)}
+        first = sets["matrix"]
+        assert len(first) >= 1
+        for name, s in sets.items():
+            assert s.status is first.status, name
+            assert s.angles.shape == first.angles.shape, name
+            np.testing.assert_allclose(s.angles, first.angles, atol=1e-9, err_msg=name)
+            np.testing.assert_allclose(s.orientation, frame[:3, :3], atol=1e-12)
+            for q in s.angles:  # forward kinematics of each lands on the pose
+                np.testing.assert_allclose(arm.tip_frame(q), frame, atol=1e-8)
+
+
+@pytest.mark.parametrize("method", ["analytic", "dls"])
+def test_solve_same_solution_four_ways(method):
+    arm = _small_arm()
+    for frame in _frames(arm, 3, seed=2):
+        sols = {
+            name: ik.solve(arm, t, method=method, orientation=o) for name, t, o in _forms(frame)
+        }
+        first = sols["matrix"]
+        for name, sol in sols.items():
+            assert sol.status is ik.Status.REACHED, name
+            assert np.isfinite(sol.angles).all()
+            np.testing.assert_allclose(sol.angles, first.angles, atol=1e-6, err_msg=name)
+            np.testing.assert_allclose(sol.target, frame[:3, 3], atol=0)
+            np.testing.assert_allclose(sol.orientation, frame[:3, :3], atol=1e-12)
+            assert sol.error <= sol.tol and sol.angle_error <= sol.angle_tol
+
+
+def _two_tips() -> Robot:
+    base = _small_robot()
+    return Robot(
+        joint_names=base.joint_names,
+        kinds=base.kinds,
+        parents=base.parents,
+        origin_xyz=base.origin_xyz,
+        origin_rot=base.origin_rot,
+        axes=base.axes,
+        lo=base.lo,
+        hi=base.hi,
+        tip_names=("end", "elbow"),
+        tip_parents=np.array([2, 1]),
+        tip_xyz=np.array([[0.0, 0.0, 0.3], [0.1, 0.0, 0.2]]),
+        tip_rot=np.eye(3)[None].repeat(2, axis=0),
+    )
+
+
+def test_solve_tree_pose_targets_and_rotations():
+    robot = _two_tips()
+    q = robot.random_angles(np.random.default_rng(3))
+    frames = robot.tip_frames(q)
+    elbow = frames[1, :3, 3]
+    forms = [
+        ({"end": frames[0, :3, 3], "elbow": elbow}, {"end": frames[0, :3, :3]}),
+        ({"end": frames[0], "elbow": elbow}, None),
+        ({"end": frames[0], "elbow": elbow}, {"end": Rotation.from_matrix(frames[0, :3, :3])}),
+        ({"end": frames[0, :3, 3].tolist(), "elbow": elbow}, {"end": _wxyz(frames[0, :3, :3])}),
+    ]
+    sols = [ik.solve_tree(robot, t, orientations=o) for t, o in forms]
+    for sol in sols:
+        assert sol.angle_error["end"] is not None and sol.angle_error["elbow"] is None
+        assert np.isfinite(sol.angles).all()
+        np.testing.assert_allclose(sol.angles, sols[0].angles, atol=1e-6)
+        np.testing.assert_allclose(sol.targets["end"], frames[0, :3, 3], atol=0)
+
+
+def _wxyz(r: np.ndarray) -> np.ndarray:
+    return Rotation.from_matrix(r).as_quat()[[3, 0, 1, 2]]
+
+
+class _Broken:
+    """A rotation object whose ``as_matrix`` fails."""
+
+    single = True
+
+    def as_matrix(self):
+        raise RuntimeError("no")
+
+
+def _refused(error, argument, call):
+    with pytest.raises(error) as info:
+        call()
+    assert info.value.argument == argument
+    assert "\n" not in str(info.value)
+    return str(info.value)
+
+
+def test_bad_orientations_refused():
+    arm = _small_arm()
+    frame = arm.tip_frame(np.full(6, 0.3))
+    p, r = frame[:3, 3], frame[:3, :3]
+    several = Rotation.from_matrix(np.stack([r, r.T]))
+    for call in (
+        lambda: ik.solve(arm, p, orientation=several),
+        lambda: ik.solve(arm, p, method="dls", orientation=several),
+        lambda: ik.solve_all(arm, p, several),
+    ):
+        text = _refused(ik.InvalidTargetError, "orientation", call)
+        assert "holding 2" in text
+    _refused(ik.InvalidTargetError, "orientation", lambda: ik.solve_all(arm, p, _Broken()))
+    # one rotation held in an array of one is one rotation
+    one = Rotation.from_matrix(r[None])
+    np.testing.assert_allclose(ik.solve_all(arm, p, one).angles, ik.solve_all(arm, p, r).angles)
+    # scipy's own quaternion order, passed unchanged, is another rotation: not refused, and
+    # not the same solutions
+    xyzw = Rotation.from_matrix(r).as_quat()
+    assert not np.allclose(ik.solve_all(arm, p, xyzw).orientation, r, atol=1e-3)
+    tree = _two_tips()
+    tips = {"end": tree.tip_frames(tree.rest_angles())[0, :3, 3]}
+    _refused(
+        ik.InvalidTargetError,
+        "orientations['end']",
+        lambda: ik.solve_tree(tree, tips, orientations={"end": several}),
+    )
+
+
+def test_bad_poses_refused():
+    arm = _small_arm()
+    frame = arm.tip_frame(np.full(6, 0.3))
+    skew = frame.copy()
+    skew[3] = (0.0, 0.0, 0.1, 1.0)
+    scaled = frame.copy()
+    scaled[:3, :3] *= 2.0
+    holed = frame.copy()
+    holed[1, 3] = np.nan
+    for solve in (ik.solve, ik.solve_all):
+        _refused(ik.InvalidTargetError, "target", lambda s=solve: s(arm, skew))
+        _refused(ik.InvalidTargetError, "target[:3, :3]", lambda s=solve: s(arm, scaled))
+        _refused(ik.InvalidTargetError, "target", lambda s=solve: s(arm, holed))
+        _refused(ik.InvalidTargetError, "target", lambda s=solve: s(arm, frame[:3]))
+        _refused(ik.InvalidTargetError, "target", lambda s=solve: s(arm, [[1, 0, 0, 0]] * 4))
+    # a pose and a different orientation contradict each other; the same one is accepted
+    turned = Rotation.from_rotvec([0.0, 0.0, 1e-3]).as_matrix() @ frame[:3, :3]
+    text = _refused(
+        ik.InvalidTargetError, "orientation", lambda: ik.solve(arm, frame, orientation=turned)
+    )
+    assert "0.0572958 degrees" in text
+    _refused(ik.InvalidTargetError, "orientation", lambda: ik.solve_all(arm, frame, turned))
+    same = Rotation.from_matrix(frame[:3, :3])
+    np.testing.assert_allclose(
+        ik.solve_all(arm, frame, same).angles, ik.solve_all(arm, frame).angles, atol=1e-12
+    )
+    tree = _two_tips()
+    pose = tree.tip_frames(tree.rest_angles())[0]
+    _refused(
+        ik.InvalidTargetError,
+        "orientations['end']",
+        lambda: ik.solve_tree(tree, {"end": pose}, orientations={"end": turned}),
+    )
+    # chains take positions only, as before
+    chain = ik.Chain.spatial([1.0, 1.0])
+    _refused(ik.InvalidTargetError, "target", lambda: ik.solve(chain, np.eye(4)))
+    _refused(
+        ik.UnsupportedChainError,
+        "orientation",
+        lambda: ik.solve(chain, (1.0, 0.0, 0.0), orientation=same),
+    )
+
+
+def test_split_pose_passes_points_through():
+    point = (0.1, 0.2, 0.3)
+    assert split_pose(point, None) == (point, None)
+    p, r = split_pose(np.eye(4).tolist(), None)
+    np.testing.assert_array_equal(p, np.zeros(3))
+    np.testing.assert_array_equal(r, np.eye(3))
