@@ -226,3 +226,22 @@ def arm_rows() -> list[tuple[str, int, str, str]]:
     arms = arm_families()
     assert arms is not None
     return arms
+
+
+def test_a_five_joint_arm_lists_the_nearest_orientation_and_exits_1(capsys):
+    """An orientation the SO-100 cannot take at a position it reaches: no solution (exit 1),
+    its poses at the nearest orientation listed, each exactly on the position."""
+    robot = load_example("so100")
+    argv = _solve("so100", "gripper", "0.2,0.05,0.15", "--orientation", DOWN, "--all")
+    assert main(argv) == EXIT_EMPTY
+    out = capsys.readouterr().out
+    assert "no solution: the orientation is out of the arm's reach at this position" in out
+    assert main([*argv, "--json"]) == EXIT_EMPTY
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "NEAREST_ORIENTATION" and record["count"] >= 1
+    for sol in record["solutions"]:
+        q = np.array(sol["joint_values"])
+        assert np.linalg.norm(robot.tip_frame(q)[:3, 3] - (0.2, 0.05, 0.15)) <= 1e-9
+        assert sol["angle_error"] == pytest.approx(
+            angle_between(DOWN_R, robot.tip_frame(q)[:3, :3]), abs=1e-9
+        )

@@ -2,7 +2,9 @@
 
 The exit status says whether the set is empty: 0 with at least one solution within the joint
 limits, :data:`EXIT_EMPTY` (1) when there is none (the pose out of reach, or reachable only
-outside the limits), as ``grep`` answers when nothing matches; errors exit 2 as everywhere.
+outside the limits, or an orientation a 4- or 5-joint arm cannot take at the position, whose
+poses at the nearest orientation are listed), as ``grep`` answers when nothing matches; errors
+exit 2 as everywhere.
 """
 
 from __future__ import annotations
@@ -119,6 +121,11 @@ def _reason(found: Any, redundancy: float | None = None) -> str:
             f"no solution{held}: the pose is reachable only with joints outside their limits "
             f"({len(found.outside)} solutions outside them)"
         )
+    if name == "NEAREST_ORIENTATION":
+        return (
+            "no solution: the orientation is out of the arm's reach at this position; "
+            f"{len(found)} poses at the nearest orientation it can take"
+        )
     return f"no solution{held}: the pose is out of reach"
 
 
@@ -190,4 +197,4 @@ def print_all(found: Any, start: np.ndarray, redundancy: float | None, as_json: 
         print(json.dumps(all_record(found, start, redundancy), allow_nan=False))
     else:
         print(all_text(found, start, redundancy))
-    return 0 if len(found) else EXIT_EMPTY
+    return 0 if found.status.name == "SOLVED" else EXIT_EMPTY
