@@ -5,6 +5,8 @@ solution near a start that is near one of the pose's solutions, unreachable pose
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -86,3 +88,20 @@ def test_seven_joints_out_of_reach(name):
     assert sol.status is ik.Status.CLOSEST
     assert not np.any(np.isnan(sol.angles))
     assert np.all(sol.angles >= robot.lo) and np.all(sol.angles <= robot.hi)
+
+
+@pytest.mark.parametrize("name", ["ur5", "so100", "panda"])
+@pytest.mark.parametrize("bad", [math.nan, -math.inf])
+def test_a_start_that_is_not_finite_is_refused_by_name(name, bad):
+    """A start given as a float64 array goes to the kernel as it is; one that is not finite (or
+    absurdly large) is refused, naming ``start``, and never sorts the solutions by NaN."""
+    robot = load_example(name)
+    frame = robot.tip_frame(robot.random_angles(np.random.default_rng(7)))
+    start = robot.rest_angles()
+    start[2] = bad
+    for call in (ik.solve_all, lambda *a, **k: ik.solve(*a, method="analytic", **k)):
+        with pytest.raises(ik.InvalidPoseError) as err:
+            call(robot, frame[:3, 3], orientation=frame[:3, :3], start=start)
+        assert err.value.argument == "start"
+    good = ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3], start=robot.rest_angles())
+    assert len(good) >= 1 and np.all(np.isfinite(good.angles))

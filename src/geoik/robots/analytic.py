@@ -228,9 +228,13 @@ def _orientation(
 
 
 def _start(robot: Robot, start: Any) -> np.ndarray:
+    """The start as a fresh (n,) array; a float64 (n,) array is taken as it is (the kernel
+    checks that its values are finite, see :func:`_run`)."""
     if start is None:
         rest = robot._cache.get("rest")
         return rest if rest is not None else robot.rest_angles()
+    if type(start) is np.ndarray and start.dtype == np.float64 and start.shape == (robot.n,):
+        return start.copy()
     if isinstance(start, Solution):
         start = start.angles
     return robot.check_angles(start, "start", limits=False)
@@ -245,8 +249,9 @@ def _run(
     tol: float,
     angle_tol: float,
 ) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
-    """One compiled call, which also checks the goal: a target that is not finite (or beyond
-    :data:`~geoik.checks.MAX_COORDINATE`) raises here, through :func:`check_point`; an
+    """One compiled call, which also checks the goal and the start: a target or a start that
+    is not finite (or beyond :data:`~geoik.checks.MAX_COORDINATE`) raises here, through
+    :func:`check_point` or :meth:`geoik.Robot.check_angles`; an
     orientation that is not a rotation matrix to 1e-14 is checked (raising InvalidTargetError,
     or orthonormalised) and solved again. Returns the rows (joint values, flags, errors), the
     group sizes and the goal used."""
@@ -257,6 +262,8 @@ def _run(
     sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
     if sizes[0] == -2:
         check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
+    if sizes[0] == -3:
+        robot.check_angles(q0, "start", limits=False)  # raises, saying what is wrong
     if sizes[0] < 0:
         goal = check_rotation(goal, "orientation")
         sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
@@ -300,6 +307,8 @@ def _run_locked(
     a, b, c, _ = kernel(model, held, goal, t, q0, tol, angle_tol, value, out)
     if a == -2:
         check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
+    if a == -3:
+        robot.check_angles(q0, "start", limits=False)  # raises, saying what is wrong
     if a < 0:
         goal = check_rotation(goal, "orientation")
         a, b, c, _ = kernel(model, held, goal, t, q0, tol, angle_tol, value, out)

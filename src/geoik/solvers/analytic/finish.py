@@ -231,13 +231,17 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     out of reach, the nearest pose first). Returns the three groups' sizes; ``(-1, 0, 0)`` when
     ``R_goal_in`` is not a rotation matrix to 1e-14 (the caller checks and orthonormalises it,
     then calls again), ``(-2, 0, 0)`` when ``p_goal_in`` has a coordinate that is not finite or
-    beyond 1e50 (:data:`geoik.checks.MAX_COORDINATE`).
+    beyond 1e50 (:data:`geoik.checks.MAX_COORDINATE`), ``(-3, 0, 0)`` when ``start`` has a value
+    that is not finite (the caller checks it, naming the value).
     """
     if not is_rotation(R_goal_in):
         return -1, 0, 0
     for r in range(3):
         if not abs(p_goal_in[r]) <= 1e50:  # NaN, infinite or beyond MAX_COORDINATE
             return -2, 0, 0
+    for j in range(start.shape[0]):
+        if not abs(start[j]) < np.inf:  # NaN or infinite
+            return -3, 0, 0
     Rg = (
         R_goal_in[0, 0],
         R_goal_in[0, 1],

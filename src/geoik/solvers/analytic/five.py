@@ -326,7 +326,8 @@ def all_solutions_short(model, R_goal, p_goal, start, tol, angle_tol, out):
     allow (flagged NEAREST_ORIENTATION, the nearest orientation first); the exact solutions
     outside the limits; the least-squares candidates when the position is out of reach.
     Returns the three groups' sizes; ``(-1, 0, 0)`` when ``R_goal`` is not a rotation to
-    1e-14, ``(-2, 0, 0)`` when ``p_goal`` is not finite or beyond 1e50.
+    1e-14, ``(-2, 0, 0)`` when ``p_goal`` is not finite or beyond 1e50, ``(-3, 0, 0)`` when
+    ``start`` is not.
     """
     return solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, np.empty(WORK_SIZE))
 
@@ -346,6 +347,9 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
     for r in range(3):
         if not abs(p_goal[r]) <= 1e50:
             return -2, 0, 0
+    for j in range(start.shape[0]):
+        if not abs(start[j]) < np.inf:  # NaN or infinite
+            return -3, 0, 0
     roll = n == 5
     Rg = (
         R_goal[0, 0],

@@ -207,14 +207,18 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     ``p_goal_in`` (3,): the tip's goal; ``start`` (7,) radians; ``tol`` metres and
     ``angle_tol`` radians. Writes rows of ``out`` (16, :data:`.finish.OUT_COLUMNS` + 1) as
     :func:`.finish.all_solutions` does, with the seven joints. Returns the three groups'
-    sizes and the held value used; sizes ``(-1, 0, 0)`` or ``(-2, 0, 0)`` for a goal that
-    is not a rotation or not finite, as :func:`.finish.all_solutions`.
+    sizes and the held value used; sizes ``(-1, 0, 0)``, ``(-2, 0, 0)`` or ``(-3, 0, 0)``
+    for a goal that is not a rotation, a goal or a start that is not finite, as
+    :func:`.finish.all_solutions`.
     """
     if not is_rotation(R_goal_in):
         return -1, 0, 0, value
     for r in range(3):
         if not abs(p_goal_in[r]) <= 1e50:
             return -2, 0, 0, value
+    for j in range(start.shape[0]):
+        if not abs(start[j]) < np.inf:  # NaN or infinite
+            return -3, 0, 0, value
     Rg = (
         R_goal_in[0, 0],
         R_goal_in[0, 1],
