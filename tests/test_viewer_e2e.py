@@ -195,14 +195,6 @@ def run_frames(pg, count, read):
         pg.clock.resume()
 
 
-def answered_after(pg, reply, mark):
-    """Wait until every request sent has its reply and ``geoikState.<reply>`` answers request
-    ``mark`` (a value of ``geoikState.lastSent``) or a later one."""
-    pg.wait_for_function(
-        f"geoikState.pending === 0 && (geoikState.{reply} || {{}}).id >= {mark}", timeout=30_000
-    )
-
-
 def client_xy(pg, world):
     return pg.evaluate(f"geoikState.worldToClient([{world[0]}, {world[1]}])")
 
@@ -435,6 +427,16 @@ def test_scene_is_solved_and_drawn_while_it_moves_and_idle_when_still(page, scen
     assert page.errors == []
 
 
+def scene_settled(pg):
+    """Wait until the scene's last input is sent (the page sends it on the frame after a
+    request comes free) and every request has its reply, the scene's answering the last."""
+    pg.wait_for_function(
+        "!geoikState.sceneQueued && geoikState.pending === 0"
+        " && (geoikState.sceneReply || {}).id >= geoikState.lastSent",
+        timeout=30_000,
+    )
+
+
 def drag_in_view(pg, view, start, end):
     x0, y0 = pg.evaluate(f"geoikState.viewToClient('{view}', {list(start)})")
     x1, y1 = pg.evaluate(f"geoikState.viewToClient('{view}', {list(end)})")
@@ -442,7 +444,7 @@ def drag_in_view(pg, view, start, end):
     pg.mouse.down()
     pg.mouse.move(x1, y1, steps=5)
     pg.mouse.up()
-    answered_after(pg, "sceneReply", state(pg, "s.lastSent"))
+    scene_settled(pg)
 
 
 def test_dragging_in_the_scene_views_moves_what_they_control(page):
@@ -492,7 +494,7 @@ def test_dragging_the_3d_handle_moves_the_arm_and_the_ball(page):
     view_drawn(page, "scene")
     pose = drag_handle(page, "scene", -50, 40)
     assert state(page, "document.getElementById('auto').checked") is False
-    answered_after(page, "sceneReply", state(page, "s.lastSent"))
+    scene_settled(page)
     r = state(page, "s.sceneReply")
     held = state(page, "s.view3d.scene.handlePose()")["position"]  # snapped to the reply's
     assert math.dist(r["target3"], held) <= 1e-6
@@ -504,7 +506,7 @@ def test_dragging_the_3d_handle_moves_the_arm_and_the_ball(page):
     page.wait_for_function("geoikState.sceneReply && geoikState.sceneReply.scene === 'hand'")
     view_drawn(page, "scene")
     pose = drag_handle(page, "scene", 30, -20)
-    answered_after(page, "sceneReply", state(page, "s.lastSent"))
+    scene_settled(page)
     r = state(page, "s.sceneReply")
     assert (
         math.dist(r["ball"], pose["position"]) <= 0.4

@@ -140,6 +140,12 @@ function sceneMessage(t) {
 }
 
 let sentKey = ""; // the last message sent: the next is sent only when it differs
+// whether the scene's current input is still to be sent (it goes on the next frame once a
+// request is free): tests wait for false before reading a reply as the last input's
+Object.defineProperty(S, "sceneQueued", {
+  get: () => Boolean(SCENES[S.scene]) && JSON.stringify(sceneMessage(clock.t)) !== sentKey,
+  enumerable: true,
+});
 
 export function sceneLoop(now) {
   requestAnimationFrame(sceneLoop);
