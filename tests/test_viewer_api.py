@@ -655,7 +655,7 @@ def test_requests_are_answered_while_preparing_and_a_map_waits_for_its_step(monk
             if msg is not None:
                 sock.send(json.dumps(msg))
             while True:
-                got = json.loads(sock.recv(timeout=60))
+                got = json.loads(sock.recv(timeout=300))  # a hang guard: a cold map compiles first
                 if got["type"] == "status":
                     statuses.append(got["preparation"])
                 if got["type"] == (want or msg["type"]):

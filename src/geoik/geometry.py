@@ -48,6 +48,23 @@ def sq(x):
 
 
 @njit(cache=True)
+def copy_into(dst, src):
+    """Copy ``src`` (1-D or 2-D) into ``dst`` of the same shape, element by element.
+
+    Kernels copy arrays with it rather than ``dst[:] = src``: numba compiles a slice assignment
+    from an array with a shape-mismatch error whose message formatting costs about 3 s of
+    compilation in every process that compiles such a kernel (once per number of dimensions),
+    more than many kernels take themselves."""
+    if src.ndim == 1:
+        for i in range(src.shape[0]):
+            dst[i] = src[i]
+    else:
+        for i in range(src.shape[0]):
+            for j in range(src.shape[1]):
+                dst[i, j] = src[i, j]
+
+
+@njit(cache=True)
 def total_length(lengths):
     """The links' lengths summed in order (as every kernel sums them: NumPy's own sum pairs
     terms, so it may round differently)."""

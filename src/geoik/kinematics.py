@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import q_angle, q_to_rotvec, sq
+from geoik.geometry import copy_into, q_angle, q_to_rotvec, sq
 
 REVOLUTE = 0
 CONTINUOUS = 1
@@ -276,7 +276,7 @@ def fk_poe(H, P, R_tip, kinds, q, R_out, p_out):
                     tmp[r, c] = (
                         acc[r, 0] * turn[0, c] + acc[r, 1] * turn[1, c] + acc[r, 2] * turn[2, c]
                     )
-            acc[:, :] = tmp
+            copy_into(acc[:, :], tmp)
         for r in range(3):
             p_out[r] += acc[r, 0] * P[i + 1, 0] + acc[r, 1] * P[i + 1, 1] + acc[r, 2] * P[i + 1, 2]
     for r in range(3):

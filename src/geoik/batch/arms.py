@@ -29,6 +29,7 @@ from geoik.errors import (
     UnsupportedChainError,
     describe,
 )
+from geoik.geometry import copy_into
 from geoik.robots.analytic import EXACT_TOL, _plan, analytic_model, is_short, kernel_of
 from geoik.robots.model import Robot
 from geoik.solvers.analytic.families import MAX_SOLUTIONS
@@ -116,14 +117,14 @@ def _engine(kernel, model, targets, rots, start, tol, angle_tol, chunk, counter,
             if a + b + d <= 0:  # no candidate at all (the searched six-joint family)
                 status[i] = 2
                 count[i] = 0
-                angles[i] = start
+                copy_into(angles[i], start)
                 error[i] = np.inf
                 angle_error[i] = np.inf
                 continue
             nearest = a > 0 and int(out[0, n]) & NEAREST_ORIENTATION != 0
             status[i] = 3 if nearest else 0 if a else 1 if b else 2
             count[i] = 0 if nearest else a
-            angles[i] = out[0, :n]
+            copy_into(angles[i], out[0, :n])
             error[i] = out[0, n + 1]
             angle_error[i] = out[0, n + 2]
         c = take(counter)

@@ -59,7 +59,7 @@ from geoik.checks import (
     check_points,
 )
 from geoik.errors import InvalidOptionError
-from geoik.geometry import CLOSEST, REACHED, fk_2d, wrap_free_joints
+from geoik.geometry import CLOSEST, REACHED, copy_into, fk_2d, wrap_free_joints
 from geoik.judge import judge, judge_params, judge_xyz
 from geoik.motion import costs_2d
 from geoik.rigs.skeleton import Skeleton
@@ -213,8 +213,8 @@ def _task(kernel, cost_fn, model, job, i0, i1, out):
     t = np.empty(2)
     pos = np.empty((n + 1, 2))
     for i in range(i0, i1):
-        ang[:] = start
-        rec[0, :] = start
+        copy_into(ang[:], start)
+        copy_into(rec[0, :], start)
         t[0], t[1] = targets[i, 0], targets[i, 1]
         code, used, nrec = kernel(lengths, base, lo, hi, t, ang, tol, max_iter, opts, rec)
         fk_2d(lengths, base, ang, pos)

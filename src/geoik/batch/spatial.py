@@ -24,7 +24,7 @@ from numba import njit, types
 from geoik.batch.bundles import CHAIN_3D, Job, Outputs, job_type, outputs_type
 from geoik.batch.costs import cost_function, no_costs
 from geoik.batch.parallel import run_threads, take, threads
-from geoik.geometry import fk_3d, rotvecs_from_quats
+from geoik.geometry import copy_into, fk_3d, rotvecs_from_quats
 from geoik.judge import judge, judge_params
 from geoik.motion import costs_3d
 from geoik.state import rest_state
@@ -123,8 +123,8 @@ def _task(kernel, cost_fn, model, job, i0, i1, out):
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))
     for i in range(i0, i1):
-        quats[:, :] = start
-        rec[0, :, :] = start
+        copy_into(quats[:, :], start)
+        copy_into(rec[0, :, :], start)
         t[0], t[1], t[2] = targets[i, 0], targets[i, 1], targets[i, 2]
         code, used, nrec = kernel(
             lengths, base, cone, hinge, lo, hi, t, quats, tol, max_iter, opts, rec
@@ -164,8 +164,8 @@ def _lane_engine(kernel, cost_fn, model, job, lanes, counter, out):
             for b in range(lanes):
                 i = min(i0 + b, i1 - 1)  # the last block padded with its last target
                 t[b, 0], t[b, 1], t[b, 2] = targets[i, 0], targets[i, 1], targets[i, 2]
-                quats[b, :, :] = start
-                rec[b, 0, :, :] = start
+                copy_into(quats[b, :, :], start)
+                copy_into(rec[b, 0, :, :], start)
             kernel(
                 lengths, base, cone, hinge, lo, hi, t, quats, tol, max_iter, opts, rec, info[0],
                 info[1], info[2], end, final,

@@ -31,7 +31,7 @@ from geoik.checks import (
     relative_tol,
 )
 from geoik.errors import InvalidOptionError, InvalidTargetError, UnknownMethodError, describe
-from geoik.geometry import CLOSEST, REACHED, annulus_closest
+from geoik.geometry import CLOSEST, REACHED, annulus_closest, copy_into
 from geoik.judge import annulus_params, judge
 from geoik.rigs.skeleton import Skeleton
 from geoik.rigs.tree import (
@@ -342,11 +342,11 @@ def _engine(fabrik, tree, segments, job, counter, rows):
         c = take(counter)
         while c < tasks:
             for i in range(c * CHUNK, min(m, (c + 1) * CHUNK)):
-                pos[:, :] = first
+                copy_into(pos[:, :], first)
                 for e in range(k):
                     j = eff[e]
                     t = targets[i, e]
-                    tgt[j, :] = t
+                    copy_into(tgt[j, :], t)
                     # as tree._closest_point: the nearest point of the effector's annulus
                     has_closest[j] = annulus_closest(t, root, reach[e, 0], reach[e, 1], closest[j])
                 if fabrik:
@@ -392,5 +392,5 @@ def _engine(fabrik, tree, segments, job, counter, rows):
                     status[i, e], error[i, e] = st, err
                 used[i] = n_used
                 if final.shape[0] > 0:
-                    final[i, :, :] = pos
+                    copy_into(final[i, :, :], pos)
             c = take(counter)

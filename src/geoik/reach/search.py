@@ -37,7 +37,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import sq
+from geoik.geometry import copy_into, sq
 
 __all__ = ["extreme_distance"]
 
@@ -114,7 +114,7 @@ def _polish_to_zero(lengths, lo, hi, a, pos, grad):
         if not ft < f:
             break
         f = ft
-        a[:] = trial
+        copy_into(a[:], trial)
     return f
 
 
@@ -170,8 +170,8 @@ def _split(lengths, c, h, B, sgn, cs, hs, top, pos, grad):
     half = 0.5 * h[js]
     first = 1.0 if sgn * grad[js] < 0.0 else -1.0
     for side in (first, -first):
-        cs[top, 1:] = c[1:]
-        hs[top, 1:] = h[1:]
+        copy_into(cs[top, 1:], c[1:])
+        copy_into(hs[top, 1:], h[1:])
         cs[top, js] = c[js] + side * half
         hs[top, js] = half
         top += 1
@@ -219,8 +219,8 @@ def extreme_distance(lengths, lo, hi, maximize, eps, cap):
     h = np.zeros(m)
     while top > 0:
         top -= 1
-        c[1:] = cs[top, 1:]
-        h[1:] = hs[top, 1:]
+        copy_into(c[1:], cs[top, 1:])
+        copy_into(h[1:], hs[top, 1:])
         count += 1
         f, fc, width = _enclose(lengths, c, h, B, sgn, a, pos, grad)
         low, high = _disc_bound(lengths, c, h)
@@ -234,7 +234,7 @@ def extreme_distance(lengths, lo, hi, maximize, eps, cap):
             best = min(best, math.sqrt(f), math.sqrt(fc))
             edge = max(f - width, low * low)
             if edge <= 0.0 and best > eps:
-                a[1:] = c[1:]
+                copy_into(a[1:], c[1:])
                 best = min(best, math.sqrt(_polish_to_zero(lengths, lo, hi, a, pos, grad)))
             if best <= eps:
                 bound = 0.0

@@ -51,6 +51,7 @@ from geoik.errors import InvalidChainError, describe
 from geoik.geometry import (
     TINY,
     clamp,
+    copy_into,
     q_axis_angle,
     q_between,
     qmul,
@@ -253,7 +254,7 @@ def pose_breaches(parents, order, rest, cone, hinge, lo, hi, root_q, pos, frames
     frame ``local (m, 3)`` and its breach ``out (m,)`` (radians; the root's row 0)."""
     m = pos.shape[0]
     r = order[0]
-    frames[r, :] = root_q
+    copy_into(frames[r, :], root_q)
     out[r] = 0.0
     local[r, :] = 0.0
     for idx in range(1, m):

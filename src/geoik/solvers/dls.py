@@ -74,6 +74,7 @@ from geoik.geometry import (
     beyond_reach,
     clamp,
     constrain_joint_3d,
+    copy_into,
     dist2,
     fk_2d,
     fk_3d,
@@ -433,7 +434,7 @@ def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
                 return code, 1, nrec
             aim, first, out_of_reach = outer, 2, True
     for it in range(first, max_iter + 1):
-        end[:] = pos[n]
+        copy_into(end, pos[n])
         gap = clamped_error(end, aim, dmax, de)
         lam2 = damping_now(lam0_2, boost, gap, dmax)
         jacobian_3d(pos, world, hinge, jac)

@@ -76,7 +76,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import MAX_ITERATIONS, REACHED, sq
+from geoik.geometry import MAX_ITERATIONS, REACHED, copy_into, sq
 from geoik.kinematics import (
     all_within,
     fk_joints,
@@ -335,9 +335,9 @@ def dls_general(
         restart = False
         accepted = new_err < err
         if accepted:
-            q[:] = trial
+            copy_into(q[:], trial)
             if nrec < rec.shape[0]:
-                rec[nrec, :] = q
+                copy_into(rec[nrec, :], q)
                 nrec += 1
             tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
             if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
@@ -345,7 +345,7 @@ def dls_general(
             err = new_err
             if err < best_err:
                 best_err = err
-                best[:] = q
+                copy_into(best[:], q)
             boost = max(boost * 0.25, BOOST_MIN)
         else:
             boost *= 4.0
@@ -380,9 +380,9 @@ def dls_general(
                 cand_err = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)[0]
                 if cand_err < fewest:
                     fewest = cand_err
-                    q[:] = trial
+                    copy_into(q[:], trial)
             if nrec < rec.shape[0]:
-                rec[nrec, :] = q
+                copy_into(rec[nrec, :], q)
                 nrec += 1
             boost = 1.0
         if restart or not accepted:
@@ -393,7 +393,7 @@ def dls_general(
             fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
             err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
     if best_err < err:
-        q[:] = best
+        copy_into(q[:], best)
         rec[min(nrec, rec.shape[0] - 1), :] = q
         nrec = min(nrec + 1, rec.shape[0])
     return MAX_ITERATIONS, max_iter, nrec

@@ -95,6 +95,7 @@ from geoik.geometry import (
     all_done,
     beyond_reach,
     clamp,
+    copy_into,
     dist2,
     fit_angle,
     fk_3d,
@@ -295,7 +296,7 @@ def backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q):
     that every joint but the first meets its limits.
     """
     n = lengths.shape[0]
-    q[n, :] = target
+    copy_into(q[n, :], target)
     f0, f1, f2, f3 = world[n - 1, 0], world[n - 1, 1], world[n - 1, 2], world[n - 1, 3]
     for i in range(n - 1, -1, -1):
         dx, dy, dz = q[i + 1, 0] - pos[i, 0], q[i + 1, 1] - pos[i, 1], q[i + 1, 2] - pos[i, 2]
@@ -420,10 +421,10 @@ def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, 
             return CLOSEST, 1, nrec
         out_of_reach, first = True, 2
     for it in range(first, max_iter + 1):
-        end[:] = pos[n]
+        copy_into(end, pos[n])
         if is_beyond and it == 1:
             for i in range(n + 1):
-                q[i, :] = target  # straighten: every joint points at the target
+                copy_into(q[i], target)  # straighten: every joint points at the target
         else:
             backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q)
         forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world)
@@ -476,9 +477,9 @@ def fabrik_tree(
             if not active[j]:
                 continue
             if targeted[j]:
-                want[j, :] = targets[j]
+                copy_into(want[j], targets[j])
             else:
-                want[j, :] = acc[j] / cnt[j]  # the centroid of the sub-base's proposals
+                copy_into(want[j, :], acc[j] / cnt[j])  # the centroid of the sub-base's proposals
             p = parent[j]
             toward(want[j], pos[p], pos[j], pos[p], lengths[j], prop)
             acc[p, :] += prop
@@ -492,7 +493,7 @@ def fabrik_tree(
             return REACHED, it
         if max_move(pos, prev, active) <= TREE_MOVED * scale:
             return STALLED, it
-        prev[:, :] = pos
+        copy_into(prev[:, :], pos)
     return MAX_ITERATIONS, max_iter
 
 

@@ -49,7 +49,17 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import REACHED, beyond_reach, dist2, fk_2d, fk_3d, fk_3d_from, qrot, sq
+from geoik.geometry import (
+    REACHED,
+    beyond_reach,
+    copy_into,
+    dist2,
+    fk_2d,
+    fk_3d,
+    fk_3d_from,
+    qrot,
+    sq,
+)
 from geoik.solvers._triangle import (
     TINY,
     axis_perp,
@@ -100,7 +110,7 @@ def go_round_angle(a, b, c, link, offset, threshold):
 @njit(cache=True)
 def _record_2d(angles, rec, nrec):
     if nrec < rec.shape[0]:
-        rec[nrec, :] = angles
+        copy_into(rec[nrec], angles)
         return nrec + 1
     return nrec
 
@@ -206,7 +216,7 @@ def _aim_3d(j, v, t, delta, axis, quats, world, pos, lengths, cone, hinge, lo, h
 @njit(cache=True)
 def _record_3d(quats, rec, nrec):
     if nrec < rec.shape[0]:
-        rec[nrec, :, :] = quats
+        copy_into(rec[nrec, :, :], quats)
         return nrec + 1
     return nrec
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from geoik.geometry import CLOSEST, REACHED, STALLED, dist2
+from geoik.geometry import CLOSEST, REACHED, STALLED, copy_into, dist2
 
 __all__ = ["GO", "record", "verdict"]
 
@@ -44,7 +44,7 @@ def record(rec, nrec, state):
         The rows used now: ``nrec + 1``, or ``nrec`` when ``rec`` is full.
     """
     if nrec < rec.shape[0]:
-        rec[nrec] = state
+        copy_into(rec[nrec], state)
         return nrec + 1
     return nrec
 

@@ -55,6 +55,7 @@ from geoik.geometry import (
     PI,
     REACHED,
     beyond_reach,
+    copy_into,
     dist2,
     fk_2d,
     fk_3d,
@@ -148,7 +149,7 @@ def triangulation_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts,
                 angles[i] = new
                 side = s
                 if nrec < rec.shape[0]:
-                    rec[nrec, :] = angles
+                    copy_into(rec[nrec, :], angles)
                     nrec += 1
             if closes and not constrained:
                 formed = abs(abs(wrap(psi - heading - angles[i])) - delta) <= FORMED
@@ -199,7 +200,7 @@ def triangulation_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max
         if moved > 0.0:
             fk_3d_from(i, lengths, quats, pos, world)
             if nrec < rec.shape[0]:
-                rec[nrec, :, :] = quats
+                copy_into(rec[nrec, :, :], quats)
                 nrec += 1
         if closes and not constrained:
             vx, vy, vz = qrot(world[i, 0], world[i, 1], world[i, 2], world[i, 3], 1.0, 0.0, 0.0)

@@ -37,7 +37,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import wrap
+from geoik.geometry import copy_into, wrap
 from geoik.solvers.analytic.subproblems import DEGENERATE, LEAST_SQUARES, sp1, sp2, sp3, sp4, sp5
 
 __all__ = ["MAX_SOLUTIONS", "solve_6r"]
@@ -444,7 +444,7 @@ def search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand
     k = 0
     for s in range(N + 1):
         ts[k] = -math.pi + s * step
-        samples[k] = coarse[s]
+        copy_into(samples[k], coarse[s])
         counts[k] = ccount[s]
         k += 1
         if s < N and fine[s]:

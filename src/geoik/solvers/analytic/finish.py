@@ -16,7 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import wrap
+from geoik.geometry import copy_into, wrap
 from geoik.solvers.analytic.families import mm, mmt, mv, rot, solve_6r
 from geoik.solvers.analytic.subproblems import DEGENERATE
 
@@ -126,7 +126,7 @@ def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac):
         ep2, er2, dp2, da2 = _errors(R_goal, p_goal, R2, p2)
         if dp2 + da2 >= dp + da:
             break
-        q[:] = trial
+        copy_into(q[:], trial)
         ep, er, dp, da = ep2, er2, dp2, da2
     return dp, da
 
@@ -333,7 +333,7 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     count = solve_6r(code, H, P, points, R06, pg, tip0, cand, cflags, two, four3)
     kept = 0
     for c in range(count):
-        q[:] = cand[c]
+        copy_into(q, cand[c])
         R, p = forward(H, P, R_tip, q)
         _, _, dp, da = _errors(Rg, pg, R, p)
         if dp > fine or da > 1e-12:  # axes that meet only within tolerance, or rounding

@@ -44,7 +44,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import wrap
+from geoik.geometry import copy_into, wrap
 from geoik.solvers.analytic.families import _angle_of, mm, mmt, mtm, mtv, mv, normal, rot
 from geoik.solvers.analytic.finish import (
     NOT_EXACT,
@@ -143,10 +143,10 @@ def pack_short(
     p = np.zeros((6, 3))
     lo5 = np.zeros(5)
     hi5 = np.zeros(5)
-    h[:n] = H
-    p[: n + 1] = P
-    lo5[:n] = lo
-    hi5[:n] = hi
+    copy_into(h[:n], H)
+    copy_into(p[: n + 1], P)
+    copy_into(lo5[:n], lo)
+    copy_into(hi5[:n], hi)
     if n == 4:
         h[4] = normal((float(H[1, 0]), float(H[1, 1]), float(H[1, 2])))
     parts = [[float(code), float(n)], h, p, R_tip, lo5, hi5]
@@ -304,7 +304,7 @@ def _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q, tmp):
         v = _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
         if v > best:
             best = v
-            q[:] = tmp
+            copy_into(q[:], tmp)
     return best
 
 
@@ -393,7 +393,7 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
     tmp = work[9:14]
     st = work[14:19]  # the start, padded for a four-joint arm
     st[:] = 0.0
-    st[:n] = start[:n]
+    copy_into(st[:n], start[:n])
     rows = work[19:99].reshape((16, 5))
     info = work[99:163].reshape((16, 4))  # flags, position error, angle error, sort key
     group = work[163:179]  # 0, 1, 2; -1 once written out
@@ -534,7 +534,7 @@ def _polish(H, P, R_tip, Rg, pg, q, steps, jac, position=False):
             ep2, er2, dp2, da2 = _errors(Rg, pg, R2, p2)
             if dp2 >= dp:
                 break
-            q[:] = trial
+            copy_into(q[:], trial)
             ep, er, dp, da = ep2, er2, dp2, da2
             R, p = R2, p2
             continue
@@ -555,7 +555,7 @@ def _polish(H, P, R_tip, Rg, pg, q, steps, jac, position=False):
         ep2, er2, dp2, da2 = _errors(Rg, pg, R2, p2)
         if dp2 + da2 >= dp + da:
             break
-        q[:] = trial
+        copy_into(q[:], trial)
         ep, er, dp, da = ep2, er2, dp2, da2
         R, p = R2, p2
     return dp, da

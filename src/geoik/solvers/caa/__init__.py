@@ -67,6 +67,7 @@ from geoik.geometry import (
     REACHED,
     STALLED,
     constrain_joint_3d,
+    copy_into,
     fk_2d,
     fk_3d,
     is_hinge,
@@ -154,7 +155,7 @@ def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, pre, rec):
     for k in range(count):
         arc_angles(lengths, ths[k], side, alpha, angles)
         if k + 1 < rec.shape[0]:
-            rec[k + 1, :] = angles
+            copy_into(rec[k + 1, :], angles)
     return status, count, min(count + 1, rec.shape[0])
 
 
@@ -178,12 +179,12 @@ def _plane(base, target, pos, hinge):
     normal = np.zeros(3)
     for j in range(n):
         if is_hinge(hinge, j):
-            normal[:] = hinge[j]
+            copy_into(normal, hinge[j])
             break
     cands = np.empty((5, 3))
-    cands[0] = w
-    cands[1] = pos[n] - base
-    cands[2] = pos[1] - base
+    copy_into(cands[0], w)
+    copy_into(cands[1], pos[n] - base)
+    copy_into(cands[2], pos[1] - base)
     cands[3] = (1.0, 0.0, 0.0)
     cands[4] = (0.0, 0.0, 1.0)
     u = np.zeros(3)
@@ -223,7 +224,7 @@ def _arc_quats(lengths, base, th, side, u, v, flat, pos2, pos3, quats):
     arc_angles(lengths, th, side, 0.0, flat)
     fk_2d(lengths, np.zeros(2), flat, pos2)
     for k in range(lengths.shape[0] + 1):
-        pos3[k] = base + pos2[k, 0] * u + pos2[k, 1] * v
+        copy_into(pos3[k], base + pos2[k, 0] * u + pos2[k, 1] * v)
     quats_from_positions_3d(pos3, quats)
 
 
@@ -288,7 +289,7 @@ def caa_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, pre
     for k in range(count):
         _arc_quats(lengths, base, ths[k], side, u, v, flat, pos2, pos3, quats)
         if k + 1 < rec.shape[0]:
-            rec[k + 1, :, :] = quats
+            copy_into(rec[k + 1, :, :], quats)
     return status, count, min(count + 1, rec.shape[0])
 
 

@@ -41,6 +41,7 @@ from geoik.geometry import (
     beyond_reach,
     clamp,
     constrain_joint_3d,
+    copy_into,
     dist2,
     fk_3d,
     fk_3d_from,
@@ -79,17 +80,17 @@ def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     # string functions): the kernel then has the argument types the batch engine compiles it
     # for, and compiles once
     lane = np.empty((1, n))
-    lane[0, :] = angles
+    copy_into(lane[0], angles)
     keys = np.empty((1, cap, n))
-    keys[0, 0, :] = rec[0]
+    copy_into(keys[0, 0], rec[0])
     final = cap > 0
     ccd_2d_lanes(
         lengths, base, lo, hi, targets, lane, tol, max_iter, opts, keys, out[0], out[1], out[2],
         end, final,
     )  # fmt: skip
     nrec = out[0, 0]
-    angles[:] = lane[0]
-    rec[1:nrec, :] = keys[0, 1:nrec, :]
+    copy_into(angles, lane[0])
+    copy_into(rec[1:nrec], keys[0, 1:nrec])
     return out[1, 0], out[2, 0], nrec
 
 
@@ -112,17 +113,18 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     end = np.empty((1, 3))
     n, cap = quats.shape[0], rec.shape[0]
     lane = np.empty((1, n, 4))  # the lane kernel's own types, as in ccd_2d
-    lane[0, :, :] = quats
+    copy_into(lane[0], quats)
     keys = np.empty((1, cap, n, 4))
-    keys[0, 0, :, :] = rec[0]
+    copy_into(keys[0, 0], rec[0])
     final = cap > 0
     ccd_3d_lanes(
         lengths, base, cone, hinge, lo, hi, targets, lane, tol, max_iter, opts, keys, out[0],
         out[1], out[2], end, final,
     )  # fmt: skip
     nrec = out[0, 0]
-    quats[:, :] = lane[0]
-    rec[1:nrec, :, :] = keys[0, 1:nrec, :, :]
+    copy_into(quats, lane[0])
+    for r in range(1, nrec):
+        copy_into(rec[r], keys[0, r])
     return out[1, 0], out[2, 0], nrec
 
 

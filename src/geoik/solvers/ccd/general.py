@@ -33,7 +33,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import MAX_ITERATIONS, REACHED, STALLED, sq
+from geoik.geometry import MAX_ITERATIONS, REACHED, STALLED, copy_into, sq
 from geoik.kinematics import (
     all_within,
     fk_joints,
@@ -154,7 +154,7 @@ def ccd_general(
             )
             fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
             if nrec < rec.shape[0]:
-                rec[nrec, :] = q
+                copy_into(rec[nrec, :], q)
                 nrec += 1
         tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
         if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):

@@ -93,6 +93,7 @@ from geoik.geometry import (
     REACHED,
     STALLED,
     constrain_joint_3d,
+    copy_into,
     dist2,
     fk_2d,
     fk_3d,
@@ -133,7 +134,7 @@ def angles_toward_2d(lengths, base, lo, hi, placed, angles):
 def quats_toward_3d(lengths, base, cone, hinge, lo, hi, placed, quats, pos, world):
     """Set local rotations, base to tip, pointing each link at its placed child within limits;
     ``pos`` and ``world`` receive the resulting forward kinematics."""
-    pos[0, :] = base
+    copy_into(pos[0, :], base)
     for j in range(lengths.shape[0]):
         p0, p1, p2, p3 = parent_frame(j, world)
         o0, o1, o2, o3 = quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3]
@@ -186,7 +187,7 @@ def circles_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     angles_toward_2d(lengths, base, lo, hi, placed, angles)
     nrec = min(2, rec.shape[0])  # a one-row record (no motion wanted) stays the start pose
     if nrec == 2:
-        rec[1, :] = angles
+        copy_into(rec[1, :], angles)
     fk_2d(lengths, base, angles, cur)
     status, steps = _verdict(code, cur[n], target, placed[n], tol, n)
     return status, steps, nrec
@@ -209,7 +210,7 @@ def circles_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter,
     quats_toward_3d(lengths, base, cone, hinge, lo, hi, placed, quats, cur, world)
     nrec = min(2, rec.shape[0])
     if nrec == 2:
-        rec[1, :, :] = quats
+        copy_into(rec[1, :, :], quats)
     status, steps = _verdict(code, cur[n], target, placed[n], tol, n)
     return status, steps, nrec
 

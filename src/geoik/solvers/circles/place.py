@@ -11,7 +11,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import PI, clamp, dist2, sq
+from geoik.geometry import PI, clamp, copy_into, dist2, sq
 
 IN_REACH = 0
 BEYOND = 1
@@ -202,7 +202,7 @@ def place_chain(lengths, cur, goal, out):
     v = np.empty(dim)
     dist = goal_direction(cur, goal, u)
     rmin, rmax = reach_of(lengths, n)
-    out[0, :] = base
+    copy_into(out[0, :], base)
     if dist > rmax:
         s = 0.0
         for i in range(n):
@@ -238,5 +238,5 @@ def place_chain(lengths, cur, goal, out):
         for c in range(dim):
             out[i, c] = base[c] + ox[i] * u[c] + oy[i] * v[c]
     if code == IN_REACH:
-        out[n, :] = goal
+        copy_into(out[n, :], goal)
     return code

@@ -15,6 +15,7 @@ from geoik.geometry import (
     TREE_MOVED,
     all_done,
     clamp,
+    copy_into,
     dist2,
     max_move,
     toward,
@@ -45,18 +46,18 @@ def _place(seg, top, key, ptr, joints, seg_len, want, targeted, targets, pos):
     dim = pos.shape[1]
     goal = np.empty(dim)
     if targeted[k]:
-        goal[:] = targets[k]
+        copy_into(goal, targets[k])
     else:
         rmin, rmax = reach_of(ls, hi - lo - 1)
         d = math.sqrt(dist2(want[k], pos[a]))
         toward(pos[a], want[k], pos[a], pos[k], clamp(d, rmin, rmax), goal)
     cur = np.empty((hi - lo, dim))
     for i in range(hi - lo):
-        cur[i, :] = pos[joints[lo + i]]
+        copy_into(cur[i], pos[joints[lo + i]])
     out = np.empty((hi - lo, dim))
     place_chain(ls, cur, goal, out)
     for i in range(1, hi - lo):
-        pos[joints[lo + i], :] = out[i]
+        copy_into(pos[joints[lo + i]], out[i])
 
 
 @njit(cache=True)
@@ -92,11 +93,12 @@ def circles_tree(
         for s in range(nseg - 1, -1, -1):
             k = key[s]
             if targeted[k]:
-                want[k, :] = targets[k]
+                copy_into(want[k], targets[k])
             elif cnt[k] > 0.0:
-                want[k, :] = acc[k] / cnt[k]
+                for d in range(dim):
+                    want[k, d] = acc[k, d] / cnt[k]
             else:
-                want[k, :] = pos[k]
+                copy_into(want[k], pos[k])
             _propose(s, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop)
         for s in range(nseg):
             _place(s, top, key, ptr, joints, seg_len, want, targeted, targets, pos)
@@ -104,5 +106,5 @@ def circles_tree(
             return REACHED, it
         if max_move(pos, prev, active) <= TREE_MOVED * scale:
             return STALLED, it
-        prev[:, :] = pos
+        copy_into(prev[:, :], pos)
     return MAX_ITERATIONS, max_iter

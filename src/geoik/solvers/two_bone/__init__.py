@@ -56,7 +56,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import PI, REACHED, dist2, fit_angle, sq
+from geoik.geometry import PI, REACHED, copy_into, dist2, fit_angle, sq
 from geoik.solvers.base import Option, Solver, sign
 from geoik.solvers.two_bone.core import EXACT, elbow_direction, judge_kernel, unit_or_zero
 from geoik.solvers.two_bone.spatial import two_bone_3d
@@ -117,7 +117,7 @@ def two_bone_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec)
     angles[0], angles[1] = b0, b1
     nrec = min(2, rec.shape[0])  # a one-row record (no motion wanted) stays the start pose
     if nrec == 2:
-        rec[1, :] = angles
+        copy_into(rec[1, :], angles)
     end[0] = base[0] + r1 * math.cos(b0) + r2 * math.cos(b0 + b1)
     end[1] = base[1] + r1 * math.sin(b0) + r2 * math.sin(b0 + b1)
     return judge_kernel(end, base, target, r1, r2, tol), 1, nrec

@@ -13,6 +13,7 @@ from geoik.geometry import (
     PI,
     REACHED,
     constrain_joint_3d,
+    copy_into,
     dist2,
     fit_angle,
     fk_3d,
@@ -136,7 +137,7 @@ def branch_3d(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos
     ux, uy, uz, c = unit_or_zero(target - base)
     if c == 0.0:
         fk_3d(lengths, base, quats, pos, world)
-        d[:] = (pos[1] - base) / r1
+        copy_into(d[:], (pos[1] - base) / r1)
         gamma = PI
     else:
         vx, vy, vz = pole_normal(ux, uy, uz, pole)
@@ -255,14 +256,14 @@ def two_bone_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter
     best = one_branch(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world)
     if best > EXACT * (r1 + r2):
         chosen = quats.copy()
-        quats[:, :] = start
+        copy_into(quats[:, :], start)
         other = one_branch(
             lengths, base, cone, hinge, lo, hi, target, pole, -side, quats, pos, world
         )
         if not other < best:
-            quats[:, :] = chosen
+            copy_into(quats[:, :], chosen)
     fk_3d(lengths, base, quats, pos, world)
     nrec = min(2, rec.shape[0])  # a one-row record (no motion wanted) stays the start pose
     if nrec == 2:
-        rec[1, :, :] = quats
+        copy_into(rec[1, :, :], quats)
     return judge_kernel(pos[2], base, target, r1, r2, tol), 1, nrec
