@@ -363,24 +363,41 @@ def _progress(label: str, total_targets: int) -> ProgressBar | None:
     return ProgressBar(f"geoik {label}", unit="tiles")
 
 
-def _compute(
+def _check_maps(
     args: argparse.Namespace,
     jobs: list[tuple[Chain, str]],
     typed: _Typed,
-    plane: Any = None,
-    volume: int | None = None,
-) -> tuple[list[Any], Timing]:
-    """The maps of ``jobs`` (one pool of tiles, here or on the cluster; volume maps with
-    ``volume``) and their timing; ``args.size`` and ``args.tile_rows`` become ints (checked by
-    :func:`geoik.maps.metric.check_jobs`, as everything else, before a cluster starts)."""
-    from geoik import jit
-    from geoik.maps.metric import check_jobs, metric_maps
-    from geoik.maps.tiles import cluster
-    from geoik.maps.volume import check_volume, volume_map
+    plane: Any,
+    volume: int | None,
+    kw: dict[str, Any],
+) -> Any:
+    """Check every map of ``jobs`` before any is run (compiling the kernels a map needs, if
+    not cached); ``args.size`` and ``args.tile_rows`` become ints.
 
-    before = jit.compile_stats()
-    t_check = time.perf_counter()  # the checks compile the kernels a map needs, if not cached
-    kw = _solve_kw(args)
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed map command's arguments (``size``, ``tile_rows``, ``metric``).
+    jobs : list of (Chain, str)
+        Each map's chain and method.
+    typed : _Typed
+        The flags as typed, which errors are said about.
+    plane : Any
+        The plane of planar maps through a 3-D chain, or None.
+    volume : int or None
+        N, for maps of N x N x N voxels; None for planar maps.
+    kw : dict
+        The solve's keyword arguments (:func:`_solve_kw`).
+
+    Returns
+    -------
+    int or None
+        The rows of voxels per tile of a volume map (``--tile-rows`` or the checks' choice);
+        ``--tile-rows`` as typed for planar maps.
+    """
+    from geoik.maps.metric import check_jobs
+    from geoik.maps.volume import check_volume
+
     if volume is not None:  # the library's size of a volume map is --volume's N
         typed.names["size"] = "--volume"
     typed_rows = None if args.tile_rows is None else int_or_text(args.tile_rows)
@@ -393,6 +410,68 @@ def _compute(
         else:
             for chain, method in jobs:
                 rows = check_volume(chain, method, args.metric, volume, rows, **kw)
+    return rows
+
+
+def _run_maps(
+    args: argparse.Namespace,
+    jobs: list[tuple[Chain, str]],
+    plane: Any,
+    volume: int | None,
+    rows: Any,
+    client: Any,
+    progress: Callable[[int, int], None] | None,
+    kw: dict[str, Any],
+) -> list[Any]:
+    """The checked maps of ``jobs``, on ``client`` (or here when None), as :func:`_compute`
+    describes: MetricMaps of ``args.size`` squared pixels, or VolumeMaps of ``volume`` cubed
+    voxels (``rows`` of voxels per tile), ``progress`` told of the targets done."""
+    from geoik.maps.metric import metric_maps
+    from geoik.maps.volume import volume_map
+
+    if volume is None:
+        return metric_maps(
+            jobs,
+            args.metric,
+            args.size,
+            client=client,
+            progress=progress,
+            tile_rows=args.tile_rows,
+            plane=plane,
+            **kw,
+        )
+    return [
+        volume_map(
+            chain,
+            method,
+            args.metric,
+            volume,
+            client=client,
+            progress=_nth(progress, i, len(jobs)),
+            tile_rows=rows,
+            **kw,
+        )
+        for i, (chain, method) in enumerate(jobs)
+    ]
+
+
+def _compute(
+    args: argparse.Namespace,
+    jobs: list[tuple[Chain, str]],
+    typed: _Typed,
+    plane: Any = None,
+    volume: int | None = None,
+) -> tuple[list[Any], Timing]:
+    """The maps of ``jobs`` (one pool of tiles, here or on the cluster; volume maps with
+    ``volume``) and their timing; ``args.size`` and ``args.tile_rows`` become ints (checked by
+    :func:`geoik.maps.metric.check_jobs`, as everything else, before a cluster starts)."""
+    from geoik import jit
+    from geoik.maps.tiles import cluster
+
+    before = jit.compile_stats()
+    t_check = time.perf_counter()  # the checks compile the kernels a map needs, if not cached
+    kw = _solve_kw(args)
+    rows = _check_maps(args, jobs, typed, plane, volume, kw)
     checked = time.perf_counter() - t_check
     targets = len(jobs) * (args.size**2 if volume is None else volume**3)
     bar = _progress(args.command, targets)
@@ -400,31 +479,7 @@ def _compute(
     try:
         with typed, cluster(args.scheduler) as client:
             t0 = time.perf_counter()
-            if volume is None:
-                maps: list[Any] = metric_maps(
-                    jobs,
-                    args.metric,
-                    args.size,
-                    client=client,
-                    progress=progress,
-                    tile_rows=args.tile_rows,
-                    plane=plane,
-                    **kw,
-                )
-            else:
-                maps = [
-                    volume_map(
-                        chain,
-                        method,
-                        args.metric,
-                        volume,
-                        client=client,
-                        progress=_nth(progress, i, len(jobs)),
-                        tile_rows=rows,
-                        **kw,
-                    )
-                    for i, (chain, method) in enumerate(jobs)
-                ]
+            maps = _run_maps(args, jobs, plane, volume, rows, client, progress, kw)
             wall = checked + time.perf_counter() - t0
             return maps, Timing(wall, jit.compile_stats().seconds - before.seconds, targets)
     finally:
