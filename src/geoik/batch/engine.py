@@ -418,6 +418,70 @@ def evaluate_grid(
     )
 
 
+def _check_arm_request(max_iter: Any, angles: Any, positions: Any, width: int) -> None:
+    """Refuse what a robot's batch does not take: ``max_iter``, ``angles``, ``positions`` or a
+    grid ``width`` (> 0), each named in the :class:`InvalidOptionError` raised."""
+    grid = width or None  # a grid is a plane of a chain's targets
+    for name, value in (
+        ("max_iter", max_iter),
+        ("angles", angles),
+        ("positions", positions),
+        ("width", grid),
+    ):
+        if value not in (None, False):
+            raise InvalidOptionError(
+                f"a robot's batch returns every pose's angles and takes no {name}, got {value!r}",
+                argument=name,
+            )
+
+
+def _check_motions(req: Request, chain: Chain) -> None:
+    """Refuse a request whose attempts would record a motion too large to keep: one target's
+    keyframes (rows of n angles in 2-D, n quaternions in 3-D, float64) per attempt's budget
+    (:func:`geoik.checks.check_motion`)."""
+    for solver, _, iters in req.attempts:
+        rows = solver.capacity(chain.n, iters)
+        row_bytes = 8 * chain.n * (1 if chain.dim == 2 else 4)
+        check_motion(rows, row_bytes, iters, f"{solver.name!r} on {chain.n} links")
+
+
+def _batch_result(
+    req: Request,
+    out: Outputs,
+    want_angles: bool,
+    want_costs: bool,
+    solved_by: np.ndarray | None,
+) -> BatchResult:
+    """Wrap the engines' outputs of N targets as a :class:`BatchResult`.
+
+    Parameters
+    ----------
+    req : Request
+        The checked request (its tolerance and attempts).
+    out : tuple of ndarray
+        :func:`empty_outputs`' arrays, filled: status, iterations, error, rotations over 5
+        degrees, rotation sum (radians), path length, each (N,), and the final angles.
+    want_angles, want_costs : bool
+        Whether the angles and the costs were asked for.
+    solved_by : (N,) ndarray or None
+        With ``method="auto"``: the index of the attempt that solved each target.
+    """
+    status, it, err, count, rotsum, path, final = out
+    return BatchResult(
+        status=status,
+        iterations=it,
+        error=err,
+        rotations_over_5deg=count,
+        rotation_sum_deg=np.degrees(rotsum) if want_costs else rotsum,
+        path_length=path,
+        angles=final if want_angles else None,
+        tol=req.tol,
+        max_iter=req.attempts[0].max_iter,
+        solvers=tuple(a.solver.name for a in req.attempts),
+        solved_by=solved_by,
+    )
+
+
 def _evaluate(
     chain: Chain | Skeleton | Robot,
     targets: Any,
@@ -432,21 +496,9 @@ def _evaluate(
 ) -> BatchResult | TreeBatchResult:
     """:func:`evaluate`, the targets run as a grid ``width`` wide if ``width`` > 0."""
     if isinstance(chain, Robot):
+        _check_arm_request(max_iter, angles, positions, width)
         from geoik.batch.arms import evaluate_arm
 
-        grid = width or None  # a grid is a plane of a chain's targets
-        for name, value in (
-            ("max_iter", max_iter),
-            ("angles", angles),
-            ("positions", positions),
-            ("width", grid),
-        ):
-            if value not in (None, False):
-                raise InvalidOptionError(
-                    f"a robot's batch returns every pose's angles and takes no {name}, got "
-                    f"{value!r}",
-                    argument=name,
-                )
         return evaluate_arm(chain, targets, method, tol, options)  # type: ignore[return-value]
     if isinstance(chain, Skeleton):
         if check_flag(angles, "angles"):
@@ -472,10 +524,7 @@ def _evaluate(
             f"{t.shape[0]} targets are not whole rows of {width} targets each", argument="width"
         )
     if want_costs:  # each thread keeps one target's keyframes
-        for s, _, iters in req.attempts:
-            rows = s.capacity(chain.n, iters)
-            row_bytes = 8 * chain.n * (1 if chain.dim == 2 else 4)
-            check_motion(rows, row_bytes, iters, f"{s.name!r} on {chain.n} links")
+        _check_motions(req, chain)
     out = empty_outputs(t.shape[0], chain.n, want_angles, chain.dim)
     if req.auto:
         solved_by = _run_auto(req, t, want_costs, out, width)
@@ -483,20 +532,7 @@ def _evaluate(
         solver, opts, iters = req.attempts[0]
         _run_any(solver, chain, t, req.tol, iters, opts, want_costs, out, width)
         solved_by = None
-    status, it, err, count, rotsum, path, final = out
-    return BatchResult(
-        status=status,
-        iterations=it,
-        error=err,
-        rotations_over_5deg=count,
-        rotation_sum_deg=np.degrees(rotsum) if want_costs else rotsum,
-        path_length=path,
-        angles=final if want_angles else None,
-        tol=req.tol,
-        max_iter=req.attempts[0].max_iter,
-        solvers=tuple(a.solver.name for a in req.attempts),
-        solved_by=solved_by,
-    )
+    return _batch_result(req, out, want_angles, want_costs, solved_by)
 
 
 RESULT_BYTES = 49

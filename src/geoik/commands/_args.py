@@ -16,25 +16,38 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import stat
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from geoik.chain import Chain
 from geoik.checks import check_int, check_max_iter, check_number, check_point, check_tol
+from geoik.commands._outputs import (
+    FIGURE_FORMATS,
+    check_distinct,
+    check_output,
+    writing,
+)
+from geoik.commands._outputs import WRITTEN_THROUGH as WRITTEN_THROUGH
+from geoik.commands._spelling import (
+    CHAIN_FIELDS,
+    TypedStore,
+    as_typed,
+    chain_names,
+    typed_flag,
+    typed_names,
+)
+from geoik.commands._spelling import FLAGS as FLAGS
 from geoik.errors import (
     GeoIKError,
     InvalidChainError,
     InvalidOptionError,
     InvalidPoseError,
     InvalidTargetError,
-    Spell,
     describe,
 )
-from geoik.files import kind_of, same_file, special_kind
+from geoik.files import kind_of
 
 __all__ = [
     "FIGURE_FORMATS",
@@ -61,28 +74,7 @@ __all__ = [
 ]
 
 MAX_LINKS = 10_000
-FLAGS = {
-    "target": "--target",
-    "tol": "--tol",
-    "max_iter": "--max-iter",
-    "method": "--method",
-    "start": "--start-deg",
-    "lengths": "--lengths",
-    "max_bend_deg": "--max-bend-deg",
-    "chain": "--lengths",
-    "metric": "--metric",
-    "size": "--size",
-    "tile_rows": "--tile-rows",
-    "scheduler": "--scheduler",
-    "plane": "--plane",
-    "volume": "--volume",
-}
-"""The command-line flag of each argument name the library's error messages start with."""
-CHAIN_FIELDS = ("lengths", "max_bend_deg", "hinge_axes", "base", "dim")
-FIGURE_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "tif", "tiff", "eps", "ps")
-"""File name extensions of the figures geoik writes (matplotlib's Agg canvas)."""
 _FREE = ("none", "free", "null", "")
-_TYPED = "typed_flags"
 
 MaxBend = float | tuple[float, float] | None
 
@@ -247,228 +239,6 @@ def parse_start_deg(text: str, chain: Chain, name: str = "--start-deg") -> Any:
         deg = check_number(part.strip() if value is None else value, where, error=InvalidPoseError)
         rad.append(math.radians(deg))
     return rad if per == 1 else [rad[3 * i : 3 * i + 3] for i in range(chain.n)]
-
-
-# --------------------------------------------------------------------------- output files
-
-
-def check_output(path: str | None, flag: str, formats: Sequence[str] | None = None) -> None:
-    """Refuse, before any work, an output that is a directory (or a block device or a socket),
-    whose folder is missing or read-only, or whose extension names no format that can be
-    written; the message starts with ``flag`` and gives ``path`` as typed. A character device
-    or a named pipe (``/dev/null``) is written through, as ``cp`` does, whatever its name."""
-    if path is None:
-        return
-    kind = special_kind(path)
-    if kind == "a directory":
-        raise InvalidOptionError(f"expected a file name, got the folder {path!r}", argument=flag)
-    if kind in WRITTEN_THROUGH:
-        if not os.access(path, os.W_OK):
-            raise InvalidOptionError(
-                f"expected a writable file, got {kind} {path!r}", argument=flag
-            )
-        return
-    if kind is not None:
-        raise InvalidOptionError(
-            f"expected a file, a character device or a named pipe, got {kind} {path!r}",
-            argument=flag,
-        )
-    ext = os.path.splitext(path)[1].lower().lstrip(".")
-    if formats is not None and ext not in formats:
-        raise InvalidOptionError(
-            f"expected a file name ending in .{', .'.join(formats)}, got {path!r}", argument=flag
-        )
-    folder = os.path.dirname(os.path.realpath(path))
-    if not os.path.isdir(folder):
-        raise InvalidOptionError(
-            f"expected a file in an existing folder, got {path!r}", argument=flag
-        )
-    if not os.access(folder, os.W_OK):
-        raise InvalidOptionError(
-            f"expected a file in a writable folder, got {path!r}", argument=flag
-        )
-
-
-WRITTEN_THROUGH = ("a character device", "a named pipe")
-"""What an output may be besides a regular file: written through, never replaced."""
-
-
-def check_distinct(
-    outputs: Sequence[tuple[str, str | None]], inputs: Sequence[tuple[str, str | None]] = ()
-) -> None:
-    """Refuse, before any work, an output that is the same file as an input or as another
-    output of the command (a symbolic or hard link counts): ``(flag, path)`` pairs, the flags
-    as typed. Devices and pipes, written through, may be named twice (``/dev/null``)."""
-    seen: list[tuple[str, str]] = []
-    for flag, path in outputs:
-        if path is None or special_kind(path) in WRITTEN_THROUGH:
-            continue
-        for other_flag, other in inputs:
-            if other is not None and same_file(path, other):
-                raise InvalidOptionError(
-                    f"expected another file than the input ({other_flag} {other}), got "
-                    f"{_same(path, other)}",
-                    argument=flag,
-                )
-        for other_flag, other in seen:
-            if same_file(path, other):
-                raise InvalidOptionError(
-                    f"expected another file than {other_flag} {other}, got {_same(path, other)}",
-                    argument=flag,
-                )
-        seen.append((flag, path))
-
-
-def _same(path: str, other: str) -> str:
-    """``'path'``, and when it is spelled otherwise, that it is the same file."""
-    return repr(path) if path == other else f"{path!r}, the same file"
-
-
-def writing(flag: str, path: str, write: Callable[[], Any]) -> Any:
-    """``write()``, with an OSError (disk full, folder removed meanwhile) reported as a
-    GeoIKError that starts with ``flag``."""
-    try:
-        return write()
-    except OSError as e:
-        where = e.filename if isinstance(e.filename, str) else path
-        raise InvalidOptionError(
-            f"cannot write {where!r}: {e.strerror or e}", argument=flag
-        ) from None
-
-
-class TypedStore(argparse._StoreAction):
-    """argparse's ``store`` action that also records the option string the user typed
-    (``-o`` or ``--output``), for :func:`typed_flag`."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        super().__call__(parser, namespace, values, option_string)
-        if option_string:
-            typed = dict(getattr(namespace, _TYPED, {}))
-            typed[self.dest] = option_string
-            setattr(namespace, _TYPED, typed)
-
-
-def typed_flag(args: argparse.Namespace, dest: str, default: str) -> str:
-    """The option string the user typed for ``dest`` (a :class:`TypedStore`), else
-    ``default``."""
-    return str(getattr(args, _TYPED, {}).get(dest, default))
-
-
-# --------------------------------------------------------------------------- library errors
-
-
-def _g(value: Any) -> str:
-    """A number as the user would type it: ``90.0`` as ``90``."""
-    return f"{value:g}" if isinstance(value, int | float) else str(value)
-
-
-def _numbers(value: Any) -> list[float] | None:
-    """``value``'s items if it is a tuple or list of plain numbers, else None."""
-    plain = isinstance(value, tuple | list) and value
-    if plain and all(isinstance(x, int | float) and not isinstance(x, bool) for x in value):
-        return list(value)
-    return None
-
-
-def _example(value: str, n: int) -> str:
-    """``90,90,90`` (one entry per joint), shortened for long chains."""
-    return ",".join([value] * n) if n <= 4 else f"{value},{value},... ({n} entries)"
-
-
-_CLI_PHRASES = {
-    "signed_range": " (a signed range is MIN:MAX, such as -30:120)",
-    "pair_needs": "a MIN:MAX range needs",
-    "or_pair": "or MIN:MAX",
-    "two_numbers": "MIN:MAX",
-}
-_FILE_PHRASES = {
-    "signed_range": ' (a signed range: [-30, 120] or "-30:120")',
-    "pair_needs": "a [min, max] pair needs",
-    "or_pair": "or a [min, max] pair",
-    "two_numbers": "[min, max]",
-}
-
-
-def _cli_spelling(part: Spell, flag: str) -> str:
-    """A Spell part of a library error in command-line syntax (``-30:120``, ``1,2``)."""
-    v = part.values
-    if part.kind == "value":
-        items = _numbers(v[0])
-        if items is None:
-            return str(part)
-        sep = ":" if flag.startswith("--max-bend-deg") and len(items) == 2 else ","
-        return sep.join(_g(x) for x in items)
-    if part.kind == "pair":
-        return f"{_g(v[0])}:{_g(v[1])}"
-    if part.kind == "range_for_all":
-        lo, hi, n = _g(v[0]), _g(v[1]), v[2]
-        return (
-            f" (the range {lo}:{hi} for every joint: {flag} {lo}:{hi}; one bend per joint: "
-            f"{_example(hi, n)})"
-        )
-    return _CLI_PHRASES.get(part.kind, str(part))
-
-
-def _file_spelling(part: Spell) -> str:
-    """A Spell part of a library error in a chain file's syntax (TOML and JSON alike)."""
-    v = part.values
-    if part.kind == "value":
-        items = _numbers(v[0])
-        return str(part) if items is None else f"[{', '.join(_g(x) for x in items)}]"
-    if part.kind == "pair":
-        return f"[{_g(v[0])}, {_g(v[1])}]"
-    if part.kind == "range_for_all":
-        lo, hi = _g(v[0]), _g(v[1])
-        return f' (the range {lo}:{hi} for every joint: "{lo}:{hi}")'
-    if part.kind == "axis_for_all":
-        axis = f"[{', '.join(_g(x) for x in v[0])}]"
-        n = v[1]
-        axes = ", ".join([axis] * n) if n <= 4 else f"{axis}, {axis}, ... ({n} entries)"
-        return f"the single axis {axis} (for every joint: [{axes}])"
-    return _FILE_PHRASES.get(part.kind, str(part))
-
-
-def as_typed(
-    error: GeoIKError, options: Iterable[str] = (), names: Mapping[str, str] | None = None
-) -> GeoIKError:
-    """``error`` (same type) about the argument as the user typed it, its values and hints in
-    the syntax the user types: an error about ``max_bend_deg[2]`` becomes one about
-    ``--max-bend-deg[2]``, ``tol`` ``--tol``, a solver option ``elbow`` (one of ``options``)
-    ``--opt elbow``, ``start[2]`` ``--start-deg[2]``. Read from the error's
-    :attr:`~geoik.GeoIKError.argument` and :attr:`~geoik.GeoIKError.parts`, never its message.
-
-    ``names`` maps argument names to what to print instead (default :data:`FLAGS`; see
-    :func:`chain_names` for a chain from a file). A name mapped to ``--chain FILE: field`` gets
-    its hints in a chain file's syntax."""
-    if error.argument is None:
-        return error
-    table = FLAGS if names is None else names
-    name, bracket, index = error.argument.partition("[")
-    flag = table.get(name) or (f"--opt {name}" if name in options else None)
-    if flag is None:
-        return error
-    in_file = flag.startswith("--chain ")
-    detail = "".join(
-        p if isinstance(p, str) else _file_spelling(p) if in_file else _cli_spelling(p, flag)
-        for p in error.parts
-    )
-    return error.about(f"{flag}{bracket}{index}", detail)
-
-
-def chain_names(path: str, flags: Mapping[str, str] = FLAGS) -> dict[str, str]:
-    """:data:`FLAGS` with the chain's fields named as in the file ``path``
-    (``--chain FILE: max_bend_deg``) and the chain itself as ``--chain FILE``."""
-    where = f"--chain {path}"
-    names = dict(flags)
-    names["chain"] = where
-    names.update({field: f"{where}: {field}" for field in CHAIN_FIELDS})
-    return names
 
 
 # --------------------------------------------------------------------------- chain files
@@ -654,16 +424,3 @@ def chain_from_args(args: argparse.Namespace, dim: int) -> Chain:
         return Chain.spatial(lengths, bend, hinges, base if base is not None else (0.0, 0.0, 0.0))
     except GeoIKError as e:
         raise as_typed(e, names=typed_names(args)) from None
-
-
-def typed_names(args: argparse.Namespace, flags: Mapping[str, str] = FLAGS) -> dict[str, str]:
-    """What to call each argument the library names, for this invocation: :data:`FLAGS`, or
-    with a chain from a file (:func:`chain_names`) the file's fields, except ``max_bend_deg``
-    when ``--max-bend-deg`` overrides the file's limits."""
-    path = getattr(args, "chain", None)
-    if path is None:
-        return dict(flags)
-    names = chain_names(path, flags)
-    if getattr(args, "max_bend_deg", None) is not None:
-        names["max_bend_deg"] = flags["max_bend_deg"]
-    return names

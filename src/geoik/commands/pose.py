@@ -139,51 +139,98 @@ def _file_pins(path: str, count: int) -> list[Any]:
     return pins
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``geoik pose`` with the parsed ``args``; the exit status."""
-    import numpy as np
+def _with_limits(skeleton: Any, path: str) -> Any:
+    """The skeleton with the joint limits of the ``--limits`` file at ``path``.
 
-    from geoik import jit
-    from geoik.commands._args import check_distinct, check_output, typed_flag, writing
-    from geoik.commands._progress import ProgressBar, compiling_part
-    from geoik.errors import GeoIKError, InvalidOptionError, InvalidTargetError
-    from geoik.rigs.bvh import load_bvh, save_bvh
-    from geoik.rigs.clip import pose_clip
-    from geoik.rigs.tree import METHODS
+    Parameters
+    ----------
+    skeleton : geoik.Skeleton
+        The clip's skeleton.
+    path : str
+        A TOML or JSON file with the fields ``max_bend_deg`` and ``hinge_axes`` (by joint name,
+        in degrees, as :class:`geoik.Skeleton` takes them).
 
-    if args.method not in METHODS:
+    Returns
+    -------
+    geoik.Skeleton
+        The same tree with those limits; a bad file or limit raises a ``GeoIKError`` about
+        ``--limits``.
+    """
+    from geoik.errors import GeoIKError, InvalidOptionError
+
+    data = _read_table(path, "--limits")
+    unknown = sorted(set(data) - {"max_bend_deg", "hinge_axes"})
+    if unknown:
         raise InvalidOptionError(
-            f"expected one of {', '.join(METHODS)}, got {args.method!r}", argument="--method"
+            f"{path!r}: unknown field {unknown[0]!r} (fields: max_bend_deg, hinge_axes)",
+            argument="--limits",
         )
-    if not args.pin and not args.targets:
-        raise InvalidTargetError("expected at least one pin (or --targets FILE)", argument="--pin")
-    flag = typed_flag(args, "output", "--output")
-    check_output(args.output, flag)
-    inputs = [("IN.bvh", args.input), ("--targets", args.targets), ("--limits", args.limits)]
-    check_distinct([(flag, args.output)], inputs)
-    skeleton, frames, frame_time = load_bvh(args.input)
-    count = len(frames)
+    bends = {
+        k: tuple(v) if isinstance(v, list) else v
+        for k, v in (data.get("max_bend_deg") or {}).items()
+    }
+    try:
+        return skeleton.with_limits(bends or None, data.get("hinge_axes"))
+    except GeoIKError as e:
+        raise e.about(f"--limits: {path}", str(e)) from None
+
+
+def _read_pins(args: argparse.Namespace, count: int) -> tuple[list[Any], list[str]]:
+    """The pins of ``--pin`` and ``--targets``, and each one's label as the user gave it.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``geoik pose`` arguments (``pin``, ``targets``).
+    count : int
+        The clip's number of frames F, which the pins' frame ranges must fit.
+
+    Returns
+    -------
+    pins : list of geoik.Pin
+        The ``--pin`` pins first, then the file's.
+    labels : list of str
+        ``"--pin TEXT"`` or ``"--targets FILE: pin[k]"``, one per pin, for messages.
+    """
     pins = [parse_pin(p, count) for p in args.pin or []]
     labels = [f"--pin {p}" for p in args.pin or []]  # each pin as the user gave it
     if args.targets:
         pins += _file_pins(args.targets, count)
         labels += [f"--targets {args.targets}: pin[{k}]" for k in range(len(pins) - len(labels))]
-    if args.limits:
-        data = _read_table(args.limits, "--limits")
-        unknown = sorted(set(data) - {"max_bend_deg", "hinge_axes"})
-        if unknown:
-            raise InvalidOptionError(
-                f"{args.limits!r}: unknown field {unknown[0]!r} (fields: max_bend_deg, hinge_axes)",
-                argument="--limits",
-            )
-        bends = {
-            k: tuple(v) if isinstance(v, list) else v
-            for k, v in (data.get("max_bend_deg") or {}).items()
-        }
-        try:
-            skeleton = skeleton.with_limits(bends or None, data.get("hinge_axes"))
-        except GeoIKError as e:
-            raise e.about(f"--limits: {args.limits}", str(e)) from None
+    return pins, labels
+
+
+def _pose(
+    args: argparse.Namespace, skeleton: Any, frames: Any, pins: list[Any], labels: list[str]
+) -> tuple[Any, float, float]:
+    """Solve the pinned frames, with a progress bar unless ``--quiet``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``geoik pose`` arguments (``method``, ``tol``, ``max_iter``, ``quiet``).
+    skeleton : geoik.Skeleton
+        The clip's skeleton, with the ``--limits`` if any.
+    frames : geoik.Frames
+        The clip's F frames.
+    pins, labels : list
+        The pins and their labels as :func:`_read_pins` gives them; an error about a pin is
+        raised about its label.
+
+    Returns
+    -------
+    posed : geoik.PosedClip
+        The posed frames and each pin's error.
+    seconds : float
+        Wall time of the solve, in seconds.
+    compiling : float
+        The part of ``seconds`` spent compiling kernels.
+    """
+    from geoik import jit
+    from geoik.commands._progress import ProgressBar
+    from geoik.errors import GeoIKError
+    from geoik.rigs.clip import pose_clip
+
     bar = None if args.quiet else ProgressBar("geoik pose", "frames")
     before = jit.compile_stats().seconds
     t0 = time.perf_counter()
@@ -209,7 +256,75 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
-    compiling = min(jit.compile_stats().seconds - before, seconds)
+    return posed, seconds, min(jit.compile_stats().seconds - before, seconds)
+
+
+def _pin_summaries(posed: Any, pins: list[Any]) -> list[dict[str, Any]]:
+    """Each pin's joint, frames held, frames reached and largest error (file units; None when
+    the pin holds on no frame)."""
+    import numpy as np
+
+    out = []
+    for k, pin in enumerate(pins):
+        err = posed.error[:, k]
+        held = ~np.isnan(err)
+        out.append(
+            {
+                "joint": pin.joint,
+                "frames": int(held.sum()),
+                "reached": int(posed.reached[held, k].sum()),
+                "max_error": float(err[held].max()) if held.any() else None,
+            }
+        )
+    return out
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    """Print the summary :func:`run` builds as lines: the rate, each pin, the file written."""
+    from geoik.commands._progress import compiling_part
+
+    count, seconds, compiling = (
+        summary["frames"],
+        summary["seconds"],
+        summary["compile_seconds"],
+    )
+    rate = count / max(seconds - compiling, 1e-9)
+    print(
+        f"{count} frames posed by {summary['method']} in {seconds:.2f} s"
+        f"{compiling_part(compiling)} ({rate:.0f} frames/s)"
+    )
+    for p in summary["pins"]:
+        worst = "-" if p["max_error"] is None else f"{p['max_error']:.3g}"
+        print(
+            f"  {p['joint']}: reached on {p['reached']} of {p['frames']} frames, "
+            f"largest error {worst}"
+        )
+    print(f"wrote {summary['output']}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``geoik pose`` with the parsed ``args``; the exit status."""
+    from geoik.commands._args import check_distinct, check_output, typed_flag, writing
+    from geoik.errors import InvalidOptionError, InvalidTargetError
+    from geoik.rigs.bvh import load_bvh, save_bvh
+    from geoik.rigs.tree import METHODS
+
+    if args.method not in METHODS:
+        raise InvalidOptionError(
+            f"expected one of {', '.join(METHODS)}, got {args.method!r}", argument="--method"
+        )
+    if not args.pin and not args.targets:
+        raise InvalidTargetError("expected at least one pin (or --targets FILE)", argument="--pin")
+    flag = typed_flag(args, "output", "--output")
+    check_output(args.output, flag)
+    inputs = [("IN.bvh", args.input), ("--targets", args.targets), ("--limits", args.limits)]
+    check_distinct([(flag, args.output)], inputs)
+    skeleton, frames, frame_time = load_bvh(args.input)
+    count = len(frames)
+    pins, labels = _read_pins(args, count)
+    if args.limits:
+        skeleton = _with_limits(skeleton, args.limits)
+    posed, seconds, compiling = _pose(args, skeleton, frames, pins, labels)
     out = writing(
         flag, args.output, lambda: save_bvh(args.output, skeleton, posed.frames, frame_time)
     )
@@ -222,32 +337,10 @@ def run(args: argparse.Namespace) -> int:
         "seconds": seconds,
         "compile_seconds": compiling,
         "frames_per_second": count / (seconds - compiling) if seconds > compiling else None,
-        "pins": [],
+        "pins": _pin_summaries(posed, pins),
     }
-    for k, pin in enumerate(pins):
-        err = posed.error[:, k]
-        held = ~np.isnan(err)
-        summary["pins"].append(
-            {
-                "joint": pin.joint,
-                "frames": int(held.sum()),
-                "reached": int(posed.reached[held, k].sum()),
-                "max_error": float(err[held].max()) if held.any() else None,
-            }
-        )
     if args.json:
         print(json.dumps(summary))
-        return 0
-    rate = count / max(seconds - compiling, 1e-9)
-    print(
-        f"{count} frames posed by {args.method} in {seconds:.2f} s{compiling_part(compiling)} "
-        f"({rate:.0f} frames/s)"
-    )
-    for p in summary["pins"]:
-        worst = "-" if p["max_error"] is None else f"{p['max_error']:.3g}"
-        print(
-            f"  {p['joint']}: reached on {p['reached']} of {p['frames']} frames, "
-            f"largest error {worst}"
-        )
-    print(f"wrote {out}")
+    else:
+        _print_summary(summary)
     return 0

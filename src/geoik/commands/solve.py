@@ -70,16 +70,10 @@ examples:
       --all --redundancy 0.8"""
 
 
-def register(subparsers: Any) -> None:
-    """Add the parser of ``geoik solve`` to ``subparsers`` (see :mod:`geoik.commands`)."""
-    p = subparsers.add_parser(
-        "solve",
-        help=HELP,
-        description=DESCRIPTION,
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    models = add_chain_arguments(p)
+def _add_robot_arguments(p: argparse.ArgumentParser, models: Any) -> None:
+    """Add the flags of a robot's solve (``--urdf`` in the ``models`` group, then ``--tip``,
+    ``--base``, ``--orientation``, ``--angle-tol``, ``--all``, ``--redundancy``, ``--start``) to
+    the parser ``p`` of ``geoik solve``."""
     models.add_argument(
         "--urdf",
         metavar="FILE",
@@ -123,6 +117,19 @@ def register(subparsers: Any) -> None:
         help="with --urdf: the joint values to start from (radians; metres for prismatic "
         "joints), base to tip; default the rest configuration",
     )
+
+
+def register(subparsers: Any) -> None:
+    """Add the parser of ``geoik solve`` to ``subparsers`` (see :mod:`geoik.commands`)."""
+    p = subparsers.add_parser(
+        "solve",
+        help=HELP,
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    models = add_chain_arguments(p)
+    _add_robot_arguments(p, models)
     p.add_argument(
         "--target", required=True, metavar="X,Y[,Z]", help="target point: 2 or 3 numbers"
     )
@@ -299,11 +306,19 @@ def parse_angle_tol(text: str, name: str = "--angle-tol") -> float:
     return check_angle_tol(value, name)
 
 
-def run_robot(args: argparse.Namespace) -> int:
-    """``geoik solve --urdf FILE --tip LINK --target X,Y,Z [--orientation W,X,Y,Z]``."""
-    from geoik.robots.analytic import solve_all
-    from geoik.robots.urdf import load_urdf
+def _check_robot_flags(args: argparse.Namespace) -> None:
+    """Refuse the flags of chains and a ``--method`` that solves no robot, with ``--urdf``.
 
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``geoik solve`` arguments.
+
+    Raises
+    ------
+    InvalidOptionError
+        About ``--max-bend-deg``, ``--start-deg``, ``--plot`` or ``--method``.
+    """
     for flag, value in (("--max-bend-deg", args.max_bend_deg), ("--start-deg", args.start_deg)):
         if value is not None:
             raise InvalidOptionError(
@@ -319,6 +334,105 @@ def run_robot(args: argparse.Namespace) -> int:
             f"{method!r}{why}",
             argument="--method",
         )
+
+
+def _robot_error(e: GeoIKError, args: argparse.Namespace, options: dict[str, Any]) -> GeoIKError:
+    """The error ``e`` of a robot's load or solve, said about the flag the user gave.
+
+    Parameters
+    ----------
+    e : GeoIKError
+        The error, about an argument of :func:`geoik.load_urdf` or :func:`geoik.solve`.
+    args : argparse.Namespace
+        The parsed ``geoik solve`` arguments (``tip``).
+    options : dict
+        The solver options of ``--opt``, by name.
+
+    Returns
+    -------
+    GeoIKError
+        The same error about ``--orientation``, ``--start[j]``, ``--tip``, ... or ``--opt``.
+    """
+    if e.argument in ROBOT_FLAGS:
+        return e.about(ROBOT_FLAGS[e.argument])
+    if e.argument is not None and e.argument.split("[")[0] == "start":
+        return e.about("--start" + e.argument[len("start") :])
+    if e.argument == "tip" and args.tip is not None:
+        return e.about("--tip")
+    return as_typed(e, options)
+
+
+def robot_record(sol: Any, c: Costs) -> dict[str, Any]:
+    """Everything ``geoik solve --urdf ... --json`` prints, as one JSON-ready dict.
+
+    Parameters
+    ----------
+    sol : geoik.Solution
+        A robot's solution (``sol.chain`` the Robot, one tip); joint values in radians (metres
+        for prismatic joints), ``frame`` the tip's (4, 4) pose.
+    c : geoik.Costs
+        Its costs.
+    """
+    robot: Any = sol.chain
+    return {
+        "robot": robot.name,
+        "tip": robot.tip_names[0],
+        "method": sol.method,
+        "requested": sol.requested,
+        "status": sol.status.name,
+        "iterations": sol.iterations,
+        "error": sol.error,
+        "angle_error": sol.angle_error,
+        "tol": sol.tol,
+        "angle_tol": sol.angle_tol,
+        "joint_names": list(robot.joint_names),
+        "joint_values": [float(v) for v in sol.angles],
+        "frame": np.asarray(sol.frame).tolist(),
+        "target": np.asarray(sol.target).tolist(),
+        "costs": {
+            "rotations_over_5deg": c.rotations_over_5deg,
+            "rotation_sum_deg": c.rotation_sum_deg,
+            "path_length": c.path_length,
+            "iterations": c.iterations,
+        },
+    }
+
+
+def robot_text(sol: Any) -> str:
+    """The human-readable report of ``geoik solve --urdf``: the solve, then each joint's value
+    (radians, with degrees; metres for prismatic joints), base to tip."""
+    robot: Any = sol.chain
+    end = ", ".join(f"{v:.6g}" for v in sol.end_effector)
+    chosen = f" (chosen by {sol.requested})" if sol.requested != sol.method else ""
+    angle = "" if sol.angle_error is None else f"{sol.angle_error:.6g} rad (tol {sol.angle_tol:g})"
+    lines = [
+        f"robot:       {robot.describe()}",
+        f"method:      {sol.method}{chosen}",
+        f"target:      {', '.join(f'{v:.6g}' for v in sol.target)}",
+        f"status:      {sol.status.name}",
+        f"iterations:  {sol.iterations}",
+        f"error:       {sol.error:.6g}  (tol {sol.tol:.6g})",
+    ]
+    if angle:
+        lines.append(f"angle error: {angle}")
+    lines += [
+        f"tip:         {end}",
+        "joint values (radians; metres for prismatic joints), base to tip:",
+    ]
+    width = max(len(nm) for nm in robot.joint_names)
+    values = [float(v) for v in sol.angles]
+    for nm, kind, v in zip(robot.joint_names, robot.kinds, values, strict=True):
+        deg = "" if kind == "prismatic" else f"  ({math.degrees(v):.4f} deg)"
+        lines.append(f"  {nm:<{width}}  {v:12.6f}{deg}")
+    return "\n".join(lines)
+
+
+def run_robot(args: argparse.Namespace) -> int:
+    """``geoik solve --urdf FILE --tip LINK --target X,Y,Z [--orientation W,X,Y,Z]``."""
+    from geoik.robots.analytic import solve_all
+    from geoik.robots.urdf import load_urdf
+
+    _check_robot_flags(args)
     target = parse_point(args.target, dims=(3,), model="robot")
     orientation = None
     if args.orientation is not None:
@@ -349,7 +463,7 @@ def run_robot(args: argparse.Namespace) -> int:
         sol = solve(
             robot,
             target,
-            method=method,
+            method=args.method,
             tol=tol,
             max_iter=max_iter,
             start=start,
@@ -358,61 +472,10 @@ def run_robot(args: argparse.Namespace) -> int:
             **options,
         )
     except GeoIKError as e:
-        if e.argument in ROBOT_FLAGS:
-            raise e.about(ROBOT_FLAGS[e.argument]) from None
-        if e.argument is not None and e.argument.split("[")[0] == "start":
-            raise e.about("--start" + e.argument[len("start") :]) from None
-        if e.argument == "tip" and args.tip is not None:
-            raise e.about("--tip") from None
-        raise as_typed(e, options) from None
+        raise _robot_error(e, args, options) from None
     c = costs(sol)
-    robot_: Any = sol.chain
-    values = [float(v) for v in sol.angles]
     if args.json:
-        record = {
-            "robot": robot_.name,
-            "tip": robot_.tip_names[0],
-            "method": sol.method,
-            "requested": sol.requested,
-            "status": sol.status.name,
-            "iterations": sol.iterations,
-            "error": sol.error,
-            "angle_error": sol.angle_error,
-            "tol": sol.tol,
-            "angle_tol": sol.angle_tol,
-            "joint_names": list(robot_.joint_names),
-            "joint_values": values,
-            "frame": np.asarray(sol.frame).tolist(),
-            "target": np.asarray(sol.target).tolist(),
-            "costs": {
-                "rotations_over_5deg": c.rotations_over_5deg,
-                "rotation_sum_deg": c.rotation_sum_deg,
-                "path_length": c.path_length,
-                "iterations": c.iterations,
-            },
-        }
-        print(json.dumps(record, allow_nan=False))
-        return 0
-    end = ", ".join(f"{v:.6g}" for v in sol.end_effector)
-    chosen = f" (chosen by {sol.requested})" if sol.requested != sol.method else ""
-    angle = "" if sol.angle_error is None else f"{sol.angle_error:.6g} rad (tol {sol.angle_tol:g})"
-    lines = [
-        f"robot:       {robot_.describe()}",
-        f"method:      {sol.method}{chosen}",
-        f"target:      {', '.join(f'{v:.6g}' for v in sol.target)}",
-        f"status:      {sol.status.name}",
-        f"iterations:  {sol.iterations}",
-        f"error:       {sol.error:.6g}  (tol {sol.tol:.6g})",
-    ]
-    if angle:
-        lines.append(f"angle error: {angle}")
-    lines += [
-        f"tip:         {end}",
-        "joint values (radians; metres for prismatic joints), base to tip:",
-    ]
-    width = max(len(nm) for nm in robot_.joint_names)
-    for nm, kind, v in zip(robot_.joint_names, robot_.kinds, values, strict=True):
-        deg = "" if kind == "prismatic" else f"  ({math.degrees(v):.4f} deg)"
-        lines.append(f"  {nm:<{width}}  {v:12.6f}{deg}")
-    print("\n".join(lines))
+        print(json.dumps(robot_record(sol, c), allow_nan=False))
+    else:
+        print(robot_text(sol))
     return 0

@@ -278,10 +278,10 @@ def _slices_figure(v: VolumeMap, count: int) -> Figure:
     return fig
 
 
-def _coverage_figure(v: VolumeMap) -> Figure:
-    fig = Figure(figsize=(15.0, 8.6), layout="constrained")
-    FigureCanvasAgg(fig)
-    grid = fig.subplots(2, 3, height_ratios=(1.15, 1.0))
+def _draw_projections(fig: Figure, axes: Any, v: VolumeMap) -> None:
+    """Draw, in each of the three ``axes``, the share of reachable voxels reached along lines
+    of sight through the cube ``v`` (along z, y and x; percent, in the hue colours), and one
+    colour bar beside them on ``fig``."""
     x = v.axis()
     base = v.chain.base
     views = (  # (name, axis of the arrays summed over, horizontal, vertical)
@@ -291,7 +291,7 @@ def _coverage_figure(v: VolumeMap) -> Figure:
     )
     cmap = HUE_MAP.with_extremes(bad=OUTSIDE)
     image = None
-    for ax, (name, axis, h, vert) in zip(grid[0], views, strict=True):
+    for ax, (name, axis, h, vert) in zip(axes, views, strict=True):
         reach = v.reachable.sum(axis=axis)
         hit = (v.reached & v.reachable).sum(axis=axis)
         share = np.ma.masked_array(100.0 * hit / np.maximum(reach, 1), reach == 0)
@@ -317,9 +317,15 @@ def _coverage_figure(v: VolumeMap) -> Figure:
         ax.set_ylabel(f"{vert} ({LENGTH_UNIT})")
         ax.set_aspect("equal")
     if image is not None:
-        bar = fig.colorbar(image, ax=list(grid[0]), fraction=0.03, pad=0.02)
+        bar = fig.colorbar(image, ax=list(axes), fraction=0.03, pad=0.02)
         bar.set_label("voxels reached along the line of sight (% of the reachable ones)")
-    ax = grid[1, 0]
+
+
+def _draw_layer_coverage(ax: Any, v: VolumeMap) -> None:
+    """Plot in ``ax`` the coverage (percent) of each layer of the cube ``v`` across x, y and
+    z against the layer's position (length units), with the whole volume's as a line."""
+    x = v.axis()
+    base = v.chain.base
     for name, axes in (("x", (0, 1)), ("y", (0, 2)), ("z", (1, 2))):
         reach = v.reachable.sum(axis=axes)
         hit = (v.reached & v.reachable).sum(axis=axes)
@@ -333,10 +339,11 @@ def _coverage_figure(v: VolumeMap) -> Figure:
     ax.legend(fontsize=8)
     ax.grid(True, alpha=0.3)
     ax.set_title("coverage layer by layer", fontsize=9)
-    ax = grid[1, 1]
-    mid = v.size // 2
-    draw_map(ax, v.slice("y", mid), span=_range(v), title=f"the layer y = {base[1] + x[mid]:.3g}")
-    ax = grid[1, 2]
+
+
+def _write_volume_summary(ax: Any, v: VolumeMap) -> None:
+    """Write in ``ax`` (no axes drawn) the cube's counts: voxels, reachable, reached, the
+    coverage, how reachability was decided and the metric's mean and maximum."""
     reach_total = int(v.reachable.sum())
     hit_total = int((v.reached & v.reachable).sum())
     lines = [
@@ -351,5 +358,21 @@ def _coverage_figure(v: VolumeMap) -> Figure:
     lines.append(f"{METRICS[v.metric].words}: mean {mean:.4g}, max {top:.4g}")
     ax.text(0.02, 0.95, "\n".join(lines), va="top", ha="left", fontsize=10, family="monospace")
     ax.set_axis_off()
+
+
+def _coverage_figure(v: VolumeMap) -> Figure:
+    fig = Figure(figsize=(15.0, 8.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    grid = fig.subplots(2, 3, height_ratios=(1.15, 1.0))
+    _draw_projections(fig, grid[0], v)
+    _draw_layer_coverage(grid[1, 0], v)
+    mid = v.size // 2
+    draw_map(
+        grid[1, 1],
+        v.slice("y", mid),
+        span=_range(v),
+        title=f"the layer y = {v.chain.base[1] + v.axis()[mid]:.3g}",
+    )
+    _write_volume_summary(grid[1, 2], v)
     fig.suptitle(_volume_title(v), fontsize=10)
     return fig

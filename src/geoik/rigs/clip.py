@@ -181,6 +181,76 @@ def _held(sk: Skeleton) -> Skeleton:
     return sk.with_limits({**bends, root: 0.0}, sk.hinge_axes)
 
 
+def _pin_targets(pinned: list[Any], sk: Skeleton, positions: np.ndarray) -> list[np.ndarray]:
+    """Each pin's target: its own, or where the clip has its joint on the pin's first frame.
+
+    Parameters
+    ----------
+    pinned : list of (str, ndarray or None, ndarray)
+        Each pin's joint, target ``(dim,)`` or None, and frames ``(F,)`` bool.
+    sk : Skeleton
+        The skeleton solved.
+    positions : (F, joints, dim) ndarray
+        The clip's positions.
+
+    Returns
+    -------
+    list of (dim,) ndarray
+        One target per pin, in the file's units and world axes.
+    """
+    targets_at = []
+    for joint, target, mask in pinned:  # a pin without a target holds its first frame's place
+        j = sk.index(joint)
+        first = int(np.flatnonzero(mask)[0]) if mask.any() else 0
+        targets_at.append(positions[first, j].copy() if target is None else target)
+    return targets_at
+
+
+def _solve_frame(
+    sk: Skeleton,
+    positions: np.ndarray,
+    root_rotation: np.ndarray,
+    goals: dict[str, np.ndarray],
+    method: str,
+    tol: float | None,
+    max_iter: int | None,
+) -> tuple[Any, np.ndarray]:
+    """Solve one frame from the clip's own pose, the skeleton moved to where the frame has its
+    root (the solve runs about the skeleton's root; the positions come back in place).
+
+    Parameters
+    ----------
+    sk : Skeleton
+        The skeleton solved.
+    positions : (joints, dim) ndarray
+        The frame's positions, its start pose.
+    root_rotation : (4,) ndarray
+        The frame's root rotation (``w, x, y, z``).
+    goals : dict
+        Joint name -> target ``(dim,)`` of the pins that hold on this frame.
+    method, tol, max_iter
+        As :func:`pose_clip`.
+
+    Returns
+    -------
+    sol : TreeSolution
+        The solve (errors and statuses by joint name, about the moved skeleton).
+    positions : (joints, dim) ndarray
+        The solved positions, in the clip's place.
+    """
+    shift = positions[sk.root_index] - sk.root
+    start = TreePose(positions - shift, root_rotation)
+    sol = solve_tree(
+        sk,
+        {name: t - shift for name, t in goals.items()},
+        method=method,
+        tol=tol,
+        max_iter=max_iter,
+        start=start,
+    )
+    return sol, sol.positions + shift
+
+
 def pose_clip(
     skeleton: Skeleton,
     frames: Any,
@@ -224,11 +294,7 @@ def pose_clip(
     positions = np.array(clip.positions)
     error = np.full((count, len(pinned)), np.nan)
     reached = np.zeros((count, len(pinned)), dtype=bool)
-    targets_at = []
-    for joint, target, mask in pinned:  # a pin without a target holds its first frame's place
-        j = sk.index(joint)
-        first = int(np.flatnonzero(mask)[0]) if mask.any() else 0
-        targets_at.append(positions[first, j].copy() if target is None else target)
+    targets_at = _pin_targets(pinned, sk, positions)
     _refuse_contradictions(pinned, targets_at)
     used_tol = float("nan")
     # frames to solve: as plain Python unless compiling pays (a short clip is done sooner)
@@ -240,17 +306,9 @@ def pose_clip(
                 if mask[f]:
                     goals[joint] = targets_at[k]
             if goals:
-                shift = positions[f, sk.root_index] - sk.root
-                start = TreePose(positions[f] - shift, clip.root_rotations[f])
-                sol = solve_tree(
-                    sk,
-                    {name: t - shift for name, t in goals.items()},
-                    method=method,
-                    tol=tol,
-                    max_iter=max_iter,
-                    start=start,
+                sol, positions[f] = _solve_frame(
+                    sk, positions[f], clip.root_rotations[f], goals, method, tol, max_iter
                 )
-                positions[f] = sol.positions + shift
                 used_tol = sol.tol
                 for k, (joint, _, mask) in enumerate(pinned):
                     if mask[f]:

@@ -384,6 +384,59 @@ def _bend(entry: Any, where: str, signed_ok: bool) -> tuple[float, float] | None
         raise e.about(where) from None
 
 
+def _hinge_axis(
+    axis: Any,
+    where: str,
+    j: int,
+    name: str,
+    frame: np.ndarray,
+    rest: np.ndarray,
+    dirs: np.ndarray,
+) -> np.ndarray:
+    """The hinge axis of the link to joint ``j``, in its parent link's frame.
+
+    Parameters
+    ----------
+    axis : array_like
+        The axis as given, a non-zero 3-vector in world (rest pose) coordinates.
+    where : str
+        The argument's name for messages (``hinge_axes['knee']``).
+    j : int
+        The joint the link runs to; ``name`` is its name.
+    frame : (4,) ndarray
+        The parent link's rest frame in world coordinates, a unit quaternion ``w, x, y, z``.
+    rest : (m, 4) ndarray
+        Each link's rest turn (unit quaternions).
+    dirs : (m, 3) ndarray
+        Each link's rest direction (for messages).
+
+    Returns
+    -------
+    (3,) ndarray
+        The unit axis, perpendicular to the link's rest direction (its small component along
+        it, within ``_PERP_TOL``, removed).
+    """
+    try:
+        h = np.array(axis, dtype=np.float64)
+    except (TypeError, ValueError):
+        h = np.zeros(0)
+    norm = float(np.linalg.norm(h)) if h.shape == (3,) else 0.0
+    if h.shape != (3,) or not np.all(np.isfinite(h)) or norm == 0.0:
+        raise InvalidChainError(
+            f"expected None or a non-zero 3-vector, got {describe(axis)}", argument=where
+        )
+    local = np.array(call(local_direction, *frame, *(h / norm)))
+    r = np.array(call(_rest_dir, rest, j))
+    if abs(float(local @ r)) > _PERP_TOL:
+        raise InvalidChainError(
+            f"expected an axis perpendicular to the rest direction of the link to "
+            f"{name!r} ({np.round(dirs[j], 6).tolist()}), got {describe(axis)}",
+            argument=where,
+        )
+    local -= float(local @ r) * r
+    return local / np.linalg.norm(local)
+
+
 def parse_limits(
     names: Sequence[str],
     parents: np.ndarray,
@@ -411,29 +464,8 @@ def parse_limits(
                 argument="hinge_axes",
             )
     for j, (axis, where) in _entries(hinge_axes, names, parents, "hinge_axes").items():
-        if axis is None:
-            continue
-        try:
-            h = np.array(axis, dtype=np.float64)
-        except (TypeError, ValueError):
-            h = np.zeros(0)
-        norm = float(np.linalg.norm(h)) if h.shape == (3,) else 0.0
-        if h.shape != (3,) or not np.all(np.isfinite(h)) or norm == 0.0:
-            raise InvalidChainError(
-                f"expected None or a non-zero 3-vector, got {describe(axis)}", argument=where
-            )
-        p = int(parents[j])
-        f = frames[p]
-        local = np.array(call(local_direction, *f, *(h / norm)))
-        r = np.array(call(_rest_dir, rest, j))
-        if abs(float(local @ r)) > _PERP_TOL:
-            raise InvalidChainError(
-                f"expected an axis perpendicular to the rest direction of the link to "
-                f"{names[j]!r} ({np.round(dirs[j], 6).tolist()}), got {describe(axis)}",
-                argument=where,
-            )
-        local -= float(local @ r) * r
-        hinge[j] = local / np.linalg.norm(local)
+        if axis is not None:
+            hinge[j] = _hinge_axis(axis, where, j, names[j], frames[int(parents[j])], rest, dirs)
     for j, (entry, where) in _entries(max_bend_deg, names, parents, "max_bend_deg").items():
         is_h = bool(np.any(hinge[j]))
         pair = _bend(entry, where, signed_ok=is_h)

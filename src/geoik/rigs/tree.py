@@ -168,10 +168,51 @@ def solve_tree(
     iters = check_max_iter(max_iter, DEFAULT_MAX_ITER)
     first, root_q = _check_start(skeleton, start)
     root_q.setflags(write=False)
+    return _best_attempt(skeleton, goals, method, first, tol_, iters, scale, root_q)
+
+
+def _best_attempt(
+    skeleton: Skeleton,
+    goals: dict[str, np.ndarray],
+    method: str,
+    first: np.ndarray,
+    tol: float,
+    iters: int,
+    scale: float,
+    root_q: np.ndarray,
+) -> TreeSolution:
+    """Run ``method`` (with ``"auto"``: each of :data:`METHODS` in turn, until one leaves no
+    targeted end effector short) and return the best solution.
+
+    Parameters
+    ----------
+    skeleton : Skeleton
+        The tree.
+    goals : dict
+        Joint name -> target ``(d,)``, checked.
+    method : str
+        ``"auto"`` or a name of :data:`METHODS`.
+    first : (m, d) ndarray
+        The start positions.
+    tol : float
+        Distance within which a target counts as reached.
+    iters : int
+        The budget of passes / rounds.
+    scale : float
+        The skeleton's size (:func:`tree_scale`).
+    root_q : (4,) ndarray
+        The root's rotation (``w, x, y, z``), read-only.
+
+    Returns
+    -------
+    TreeSolution
+        The one with fewest end effectors neither REACHED nor CLOSEST, then the smallest sum
+        of errors; ``requested`` is ``method``.
+    """
     best: tuple[tuple[int, float], TreeSolution] | None = None
     for name in METHODS if method == AUTO else (method,):
-        pos, code, used = _run(skeleton, goals, name, first, tol_, iters, scale, root_q)
-        status, error = _judge(skeleton, goals, pos, tol_, code)
+        pos, code, used = _run(skeleton, goals, name, first, tol, iters, scale, root_q)
+        status, error = _judge(skeleton, goals, pos, tol, code)
         pos.setflags(write=False)
         sol = TreeSolution(
             skeleton=skeleton,
@@ -181,7 +222,7 @@ def solve_tree(
             status=types.MappingProxyType(status),
             error=types.MappingProxyType(error),
             iterations=int(used),
-            tol=tol_,
+            tol=tol,
             root_rotation=root_q,
             requested=method,
         )

@@ -106,92 +106,17 @@ class Robot:
     axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path)``."""
 
     def __post_init__(self) -> None:
-        names = check_names(self.joint_names, "joint_names", allow_empty=False)
-        m = len(names)
-        kinds = tuple(self.kinds)
-        if len(kinds) != m or any(k not in KIND_NAMES for k in kinds):
-            raise InvalidChainError(
-                f"expected {m} of {', '.join(KIND_NAMES)}, got {describe(self.kinds)}",
-                argument="kinds",
-            )
-        codes = np.array([KIND_NAMES.index(k) for k in kinds], dtype=np.int64)
-        parents = check_ints(self.parents, m, "parents")
-        for j, p in enumerate(parents):
-            if not -1 <= p < j:
-                raise InvalidChainError(
-                    f"expected -1 (the base) or an earlier joint (0..{j - 1}), got {p}",
-                    argument=f"parents[{j}]",
-                )
-        xyz = check_array(self.origin_xyz, (m, 3), "origin_xyz")
-        rot = check_rotations(self.origin_rot, m, "origin_rot")
-        axes = check_array(self.axes, (m, 3), "axes")
-        bad = np.flatnonzero(np.abs(np.linalg.norm(axes, axis=1) - 1.0) > _UNIT_TOL)
-        if bad.size:
-            j = int(bad[0])
-            raise InvalidChainError(
-                f"expected a unit vector, got {axes[j].tolist()}", argument=f"axes[{j}]"
-            )
-        lo = check_array(self.lo, (m,), "lo", finite=False)
-        hi = check_array(self.hi, (m,), "hi", finite=False)
-        slide = np.array([call(slides, c) for c in codes.tolist()], dtype=np.bool_)
-        wrap = np.array([call(wraps, c) for c in codes.tolist()], dtype=np.bool_)
-        for j in range(m):
-            if wrap[j]:
-                lo[j], hi[j] = -np.inf, np.inf
-            elif not (math.isfinite(lo[j]) and math.isfinite(hi[j]) and lo[j] <= hi[j]):
-                raise InvalidChainError(
-                    f"expected finite limits lo <= hi for the {kinds[j]} joint "
-                    f"{names[j]!r}, got {lo[j]!r}, {hi[j]!r}",
-                    argument=f"lo[{j}], hi[{j}]",
-                )
-        tips = check_names(self.tip_names, "tip_names", allow_empty=False)
-        k = len(tips)
-        tip_parents = check_ints(self.tip_parents, k, "tip_parents")
-        for i, p in enumerate(tip_parents):
-            if not 0 <= p < m:
-                raise InvalidChainError(
-                    f"expected the index of the joint that moves tip {tips[i]!r} (0..{m - 1}), "
-                    f"got {p}",
-                    argument=f"tip_parents[{i}]",
-                )
-        tip_xyz = check_array(self.tip_xyz, (k, 3), "tip_xyz")
-        tip_rot = check_rotations(self.tip_rot, k, "tip_rot")
-        on_path = np.zeros((k, m), dtype=np.bool_)
-        for i, p in enumerate(tip_parents):
-            j = int(p)
-            while j >= 0:
-                on_path[i, j] = True
-                j = int(parents[j])
-        travel = np.where(slide, np.maximum(np.abs(lo), np.abs(hi)), 0.0)
-        reach = np.linalg.norm(xyz, axis=1) + travel
-        size = max(float(reach[on_path[i]].sum() + np.linalg.norm(tip_xyz[i])) for i in range(k))
-        if size == 0.0:  # no tolerance or reach can be scaled by it, and no tip can move
-            raise InvalidChainError(
-                "expected a robot of some size, got every joint and tip at the base (no offsets, "
-                "no prismatic travel): its tips cannot move",
-                argument="origin_xyz, tip_xyz",
-            )
+        joints = _checked_joints(self)
+        tips = _checked_tips(self, len(joints["joint_names"]))
+        on_path = _tip_paths(tips["tip_parents"], joints["parents"])
         fields = {
-            "joint_names": names,
-            "kinds": kinds,
-            "parents": parents,
-            "origin_xyz": xyz,
-            "origin_rot": rot,
-            "axes": axes,
-            "lo": lo,
-            "hi": hi,
-            "tip_names": tips,
-            "tip_parents": tip_parents,
-            "tip_xyz": tip_xyz,
-            "tip_rot": tip_rot,
-            "kind_codes": codes,
-            "slides": slide,
-            "wraps": wrap,
-            "_prismatic_rows": slide[:, None],
+            **joints,
+            **tips,
+            "_prismatic_rows": joints["slides"][:, None],
             "on_path": on_path,
-            "n": m,
+            "n": len(joints["joint_names"]),
             "dim": 3,
-            "total_length": size,
+            "total_length": _robot_size(joints, tips, on_path),
         }
         for key, value in fields.items():
             if isinstance(value, np.ndarray):
@@ -200,7 +125,22 @@ class Robot:
         object.__setattr__(
             self,
             "kernel_arrays",
-            (parents, codes, xyz, rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path),
+            tuple(
+                fields[key]
+                for key in (
+                    "parents",
+                    "kind_codes",
+                    "origin_xyz",
+                    "origin_rot",
+                    "axes",
+                    "lo",
+                    "hi",
+                    "tip_parents",
+                    "tip_xyz",
+                    "tip_rot",
+                    "on_path",
+                )
+            ),
         )
 
     # ------------------------------------------------------------------ queries
@@ -400,3 +340,140 @@ class Robot:
         trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
         call(fk_robot, self.kernel_arrays, q, rot, pos, origins, world_axes, trot, tpos)
         return rot, pos, origins, world_axes, trot, tpos
+
+
+def _checked_joints(robot: Robot) -> dict[str, Any]:
+    """The joint fields of ``robot`` as given, checked and converted.
+
+    Parameters
+    ----------
+    robot : Robot
+        A robot under construction (its fields as the caller gave them).
+
+    Returns
+    -------
+    dict
+        ``joint_names, kinds`` (m,) tuples, ``parents`` (m,) int64, ``origin_xyz`` (m, 3),
+        ``origin_rot`` (m, 3, 3), ``axes`` (m, 3) unit vectors, ``lo, hi`` (m,) radians or
+        metres (-inf, inf for continuous joints), ``kind_codes`` (m,) int64 and the (m,) bool
+        masks ``slides`` and ``wraps``.
+
+    Raises
+    ------
+    InvalidChainError
+        About the first field that is not as expected.
+    """
+    names = check_names(robot.joint_names, "joint_names", allow_empty=False)
+    m = len(names)
+    kinds = tuple(robot.kinds)
+    if len(kinds) != m or any(k not in KIND_NAMES for k in kinds):
+        raise InvalidChainError(
+            f"expected {m} of {', '.join(KIND_NAMES)}, got {describe(robot.kinds)}",
+            argument="kinds",
+        )
+    codes = np.array([KIND_NAMES.index(k) for k in kinds], dtype=np.int64)
+    parents = check_ints(robot.parents, m, "parents")
+    for j, p in enumerate(parents):
+        if not -1 <= p < j:
+            raise InvalidChainError(
+                f"expected -1 (the base) or an earlier joint (0..{j - 1}), got {p}",
+                argument=f"parents[{j}]",
+            )
+    xyz = check_array(robot.origin_xyz, (m, 3), "origin_xyz")
+    rot = check_rotations(robot.origin_rot, m, "origin_rot")
+    axes = check_array(robot.axes, (m, 3), "axes")
+    bad = np.flatnonzero(np.abs(np.linalg.norm(axes, axis=1) - 1.0) > _UNIT_TOL)
+    if bad.size:
+        j = int(bad[0])
+        raise InvalidChainError(
+            f"expected a unit vector, got {axes[j].tolist()}", argument=f"axes[{j}]"
+        )
+    lo = check_array(robot.lo, (m,), "lo", finite=False)
+    hi = check_array(robot.hi, (m,), "hi", finite=False)
+    slide = np.array([call(slides, c) for c in codes.tolist()], dtype=np.bool_)
+    wrap = np.array([call(wraps, c) for c in codes.tolist()], dtype=np.bool_)
+    for j in range(m):
+        if wrap[j]:
+            lo[j], hi[j] = -np.inf, np.inf
+        elif not (math.isfinite(lo[j]) and math.isfinite(hi[j]) and lo[j] <= hi[j]):
+            raise InvalidChainError(
+                f"expected finite limits lo <= hi for the {kinds[j]} joint "
+                f"{names[j]!r}, got {lo[j]!r}, {hi[j]!r}",
+                argument=f"lo[{j}], hi[{j}]",
+            )
+    return {
+        "joint_names": names,
+        "kinds": kinds,
+        "parents": parents,
+        "origin_xyz": xyz,
+        "origin_rot": rot,
+        "axes": axes,
+        "lo": lo,
+        "hi": hi,
+        "kind_codes": codes,
+        "slides": slide,
+        "wraps": wrap,
+    }
+
+
+def _checked_tips(robot: Robot, m: int) -> dict[str, Any]:
+    """The tip fields of ``robot`` as given, checked against its ``m`` joints.
+
+    Returns
+    -------
+    dict
+        ``tip_names`` (k,) tuple, ``tip_parents`` (k,) int64 joint indices, ``tip_xyz`` (k, 3)
+        and ``tip_rot`` (k, 3, 3), each tip's place in its joint's frame.
+    """
+    tips = check_names(robot.tip_names, "tip_names", allow_empty=False)
+    k = len(tips)
+    tip_parents = check_ints(robot.tip_parents, k, "tip_parents")
+    for i, p in enumerate(tip_parents):
+        if not 0 <= p < m:
+            raise InvalidChainError(
+                f"expected the index of the joint that moves tip {tips[i]!r} (0..{m - 1}), got {p}",
+                argument=f"tip_parents[{i}]",
+            )
+    return {
+        "tip_names": tips,
+        "tip_parents": tip_parents,
+        "tip_xyz": check_array(robot.tip_xyz, (k, 3), "tip_xyz"),
+        "tip_rot": check_rotations(robot.tip_rot, k, "tip_rot"),
+    }
+
+
+def _tip_paths(tip_parents: np.ndarray, parents: np.ndarray) -> np.ndarray:
+    """(k, m) bool: which joints lie between the base and each tip (``tip_parents (k,)``,
+    ``parents (m,)`` as in :class:`Robot`)."""
+    on_path = np.zeros((len(tip_parents), len(parents)), dtype=np.bool_)
+    for i, p in enumerate(tip_parents):
+        j = int(p)
+        while j >= 0:
+            on_path[i, j] = True
+            j = int(parents[j])
+    return on_path
+
+
+def _robot_size(joints: dict[str, Any], tips: dict[str, Any], on_path: np.ndarray) -> float:
+    """The longest reach from the base to a tip (metres): the offsets and prismatic travel of
+    the joints on its path (``on_path (k, m)``), plus the tip's own offset.
+
+    Raises
+    ------
+    InvalidChainError
+        When it is zero: no tip can move.
+    """
+    slide, lo, hi = joints["slides"], joints["lo"], joints["hi"]
+    travel = np.where(slide, np.maximum(np.abs(lo), np.abs(hi)), 0.0)
+    reach = np.linalg.norm(joints["origin_xyz"], axis=1) + travel
+    tip_xyz = tips["tip_xyz"]
+    size = max(
+        float(reach[on_path[i]].sum() + np.linalg.norm(tip_xyz[i])) for i in range(len(tip_xyz))
+    )
+    if size == 0.0:  # no tolerance or reach can be scaled by it, and no tip can move
+        raise InvalidChainError(
+            "expected a robot of some size, got every joint and tip at the base (no offsets, "
+            "no prismatic travel): its tips cannot move",
+            argument="origin_xyz, tip_xyz",
+        )
+    return size

@@ -104,19 +104,26 @@ def solve_robot(
     )
 
 
-def solve_robot_tree(
-    robot: Robot,
-    targets: Any,
-    method: str,
-    tol: float | None,
-    max_iter: int | None,
-    start: Any,
-    orientations: Any,
-    angle_tol: float | None,
-) -> Any:
-    """:func:`geoik.solve_tree` for a robot (its parameters): every named tip moved at once."""
-    solver = get(method)
-    _check_general(solver, robot)
+def _tree_goals(
+    robot: Robot, targets: Any, orientations: Any
+) -> dict[int, tuple[np.ndarray, np.ndarray | None]]:
+    """The checked goal of each named tip.
+
+    Parameters
+    ----------
+    robot : Robot
+        The robot.
+    targets : mapping
+        Tip name -> point (3,) or pose (4, 4), in the base frame (metres).
+    orientations : mapping or None
+        Tip name -> orientation (a (3, 3) matrix, a quaternion ``w, x, y, z`` or a Rotation)
+        of tips that have a target.
+
+    Returns
+    -------
+    dict
+        Tip index -> (point (3,), rotation (3, 3) or None when only the position is asked).
+    """
     if not isinstance(targets, Mapping):
         raise InvalidTargetError(
             f"expected a mapping of tip names to points, got {describe(targets)}",
@@ -141,6 +148,84 @@ def solve_robot_tree(
             split_pose(targets[name], value, f"targets[{name!r}]", key)
         else:
             wanted[i] = (wanted[i][0], check_rotation(value, key))
+    return wanted
+
+
+def _tree_solution(
+    robot: Robot,
+    method: str,
+    wanted: dict[int, tuple[np.ndarray, np.ndarray | None]],
+    code: int,
+    used: int,
+    q: np.ndarray,
+    tol: float,
+    angle_tol: float,
+) -> TreeSolution:
+    """Judge each tip of a robot's tree solve and wrap the result.
+
+    Parameters
+    ----------
+    robot : Robot
+        The robot.
+    method : str
+        The solver's name.
+    wanted : dict
+        Tip index -> (point (3,), rotation (3, 3) or None), as :func:`_tree_goals` gives.
+    code, used : int
+        The kernel's status code and iterations.
+    q : (m,) ndarray
+        The final joint values (radians; metres for prismatic joints).
+    tol, angle_tol : float
+        The position (metres) and angle (radians) tolerances.
+
+    Returns
+    -------
+    TreeSolution
+        Read-only positions ``(m + k, 3)`` (joints, then tips), frames ``(k, 4, 4)``, joint
+        values ``(m,)``, and each tip's status, error and angle error by name.
+    """
+    frames = robot.tip_frames(q)
+    status, error, angle_error = {}, {}, {}
+    for i, (t, rot) in wanted.items():
+        name = robot.tip_names[i]
+        error[name] = math.dist(frames[i, :3, 3].tolist(), t.tolist())
+        ang = None if rot is None else float(call(angle_between, rot, frames[i, :3, :3]))
+        angle_error[name] = ang
+        status[name] = STATUSES[judge_robot(code, error[name], ang, tol, angle_tol)]
+    points = np.vstack([robot.joint_positions(q)[:-1], frames[:, :3, 3]])
+    points.setflags(write=False)
+    values = public_values(robot, q)
+    values.setflags(write=False)
+    frames.setflags(write=False)
+    return TreeSolution(
+        skeleton=robot,
+        targets=types.MappingProxyType({robot.tip_names[i]: t for i, (t, _) in wanted.items()}),
+        method=method,
+        positions=points,
+        status=types.MappingProxyType(status),
+        error=types.MappingProxyType(error),
+        iterations=int(used),
+        tol=tol,
+        angles=values,
+        angle_error=types.MappingProxyType(angle_error),
+        frames=frames,
+    )
+
+
+def solve_robot_tree(
+    robot: Robot,
+    targets: Any,
+    method: str,
+    tol: float | None,
+    max_iter: int | None,
+    start: Any,
+    orientations: Any,
+    angle_tol: float | None,
+) -> Any:
+    """:func:`geoik.solve_tree` for a robot (its parameters): every named tip moved at once."""
+    solver = get(method)
+    _check_general(solver, robot)
+    wanted = _tree_goals(robot, targets, orientations)
     tol_ = check_tol(tol, DEFAULT_ROBOT_TOL)
     angle_tol_ = check_angle_tol(angle_tol)
     if angle_tol is not None and all(rot is None for _, rot in wanted.values()):
@@ -155,32 +240,7 @@ def solve_robot_tree(
     if wanted:
         goals = _goal_arrays(robot, wanted)
         code, used, q, _ = _run(solver, robot, goals, q, tol_, angle_tol_, iters, opts)
-    frames = robot.tip_frames(q)
-    status, error, angle_error = {}, {}, {}
-    for i, (t, rot) in wanted.items():
-        name = robot.tip_names[i]
-        error[name] = math.dist(frames[i, :3, 3].tolist(), t.tolist())
-        ang = None if rot is None else float(call(angle_between, rot, frames[i, :3, :3]))
-        angle_error[name] = ang
-        status[name] = STATUSES[judge_robot(code, error[name], ang, tol_, angle_tol_)]
-    points = np.vstack([robot.joint_positions(q)[:-1], frames[:, :3, 3]])
-    points.setflags(write=False)
-    values = public_values(robot, q)
-    values.setflags(write=False)
-    frames.setflags(write=False)
-    return TreeSolution(
-        skeleton=robot,
-        targets=types.MappingProxyType({robot.tip_names[i]: t for i, (t, _) in wanted.items()}),
-        method=solver.name,
-        positions=points,
-        status=types.MappingProxyType(status),
-        error=types.MappingProxyType(error),
-        iterations=int(used),
-        tol=tol_,
-        angles=values,
-        angle_error=types.MappingProxyType(angle_error),
-        frames=frames,
-    )
+    return _tree_solution(robot, solver.name, wanted, code, used, q, tol_, angle_tol_)
 
 
 def _check_general(solver: Solver, robot: Robot) -> None:

@@ -141,14 +141,28 @@ def _check_path(path: Any) -> Path:
     return file
 
 
-def robot_from_urdf(
-    urdf_robot: Any,
-    tip: str | None = None,
-    tips: Sequence[str] | None = None,
-    base: str | None = None,
-) -> Robot:
-    """The :class:`Robot` of a parsed URDF (a ``yourdfpy.Robot``: its ``links`` and ``joints``);
-    the arguments and errors are :func:`load_urdf`'s."""
+def _link_tree(urdf_robot: Any) -> tuple[list[str], dict[str, Any], dict[str, list[Any]]]:
+    """The links of a parsed URDF and how its joints connect them.
+
+    Parameters
+    ----------
+    urdf_robot : yourdfpy.Robot
+        The parsed file (its ``links`` and ``joints``).
+
+    Returns
+    -------
+    links : list of str
+        Every link's name, in the file's order.
+    by_child : dict
+        The joint above each link that has one, by the link's name.
+    children : dict
+        The joints hanging from each link that has some, by the link's name.
+
+    Raises
+    ------
+    URDFError
+        When a joint names a link the file does not define.
+    """
     links = [link.name for link in urdf_robot.links]
     by_child = {j.child: j for j in urdf_robot.joints}
     children: dict[str, list[Any]] = {}
@@ -159,22 +173,54 @@ def robot_from_urdf(
                 raise URDFError(
                     f"names the link {end!r}, which is not defined", argument=f"joint {j.name!r}"
                 )
-    roots = [name for name in links if name not in by_child]
+    return links, by_child, children
+
+
+def _choose_base(base: str | None, links: list[str], by_child: dict[str, Any]) -> str:
+    """The link the model starts from: ``base``, checked, or the file's one root link."""
     if base is None:
+        roots = [name for name in links if name not in by_child]
         if len(roots) != 1:
             raise URDFError(
                 f"the file has {len(roots)} root links ({', '.join(roots)}); name one",
                 argument="base",
             )
         base = roots[0]
-    _check_link(base, links, "base")
+    return _check_link(base, links, "base")
+
+
+def _choose_tips(
+    tip: str | None,
+    tips: Sequence[str] | None,
+    base: str,
+    links: list[str],
+    children: dict[str, list[Any]],
+) -> list[str]:
+    """The links to move: ``tip``, or ``tips``, or by default the leaves below ``base``.
+
+    Parameters
+    ----------
+    tip, tips : str, sequence of str or None
+        :func:`load_urdf`'s arguments (at most one of them).
+    base : str
+        The base link.
+    links : list of str
+        Every link of the file.
+    children : dict
+        The joints hanging from each link, by its name.
+
+    Returns
+    -------
+    list of str
+        The k tip links, distinct, each checked to be a link of the file.
+    """
     if tip is not None and tips is not None:
         raise URDFError(
             "expected one of them (tip for one link, tips for several)", argument="tip, tips"
         )
     if tip is not None:
-        wanted = [_check_link(tip, links, "tip")]
-    elif tips is not None:
+        return [_check_link(tip, links, "tip")]
+    if tips is not None:
         if isinstance(tips, str) or not isinstance(tips, Sequence) or not tips:
             raise URDFError(
                 f"expected a sequence of link names, got {describe(tips)}", argument="tips"
@@ -182,12 +228,41 @@ def robot_from_urdf(
         wanted = [_check_link(t, links, f"tips[{i}]") for i, t in enumerate(tips)]
         if len(set(wanted)) != len(wanted):
             raise URDFError(f"expected distinct links, got {list(wanted)}", argument="tips")
-    else:
-        wanted = _default_tips(base, children)
-        if not wanted:
-            raise URDFError(f"no movable joint hangs below the base {base!r}", argument="tip")
-    paths = [_path(base, t, by_child, "tip" if tip is not None else "tips") for t in wanted]
+        return wanted
+    wanted = _default_tips(base, children)
+    if not wanted:
+        raise URDFError(f"no movable joint hangs below the base {base!r}", argument="tip")
+    return wanted
 
+
+def _joint_model(wanted: list[str], paths: list[list[Any]], base: str) -> dict[str, Any]:
+    """The actuated joints on the paths from the base to the tips, and where each tip sits.
+
+    Fixed joints are folded into the next movable joint's origin (or the tip's); a joint shared
+    by several paths is counted once.
+
+    Parameters
+    ----------
+    wanted : list of str
+        The k tip links.
+    paths : list of list of yourdfpy.Joint
+        Each tip's joints, base first.
+    base : str
+        The base link, for messages.
+
+    Returns
+    -------
+    dict
+        :class:`Robot`'s arguments ``joint_names, kinds`` (m,), ``parents`` (m,) int,
+        ``origin_xyz`` (m, 3) metres, ``origin_rot`` (m, 3, 3), ``axes`` (m, 3), ``lo, hi``
+        (m,) radians or metres, ``tip_parents`` (k,) int, ``tip_xyz`` (k, 3), ``tip_rot``
+        (k, 3, 3).
+
+    Raises
+    ------
+    URDFError
+        About a tip with no movable joint between it and the base.
+    """
     index: dict[str, int] = {}  # movable joint name -> model index
     names: list[str] = []
     kinds: list[str] = []
@@ -226,7 +301,39 @@ def robot_from_urdf(
         tip_parents.append(above)
         tip_xyz.append(offset[:3, 3].copy())
         tip_rot.append(offset[:3, :3].copy())
-    if not np.any(xyz) and not np.any(tip_xyz) and "prismatic" not in kinds:
+    return {
+        "joint_names": tuple(names),
+        "kinds": tuple(kinds),
+        "parents": np.array(parents, dtype=np.int64),
+        "origin_xyz": np.array(xyz),
+        "origin_rot": np.array(rot),
+        "axes": np.array(axes),
+        "lo": np.array(lo),
+        "hi": np.array(hi),
+        "tip_parents": np.array(tip_parents, dtype=np.int64),
+        "tip_xyz": np.array(tip_xyz),
+        "tip_rot": np.array(tip_rot),
+    }
+
+
+def robot_from_urdf(
+    urdf_robot: Any,
+    tip: str | None = None,
+    tips: Sequence[str] | None = None,
+    base: str | None = None,
+) -> Robot:
+    """The :class:`Robot` of a parsed URDF (a ``yourdfpy.Robot``: its ``links`` and ``joints``);
+    the arguments and errors are :func:`load_urdf`'s."""
+    links, by_child, children = _link_tree(urdf_robot)
+    base = _choose_base(base, links, by_child)
+    wanted = _choose_tips(tip, tips, base, links, children)
+    paths = [_path(base, t, by_child, "tip" if tip is not None else "tips") for t in wanted]
+    model = _joint_model(wanted, paths, base)
+    if (
+        not np.any(model["origin_xyz"])
+        and not np.any(model["tip_xyz"])
+        and "prismatic" not in model["kinds"]
+    ):
         raise URDFError(
             f"expected a robot of some size, got every joint between the base {base!r} and "
             f"{', '.join(map(repr, wanted))} at the origin of the one before: the tips cannot "
@@ -234,20 +341,10 @@ def robot_from_urdf(
             argument="path",
         )
     return Robot(
-        tuple(names),
-        tuple(kinds),
-        np.array(parents, dtype=np.int64),
-        np.array(xyz),
-        np.array(rot),
-        np.array(axes),
-        np.array(lo),
-        np.array(hi),
-        tuple(wanted),
-        np.array(tip_parents, dtype=np.int64),
-        np.array(tip_xyz),
-        np.array(tip_rot),
-        base,
-        str(urdf_robot.name or "robot"),
+        tip_names=tuple(wanted),
+        base_name=base,
+        name=str(urdf_robot.name or "robot"),
+        **model,
     )
 
 

@@ -205,6 +205,54 @@ class _Solved:
     angle_tol: float | None
 
 
+def _tip_record(
+    name: str,
+    target: Any,
+    rot: Any,
+    status: Any,
+    error: float,
+    angle_error: float | None,
+    frame: np.ndarray,
+) -> dict[str, Any]:
+    """One tip of a robot's reply, JSON-ready.
+
+    Parameters
+    ----------
+    name : str
+        The tip's name.
+    target : sequence of float
+        Its target (3,), metres in the base frame.
+    rot : Any
+        Its target orientation (a (3, 3) matrix), or None.
+    status : geoik.Status
+        How the solve ended for it.
+    error, angle_error : float
+        Its distance to the target (metres) and its angle to the orientation (radians; None
+        without one).
+    frame : (4, 4) ndarray
+        Its pose after the solve.
+
+    Returns
+    -------
+    dict
+        ``name, target, orientation`` (quaternion ``w, x, y, z`` or None), ``status``,
+        ``reached``, ``error``, ``angle_error`` and ``frame`` (``position``, ``quaternion``).
+    """
+    return {
+        "name": name,
+        "target": list(target),
+        "orientation": None if rot is None else quaternion(rot),
+        "status": status.name,
+        "reached": status.name == "REACHED",
+        "error": float(error),
+        "angle_error": angle_error,
+        "frame": {
+            "position": frame[:3, 3].tolist(),
+            "quaternion": quaternion(frame[:3, :3]),
+        },
+    }
+
+
 def _solve_tips(
     robot: Any,
     targets: dict[str, Any],
@@ -240,25 +288,18 @@ def _solve_tips(
         )
         frames = {n: sol.frames[robot.tip_names.index(n)] for n in targets}
         status, error, angle_error = sol.status, sol.error, sol.angle_error
-    tips = []
-    for name, target in targets.items():
-        frame = frames[name]
-        rot = rotations.get(name)
-        tips.append(
-            {
-                "name": name,
-                "target": list(target),
-                "orientation": None if rot is None else quaternion(rot),
-                "status": status[name].name,
-                "reached": status[name].name == "REACHED",
-                "error": float(error[name]),
-                "angle_error": angle_error[name],
-                "frame": {
-                    "position": frame[:3, 3].tolist(),
-                    "quaternion": quaternion(frame[:3, :3]),
-                },
-            }
+    tips = [
+        _tip_record(
+            name,
+            target,
+            rotations.get(name),
+            status[name],
+            error[name],
+            angle_error[name],
+            frames[name],
         )
+        for name, target in targets.items()
+    ]
     return _Solved(
         tips,
         np.asarray(sol.angles),
