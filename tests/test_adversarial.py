@@ -18,6 +18,7 @@ from geoik.batch.engine import evaluate
 from geoik.checks import MAX_COORDINATE, MAX_ITER, MAX_LINKS, MAX_MOTION_BYTES
 from geoik.solvers import REGISTRY, chain_methods
 from tests.interrupts import run_interrupted_at
+from tests.notices import is_compile_notice
 
 
 def test_a_solution_pose_is_a_valid_start_when_a_limit_ends_at_180_degrees():
@@ -116,11 +117,6 @@ def test_chain_files_that_are_no_files_or_nest_too_deep_are_refused(tmp_path):
         assert words in proc.stderr and len(proc.stderr.splitlines()) == 1
 
 
-def _compile_notice(line: str) -> bool:
-    """Whether ``line`` is the command line's notice of kernels being compiled."""
-    return line.startswith("geoik map: compil") and "kernel" in line
-
-
 @pytest.mark.parametrize(
     ("moment", "size"),
     [
@@ -140,7 +136,7 @@ def test_ctrl_c_at_any_moment_of_a_map_ends_in_one_line(moment, size, tmp_path):
     argv = ["map", "--lengths", "1x5", "--method", "dls", "--size", str(size)]
     proc = run_interrupted_at(moment, [*argv, "--metric", "path", "-o", str(tmp_path / "m.png")])
     # the notice of kernels being compiled (a first run) may come before; nothing else does
-    said = [line for line in proc.stderr.splitlines(keepends=True) if not _compile_notice(line)]
+    said = [line for line in proc.stderr.splitlines(keepends=True) if not is_compile_notice(line)]
     assert said == ["geoik: interrupted\n"], proc.stderr
     # 130, or the process ends by the signal itself: Python does so on exit when the Ctrl-C came
     # while C code ran Python code (an extension module importing), as shells expect
