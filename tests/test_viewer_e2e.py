@@ -109,6 +109,8 @@ def new_page(browser, url, ready, **options):
     pg.clock.install()  # flows as usual until a test runs frames one by one (run_frames)
     pg.goto(url)
     pg.wait_for_function(ready, timeout=WARM_TIMEOUT_MS)
+    pg.ready = ready
+    pg.used = False
     return pg
 
 
@@ -145,6 +147,19 @@ def only_the_tests_pages_run(request):
         elif name not in named and not held:
             pause(pg)
             pg.held = True
+        if name in named:
+            fresh(pg)
+
+
+def fresh(pg):
+    """A shared page as a test first meets it: loaded anew (its tab, fields, pins and drawings
+    as the server's page starts them) when an earlier test has used it, so that no test depends
+    on the order the tests run in."""
+    if pg.used:
+        pg.reload()
+        pg.wait_for_function(pg.ready, timeout=WARM_TIMEOUT_MS)
+        browser_frames(pg, 3)  # drawn, and the views framed
+    pg.used = True
 
 
 def state(pg, expr):
@@ -568,7 +583,11 @@ def model_page(tmp_path_factory, browser, page):
         load_robot(example_path("panda"), "panda_hand_tcp", "--robot panda"), load_rig(clip)
     )
     with viewer_server(models=models) as address:
-        pg = new_page(browser, f"http://{address}/", "geoikState.robot && geoikState.robot.reply")
+        ready = (
+            "geoikState.robot && geoikState.robot.reply"
+            " && (m => m.loaded + m.failed.length === m.total)(geoikState.robot.meshes)"
+        )
+        pg = new_page(browser, f"http://{address}/", ready)
         pg.clip_file = Path(clip)
         SHARED["model_page"] = pg
         yield pg
