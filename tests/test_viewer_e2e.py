@@ -492,7 +492,10 @@ def handle_xy(pg, view):
 
 def drag_handle(pg, view, dx, dy, steps=12):
     """A real mouse drag of the 3-D handle (three's TransformControls): press on its centre,
-    which moves it in the plane facing the camera, move by (dx, dy) pixels, let go."""
+    which moves it in the plane facing the camera, move by (dx, dy) pixels, let go. The view is
+    first drawn as it is now (a tab just shown frames its view on its first drawings)."""
+    view_drawn(pg, view)
+    browser_frames(pg, 2)
     x0, y0 = handle_xy(pg, view)
     moves = state(pg, f"s.view3d.{view}.handleMoves")
     pg.mouse.move(x0, y0)
@@ -985,6 +988,7 @@ def test_a_hand_has_a_handle_and_a_readout_per_fingertip(browser, page):
             t["position"] for k, t in enumerate(before) if k != 2
         ]
         r = tips_settled(pg)
+        now = state(pg, "s.robot.tips")  # where the drag left the handles (its last step)
         cells = pg.eval_on_selector_all(
             "#r-tips tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))"
         )
@@ -993,7 +997,7 @@ def test_a_hand_has_a_handle_and_a_readout_per_fingertip(browser, page):
             gap = math.dist(tip["frame"]["position"], tip["target"])
             assert tip["error"] == pytest.approx(gap, rel=1e-9, abs=1e-15)
         moved = r["tips"][2]
-        assert moved["target"] == pytest.approx(after[2]["position"])
+        assert moved["target"] == pytest.approx(now[2]["position"])
         pg.screenshot(path=ARTIFACTS / "viewer-allegro.png")
         assert pg.errors == []
         pg.close()
