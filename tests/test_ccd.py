@@ -18,10 +18,7 @@ TOL, MAX_ITER = 1e-3, 30
 
 
 def _arrays(chain):
-    return [
-        np.ascontiguousarray(a, dtype=np.float64)
-        for a in (chain.lengths, chain.base, chain.lo, chain.hi)
-    ]
+    return chain.kernel_arrays
 
 
 def _chains():
@@ -49,7 +46,7 @@ def _one_by_one(chain, targets, starts, cap):
         ang = start.copy()
         rec = np.zeros((cap, n))
         rec[0] = start
-        code, used, nrec = ccd_2d(*arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec)
+        code, used, nrec = ccd_2d(arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec)
         out.append((code, used, nrec, ang, rec[:nrec].copy()))
     return out
 
@@ -65,9 +62,8 @@ def _lanes(chain, targets, starts, cap, k):
         rec[:, 0] = ang
         nrec, status, iters = (np.zeros(kk, np.int64) for _ in range(3))
         end = np.zeros((kk, 2))
-        ccd_2d_lanes(
-            *arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec, nrec, status, iters, end, True
-        )
+        lane_out = (nrec, status, iters, end)
+        ccd_2d_lanes(arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec, lane_out, True)
         for b in range(kk):
             out.append((status[b], iters[b], nrec[b], ang[b], rec[b, : nrec[b]].copy()))
     return out
@@ -138,7 +134,8 @@ def test_free_chain_final_angles_give_the_kernel_end_effector():
     ang = np.zeros((k, n))
     out = [np.zeros(k, np.int64) for _ in range(3)]
     end = np.zeros((k, 2))
-    ccd_2d_lanes(*arrays, t, ang, TOL, MAX_ITER, np.zeros(0), np.zeros((k, 1, n)), *out, end, True)
+    rec = np.zeros((k, 1, n))
+    ccd_2d_lanes(arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec, (*out, end), True)
     pos = np.empty((n + 1, 2))
     for b in range(k):
         fk_2d(chain.lengths, chain.base, ang[b], pos)

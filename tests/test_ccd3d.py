@@ -56,7 +56,7 @@ def _one_by_one(chain, targets, cap):
         q = rest_state(chain)
         rec = np.zeros((cap, n, 4))
         rec[0] = q
-        code, used, nrec = ccd_3d(*chain.kernel_arrays, t, q, TOL, MAX_ITER, np.zeros(1), rec)
+        code, used, nrec = ccd_3d(chain.kernel_arrays, t, q, TOL, MAX_ITER, np.zeros(1), rec)
         out.append((code, used, nrec, q, rec[:nrec].copy()))
     return out
 
@@ -73,17 +73,14 @@ def _lanes(chain, targets, cap, k):
         nrec, status, iters = (np.zeros(kk, np.int64) for _ in range(3))
         end = np.zeros((kk, 3))
         ccd_3d_lanes(
-            *chain.kernel_arrays,
+            chain.kernel_arrays,
             t,
             q,
             TOL,
             MAX_ITER,
             np.zeros(1),
             rec,
-            nrec,
-            status,
-            iters,
-            end,
+            (nrec, status, iters, end),
             True,
         )
         for b in range(kk):
@@ -136,10 +133,10 @@ def test_the_kernel_is_the_plain_ccd(which):
     for t in targets:
         q = rest_state(chain)
         one = np.zeros((1, n, 4))
-        code, used, _ = ccd_3d_escape(*chain.kernel_arrays, t, q, TOL, MAX_ITER, np.zeros(1), one)
+        code, used, _ = ccd_3d_escape(chain.kernel_arrays, t, q, TOL, MAX_ITER, np.zeros(1), one)
         got = rest_state(chain)
         rec = np.zeros((1, n, 4))
-        status, sweeps, _ = ccd_3d(*chain.kernel_arrays, t, got, TOL, MAX_ITER, np.zeros(1), rec)
+        status, sweeps, _ = ccd_3d(chain.kernel_arrays, t, got, TOL, MAX_ITER, np.zeros(1), rec)
         if (status, sweeps) != (code, used):
             continue
         same += 1
@@ -160,15 +157,14 @@ def test_final_rotations_give_the_kernel_end_effector_bit_for_bit():
     out = [np.zeros(k, np.int64) for _ in range(3)]
     end = np.zeros((k, 3))
     ccd_3d_lanes(
-        *chain.kernel_arrays,
+        chain.kernel_arrays,
         t,
         q,
         TOL,
         MAX_ITER,
         np.zeros(1),
         np.zeros((k, 1, n, 4)),
-        *out,
-        end,
+        (*out, end),
         True,
     )
     pos, world = np.empty((n + 1, 3)), np.empty((n, 4))

@@ -183,20 +183,14 @@ def run_kernels(cases) -> list[tuple]:
             ints = np.zeros((3, k), np.int64)
             end = np.zeros((k, 2))
             ccd_2d_lanes(
-                chain.lengths,
-                chain.base,
-                chain.lo,
-                chain.hi,
+                chain.kernel_arrays,
                 targets,
                 angles,
                 1e-6,
                 30,
                 np.zeros(0),
                 rec,
-                ints[0],
-                ints[1],
-                ints[2],
-                end,
+                (ints[0], ints[1], ints[2], end),
                 True,
             )
             results.append(("ccd lanes", tuple(ints.ravel()), angles, rec, end))

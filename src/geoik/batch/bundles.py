@@ -18,6 +18,7 @@ from numba import types
 __all__ = [
     "CHAIN_2D",
     "CHAIN_3D",
+    "LANE_OUTPUTS",
     "Job",
     "Outputs",
     "empty_outputs",
@@ -37,6 +38,9 @@ CHAIN_2D = types.UniTuple(_MODEL, 4)
 """The numba type of a planar chain's ``kernel_arrays``: ``(lengths, base, lo, hi)``."""
 CHAIN_3D = types.Tuple((_MODEL, _MODEL, _MODEL, _MODEL2, _MODEL, _MODEL))
 """The numba type of a 3-D chain's ``kernel_arrays``: ``(lengths, base, cone, hinge, lo, hi)``."""
+LANE_OUTPUTS = types.Tuple((_I64, _I64, _I64, _A2))
+"""The numba type of a lane kernel's outputs ``(nrec, status, iters, end)``: (K,) int64 keyframes
+used, kernel status and iterations, and (K, d) the final end effectors."""
 
 
 class Job(NamedTuple):

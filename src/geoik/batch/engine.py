@@ -41,6 +41,7 @@ from numba import njit, types
 from geoik.batch import spatial
 from geoik.batch.bundles import (
     CHAIN_2D,
+    LANE_OUTPUTS,
     Job,
     Outputs,
     empty_outputs,
@@ -76,27 +77,26 @@ _A2 = types.Array(types.float64, 2, "C")
 _A3 = types.Array(types.float64, 3, "C")
 _MODEL = types.Array(types.float64, 1, "C", readonly=True)  # a chain's arrays are read-only
 _I64 = types.Array(types.int64, 1, "C")
-KERNEL_2D_ARGS = (_MODEL, _MODEL, _MODEL, _MODEL, _A1, _A1, types.float64, types.int64, _A1, _A2)
+KERNEL_2D_ARGS = (CHAIN_2D, _A1, _A1, types.float64, types.int64, _A1, _A2)
 """Argument types every 2-D kernel is compiled for when the batch engine calls it: those
-:func:`geoik.solve` calls it with, so both share one compiled kernel."""
+:func:`geoik.solve` calls it with (the chain's ``kernel_arrays``, target (2,), angles (n,), tol,
+max_iter, opts, rec (cap, n)), so both share one compiled kernel."""
 KERNEL_2D_LANES_ARGS = (
-    *KERNEL_2D_ARGS[:4],
+    CHAIN_2D,
     _A2,
     _A2,
     types.float64,
     types.int64,
     _A1,
     _A3,
-    _I64,
-    _I64,
-    _I64,
-    _A2,
+    LANE_OUTPUTS,
     types.boolean,
 )
 """Argument types of a lane kernel (``Solver.kernel_2d_lanes``, see
-``geoik.solvers.ccd.lanes.ccd_2d_lanes``): the chain, targets (K, 2), angles (K, n), tol,
-max_iter, opts, rec (K, cap, n), then the outputs nrec, status, iterations (K,), the final end
-effector (K, 2) and whether to write the final angles."""
+``geoik.solvers.ccd.lanes.ccd_2d_lanes``): the chain's ``kernel_arrays``, targets (K, 2), angles
+(K, n), tol, max_iter, opts, rec (K, cap, n), the outputs
+(:data:`~geoik.batch.bundles.LANE_OUTPUTS`: keyframes used, status, iterations (K,) and the final
+end effector (K, 2)) and whether to write the final angles."""
 COSTS_2D_ARGS = (_MODEL, _MODEL, _A2, types.int64)
 """Argument types ``motion.costs_2d`` is compiled for when the engines call it: the chain's
 lengths and base, a target's keyframes (cap, n) and how many of them are used."""
@@ -216,7 +216,7 @@ def _task(kernel, cost_fn, model, job, i0, i1, out):
         copy_into(ang[:], start)
         copy_into(rec[0, :], start)
         t[0], t[1] = targets[i, 0], targets[i, 1]
-        code, used, nrec = kernel(lengths, base, lo, hi, t, ang, tol, max_iter, opts, rec)
+        code, used, nrec = kernel(model, t, ang, tol, max_iter, opts, rec)
         fk_2d(lengths, base, ang, pos)
         st, err = judge(t, pos[n], code, tol, base, params)
         status[i] = st
@@ -280,10 +280,7 @@ def _lane_block(kernel, cost_fn, model, job, idx, used, buffers, out):
         if want_costs:  # the first keyframe, which the kernel reads only when recording
             for j in range(n):
                 rec[b, 0, j] = start[j]
-    kernel(
-        lengths, base, lo, hi, t, ang, tol, max_iter, opts, rec, info[0], info[1], info[2], end,
-        final,
-    )  # fmt: skip
+    kernel(model, t, ang, tol, max_iter, opts, rec, (info[0], info[1], info[2], end), final)
     # params as a tuple: the inlined judge would otherwise count references to the array, which
     # every thread shares, on every target
     radii = (params[0], params[1], params[2], params[3])

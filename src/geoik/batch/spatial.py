@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numba import njit, types
 
-from geoik.batch.bundles import CHAIN_3D, Job, Outputs, job_type, outputs_type
+from geoik.batch.bundles import CHAIN_3D, LANE_OUTPUTS, Job, Outputs, job_type, outputs_type
 from geoik.batch.costs import cost_function, no_costs
 from geoik.batch.parallel import run_threads, take, threads
 from geoik.geometry import copy_into, fk_3d, rotvecs_from_quats
@@ -38,28 +38,25 @@ _A4 = types.Array(types.float64, 4, "C")
 _MODEL = types.Array(types.float64, 1, "C", readonly=True)  # a chain's arrays are read-only
 _MODEL2 = types.Array(types.float64, 2, "C", readonly=True)
 _I64 = types.Array(types.int64, 1, "C")
-_CHAIN = (_MODEL, _MODEL, _MODEL, _MODEL2, _MODEL, _MODEL)  # lengths, base, cone, hinge, lo, hi
-KERNEL_3D_ARGS = (*_CHAIN, _A1, _A2, types.float64, types.int64, _A1, _A3)
+KERNEL_3D_ARGS = (CHAIN_3D, _A1, _A2, types.float64, types.int64, _A1, _A3)
 """Argument types every 3-D kernel is compiled for when the batch engine calls it: those
-:func:`geoik.solve` calls it with, so both share one compiled kernel."""
+:func:`geoik.solve` calls it with (the chain's ``kernel_arrays``, target (3,), rotations (n, 4),
+tol, max_iter, opts, rec (cap, n, 4)), so both share one compiled kernel."""
 KERNEL_3D_LANES_ARGS = (
-    *_CHAIN,
+    CHAIN_3D,
     _A2,
     _A3,
     types.float64,
     types.int64,
     _A1,
     _A4,
-    _I64,
-    _I64,
-    _I64,
-    _A2,
+    LANE_OUTPUTS,
     types.boolean,
 )
 """Argument types of a 3-D lane kernel (see ``geoik.solvers.ccd.lanes3d.ccd_3d_lanes``): the
-chain, targets (K, 3), rotations (K, n, 4), tol, max_iter, opts, rec (K, cap, n, 4), then the
-outputs nrec, status, iterations (K,), the final end effector (K, 3) and whether to write the
-final rotations."""
+chain's ``kernel_arrays``, targets (K, 3), rotations (K, n, 4), tol, max_iter, opts, rec (K, cap,
+n, 4), the outputs (:data:`~geoik.batch.bundles.LANE_OUTPUTS`: keyframes used, status,
+iterations (K,) and the final end effector (K, 3)) and whether to write the final rotations."""
 COSTS_3D_ARGS = (_MODEL, _MODEL, _A3, types.int64)
 """Argument types ``motion.costs_3d`` is compiled for when the engines call it: the chain's
 lengths and base, a target's keyframes (cap, n, 4) and how many of them are used."""
@@ -126,9 +123,7 @@ def _task(kernel, cost_fn, model, job, i0, i1, out):
         copy_into(quats[:, :], start)
         copy_into(rec[0, :, :], start)
         t[0], t[1], t[2] = targets[i, 0], targets[i, 1], targets[i, 2]
-        code, used, nrec = kernel(
-            lengths, base, cone, hinge, lo, hi, t, quats, tol, max_iter, opts, rec
-        )
+        code, used, nrec = kernel(model, t, quats, tol, max_iter, opts, rec)
         fk_3d(lengths, base, quats, pos, world)
         st, err = judge(t, pos[n], code, tol, base, params)
         status[i], iters[i], error[i] = st, used, err
@@ -167,9 +162,8 @@ def _lane_engine(kernel, cost_fn, model, job, lanes, counter, out):
                 copy_into(quats[b, :, :], start)
                 copy_into(rec[b, 0, :, :], start)
             kernel(
-                lengths, base, cone, hinge, lo, hi, t, quats, tol, max_iter, opts, rec, info[0],
-                info[1], info[2], end, final,
-            )  # fmt: skip
+                model, t, quats, tol, max_iter, opts, rec, (info[0], info[1], info[2], end), final
+            )
             for b in range(i1 - i0):
                 i = i0 + b
                 st, err = judge(t[b], end[b], info[1, b], tol, base, params)

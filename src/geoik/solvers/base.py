@@ -56,10 +56,12 @@ class Solver:
 
     Kernels (numba-compiled, never raising) have the signatures::
 
-        kernel_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec)
-        kernel_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec)
+        kernel_2d(model, target, angles, tol, max_iter, opts, rec)
+        kernel_3d(model, target, quats, tol, max_iter, opts, rec)
 
-    and return ``(status, iterations, nrec)``. ``angles`` (n,) or ``quats`` (n, 4) hold the start
+    with ``model`` the chain's :attr:`~geoik.Chain.kernel_arrays` (``(lengths, base, lo, hi)`` in
+    2-D, ``(lengths, base, cone, hinge, lo, hi)`` in 3-D), and return
+    ``(status, iterations, nrec)``. ``angles`` (n,) or ``quats`` (n, 4) hold the start
     pose on entry and the final pose on return; ``rec`` (capacity, n) or (capacity, n, 4) receives
     the motion's keyframes, ``rec[0]`` being the start pose written by the caller, and ``nrec`` is
     the number of keyframes written including that one.
@@ -74,7 +76,14 @@ class Solver:
     ``kernel_2d_lanes`` and ``kernel_3d_lanes``, if given, solve many targets at once in lanes
     (CCD); the batch engine runs them instead of ``kernel_2d`` / ``kernel_3d`` (see
     :mod:`geoik.batch.engine`) for the packed options ``opts`` where ``lanes_for(opts)`` is true
-    (CCD in 3-D: without ``escape``).
+    (CCD in 3-D: without ``escape``)::
+
+        kernel_2d_lanes(model, targets, angles, tol, max_iter, opts, rec, out, final)
+
+    with ``targets`` (K, d), the start poses ``angles`` (K, n) or (K, n, 4) and the keyframes
+    ``rec`` (K, cap, ...) a row per lane, ``out`` the outputs ``(nrec, status, iterations,
+    end)`` (:data:`geoik.batch.bundles.LANE_OUTPUTS`) and ``final`` whether to write the final
+    poses back.
 
     ``kernel_general``, if given, solves general joint models (:class:`geoik.Robot`)::
 
@@ -170,7 +179,7 @@ class Solver:
             kernel = runner(self.kernel_2d, chain.n * max_iter)
         else:
             kernel = runner(self.kernel_3d, 4 * chain.n * max_iter)
-        return kernel(*chain.kernel_arrays, target, state, tol, max_iter, opts, rec)
+        return kernel(chain.kernel_arrays, target, state, tol, max_iter, opts, rec)
 
     def run_general(
         self,

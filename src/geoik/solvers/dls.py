@@ -254,10 +254,47 @@ def next_boost(boost, before2, after2):
 
 
 @njit(cache=True)
-def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+def _angle_step_2d(jac, angles, lo, hi, lam2, de, y, flags, free, dth):
+    """One damped least-squares step ``dth`` (n,) of a planar chain's angles (radians) toward
+    the aim ``de`` (2,), from its Jacobian ``jac`` (2, n) and ``lambda^2`` ``lam2``; ``y`` (3,)
+    and ``flags`` (3, n) (active, blocked low, blocked high) are scratch. On a chain without
+    limits (``free``) the first pass is the last, no joint sitting on a limit."""
+    n = angles.shape[0]
+    active, blocked_lo, blocked_hi = flags[0], flags[1], flags[2]
+    if free:
+        solve_damped(jac, active, lam2, de, y)
+        for j in range(n):
+            dth[j] = 0.0 + jac[0, j] * y[0] + jac[1, j] * y[1]
+        return
+    for j in range(n):
+        blocked_lo[j] = angles[j] <= lo[j]
+        blocked_hi[j] = angles[j] >= hi[j]
+    damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dth)
+
+
+@njit(cache=True)
+def _turn_by(angles, dth, lo, hi):
+    """Add the step ``dth`` (n,) to ``angles`` (n,), scaled so that no joint turns by more than
+    :data:`MAX_ANGLE` and each held within ``[lo, hi]``; returns the largest turn, radians."""
+    n = angles.shape[0]
+    biggest = 0.0
+    for j in range(n):
+        biggest = max(biggest, abs(dth[j]))
+    scale = MAX_ANGLE / biggest if biggest > MAX_ANGLE else 1.0
+    turned = 0.0
+    for j in range(n):
+        new = clamp(angles[j] + scale * dth[j], lo[j], hi[j])
+        turned = max(turned, abs(new - angles[j]))
+        angles[j] = new
+    return turned
+
+
+@njit(cache=True)
+def dls_2d(model, target, angles, tol, max_iter, opts, rec):
     """Damped least squares on a planar chain (``kernel_2d`` of :class:`~geoik.solvers.Solver`;
     ``opts``: damping, max_step, escape). ``angles`` (n,) radians in and out; returns
     ``(status, iterations, nrec)``."""
+    lengths, base, lo, hi = model
     n = lengths.shape[0]
     total = lengths.sum()
     lam0_2 = sq(opts[0] * total)
@@ -269,9 +306,8 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     jac = buf[2 * n + 2 : 4 * n + 2].reshape((2, n))
     dth = buf[4 * n + 2 : 5 * n + 2]
     de, y, outer = buf[5 * n + 2 : 5 * n + 4], buf[5 * n + 4 : 5 * n + 7], buf[5 * n + 7 :]
-    flags = np.empty((3, n), dtype=np.bool_)
-    active, blocked_lo, blocked_hi = flags[0], flags[1], flags[2]
-    active[:] = True
+    flags = np.empty((3, n), dtype=np.bool_)  # active, blocked low, blocked high
+    flags[0, :] = True
     free = True
     for j in range(n):
         free = free and lo[j] == -np.inf and hi[j] == np.inf
@@ -298,24 +334,8 @@ def dls_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
         gap = clamped_error(pos[n], aim, dmax, de)
         lam2 = damping_now(lam0_2, boost, gap, dmax)
         jacobian_2d(pos, jac)
-        if free:  # damped_step's first pass, which is its last: no joint sits on a limit
-            solve_damped(jac, active, lam2, de, y)
-            for j in range(n):
-                dth[j] = 0.0 + jac[0, j] * y[0] + jac[1, j] * y[1]
-        else:
-            for j in range(n):
-                blocked_lo[j] = angles[j] <= lo[j]
-                blocked_hi[j] = angles[j] >= hi[j]
-            damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dth)
-        biggest = 0.0
-        for j in range(n):
-            biggest = max(biggest, abs(dth[j]))
-        scale = MAX_ANGLE / biggest if biggest > MAX_ANGLE else 1.0
-        turned = 0.0
-        for j in range(n):
-            new = clamp(angles[j] + scale * dth[j], lo[j], hi[j])
-            turned = max(turned, abs(new - angles[j]))
-            angles[j] = new
+        _angle_step_2d(jac, angles, lo, hi, lam2, de, y, flags, free, dth)
+        turned = _turn_by(angles, dth, lo, hi)
         fk_2d(lengths, base, angles, pos)
         moved2 = sq(pos[n, 0] - ex) + sq(pos[n, 1] - ey)
         still = turned <= MOVED or moved2 <= sq(MOVED * total)
@@ -393,10 +413,11 @@ def apply_step_3d(dof, world, cone, hinge, lo, hi, quats):
 
 
 @njit(cache=True)
-def dls_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+def dls_3d(model, target, quats, tol, max_iter, opts, rec):
     """Damped least squares on a 3-D chain (``kernel_3d`` of :class:`~geoik.solvers.Solver`;
     ``opts`` as for :func:`dls_2d`). ``quats`` (n, 4) local rotations in and out; returns
     ``(status, iterations, nrec)``."""
+    lengths, base, cone, hinge, lo, hi = model
     n = lengths.shape[0]
     total = lengths.sum()
     lam0_2 = sq(opts[0] * total)

@@ -204,10 +204,11 @@ def _place_2d(lengths, angles, px, py):
 
 
 @njit(cache=True)
-def fabrik_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+def fabrik_2d(model, target, angles, tol, max_iter, opts, rec):
     """FABRIK on a planar chain (``kernel_2d`` of :class:`~geoik.solvers.Solver`; ``opts``:
     escape), joints held within their limits on each pass. ``angles`` (n,) radians in and out;
     returns ``(status, iterations, nrec)``."""
+    lengths, base, lo, hi = model
     n = lengths.shape[0]
     scratch = np.empty((6, n + 1))  # one allocation: px, py, qx, qy, the points outer and end
     px, py, qx, qy, outer = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4, :2]
@@ -390,10 +391,11 @@ def forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world):
 
 
 @njit(cache=True)
-def fabrik_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+def fabrik_3d(model, target, quats, tol, max_iter, opts, rec):
     """FABRIK on a 3-D chain (``kernel_3d`` of :class:`~geoik.solvers.Solver`; ``opts``:
     escape), within cones and hinges. ``quats`` (n, 4) local rotations in and out; returns
     ``(status, iterations, nrec)``."""
+    lengths, base, cone, hinge, lo, hi = model
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))

@@ -131,10 +131,11 @@ def _aim_2d(j, vx, vy, tx, ty, delta, side, angles, lo, hi):
 
 
 @njit(cache=True)
-def single_pass_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+def single_pass_2d(model, target, angles, tol, max_iter, opts, rec):
     """Seed 002's single-pass improved triangulation on a planar chain (``kernel_2d`` of
     :class:`~geoik.solvers.Solver`; ``opts``: ``offset_deg`` and ``threshold_deg``). ``angles``
     (n,) radians in and out; returns ``(status, iterations, nrec)``."""
+    lengths, base, lo, hi = model
     n = lengths.shape[0]
     offset, threshold = math.radians(opts[0]), math.radians(opts[1])
     p = np.empty((n + 1, 2))
@@ -194,12 +195,17 @@ def single_pass_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, r
 
 
 @njit(cache=True)
-def _aim_3d(j, v, t, delta, axis, quats, world, pos, lengths, cone, hinge, lo, hi):
-    """Turn joint j so the vector v (from the joint) makes angle delta with t, in their plane.
+def _aim_3d(j, v, t, delta, axis, model, frames):
+    """Turn joint j so the vector v (3,) (from the joint) makes angle delta (radians) with t (3,),
+    in their plane.
 
-    ``axis`` (3,) holds the previous turn's axis on entry and this turn's on return. Returns True
-    if the joint turned (frames and positions are then refreshed).
+    ``axis`` (3,) holds the previous turn's axis on entry and this turn's on return; ``model`` is
+    the chain's ``kernel_arrays`` and ``frames`` the pose ``(quats, world, pos)``: local and world
+    rotations (n, 4) and joint positions (n + 1, 3). Returns True if the joint turned (frames and
+    positions are then refreshed).
     """
+    lengths, _, cone, hinge, lo, hi = model
+    quats, world, pos = frames
     vx, vy, vz, _ = unit(v[0], v[1], v[2])
     cx, cy, cz, c = unit(t[0], t[1], t[2])
     if c <= TINY:
@@ -214,7 +220,29 @@ def _aim_3d(j, v, t, delta, axis, quats, world, pos, lengths, cone, hinge, lo, h
 
 
 @njit(cache=True)
+def _aim_and_record(j, v, t, delta, axis, model, frames, rec, nrec):
+    """:func:`_aim_3d`, then a keyframe of the rotations if the joint turned; returns the number
+    of keyframes written."""
+    if _aim_3d(j, v, t, delta, axis, model, frames):
+        return _record_3d(frames[0], rec, nrec)
+    return nrec
+
+
+@njit(cache=True)
+def _sides_3d(pos, target, i, k):
+    """The triangle of joint ``i``, joint ``k`` and the end effector against the target: the
+    lengths joint i to joint k, joint k to the end effector and joint i to the target."""
+    n = pos.shape[0] - 1
+    a = math.sqrt(dist2(pos[k], pos[i]))
+    b = math.sqrt(dist2(pos[n], pos[k]))
+    c = math.sqrt(dist2(target, pos[i]))
+    return a, b, c
+
+
+@njit(cache=True)
 def _record_3d(quats, rec, nrec):
+    """Write ``quats`` (n, 4) as keyframe ``nrec`` of ``rec`` (cap, n, 4) if there is room;
+    returns the number of keyframes written."""
     if nrec < rec.shape[0]:
         copy_into(rec[nrec, :, :], quats)
         return nrec + 1
@@ -235,10 +263,11 @@ def _plane_normal(pos, world, target, axis):
 
 
 @njit(cache=True)
-def single_pass_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+def single_pass_3d(model, target, quats, tol, max_iter, opts, rec):
     """Seed 002's single pass on a 3-D chain (``kernel_3d`` of
     :class:`~geoik.solvers.Solver`). ``quats`` (n, 4) local rotations in and out; returns
     ``(status, iterations, nrec)``."""
+    lengths, base = model[0], model[1]
     n = lengths.shape[0]
     offset, threshold = math.radians(opts[0]), math.radians(opts[1])
     pos = np.empty((n + 1, 3))
@@ -250,91 +279,31 @@ def single_pass_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_i
         return REACHED, 0, 1
     axis = np.empty(3)
     _plane_normal(pos, world, target, axis)
+    frames = (quats, world, pos)
     nrec, i, total = 1, 0, 0.0
     for j in range(n):
         total += lengths[j]
     straighten = dist2(pos[0], target) >= total * total
     while not straighten and n - i >= 3:
         k = split_link(lengths, i)
-        a = math.sqrt(dist2(pos[k], pos[i]))
-        b = math.sqrt(dist2(pos[n], pos[k]))
-        c = math.sqrt(dist2(target, pos[i]))
+        a, b, c = _sides_3d(pos, target, i, k)
         if a * a + b * b - c * c <= 0.0:
             break
         delta = go_round_angle(a, b, c, lengths[i], offset, threshold)
-        if _aim_3d(
-            i,
-            pos[i + 1] - pos[i],
-            target - pos[i],
-            delta,
-            axis,
-            quats,
-            world,
-            pos,
-            lengths,
-            cone,
-            hinge,
-            lo,
-            hi,
-        ):
-            nrec = _record_3d(quats, rec, nrec)
+        v, t = pos[i + 1] - pos[i], target - pos[i]
+        nrec = _aim_and_record(i, v, t, delta, axis, model, frames, rec, nrec)
         i += 1
     if straighten or i == n - 1:
         for j in range(i, n):
-            if _aim_3d(
-                j,
-                pos[j + 1] - pos[j],
-                target - pos[j],
-                0.0,
-                axis,
-                quats,
-                world,
-                pos,
-                lengths,
-                cone,
-                hinge,
-                lo,
-                hi,
-            ):
-                nrec = _record_3d(quats, rec, nrec)
+            v, t = pos[j + 1] - pos[j], target - pos[j]
+            nrec = _aim_and_record(j, v, t, 0.0, axis, model, frames, rec, nrec)
         return finish(pos, target, outer, is_beyond, tol), 1, nrec
     k = split_link(lengths, i)
-    a = math.sqrt(dist2(pos[k], pos[i]))
-    b = math.sqrt(dist2(pos[n], pos[k]))
-    c = math.sqrt(dist2(target, pos[i]))
-    delta_b = law_of_cosines(a, b, c)
-    if _aim_3d(
-        i,
-        pos[k] - pos[i],
-        target - pos[i],
-        delta_b,
-        axis,
-        quats,
-        world,
-        pos,
-        lengths,
-        cone,
-        hinge,
-        lo,
-        hi,
-    ):
-        nrec = _record_3d(quats, rec, nrec)
-    if _aim_3d(
-        k,
-        pos[n] - pos[k],
-        target - pos[k],
-        0.0,
-        axis,
-        quats,
-        world,
-        pos,
-        lengths,
-        cone,
-        hinge,
-        lo,
-        hi,
-    ):
-        nrec = _record_3d(quats, rec, nrec)
+    delta_b = law_of_cosines(*_sides_3d(pos, target, i, k))
+    v, t = pos[k] - pos[i], target - pos[i]
+    nrec = _aim_and_record(i, v, t, delta_b, axis, model, frames, rec, nrec)
+    v, t = pos[n] - pos[k], target - pos[k]
+    nrec = _aim_and_record(k, v, t, 0.0, axis, model, frames, rec, nrec)
     return finish(pos, target, outer, is_beyond, tol), 1, nrec
 
 

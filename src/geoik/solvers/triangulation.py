@@ -116,10 +116,11 @@ def target_angle(a, b, c, formed):
 
 
 @njit(cache=True)
-def triangulation_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+def triangulation_2d(model, target, angles, tol, max_iter, opts, rec):
     """Seed 000's triangulation on a planar chain (``kernel_2d`` of
     :class:`~geoik.solvers.Solver`): each joint from the root by the law of cosines, one pass.
     ``angles`` (n,) radians in and out; returns ``(status, iterations, nrec)``."""
+    lengths, base, lo, hi = model
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
     outer = np.empty(2)
@@ -160,11 +161,12 @@ def triangulation_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts,
 
 
 @njit(cache=True)
-def triangulation_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+def triangulation_3d(model, target, quats, tol, max_iter, opts, rec):
     """Seed 000's triangulation on a 3-D chain (``kernel_3d`` of
     :class:`~geoik.solvers.Solver`): each joint from the root turned to the angle the law of
     cosines gives toward the target, within its cone or hinge. ``quats`` (n, 4) local rotations
     in and out; returns ``(status, iterations, nrec)``."""
+    lengths, base, cone, hinge, lo, hi = model
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))

@@ -115,11 +115,12 @@ def _cap_2d(lengths, lo, hi, side, buf):
 
 
 @njit(cache=True)
-def caa_2d(lengths, base, lo, hi, target, angles, tol, max_iter, pre, rec):
+def caa_2d(model, target, angles, tol, max_iter, pre, rec):
     """The 2-D kernel; ``nrec = -1 - j`` when joint ``j``'s limits forbid the arc on either side.
 
     ``pre`` (the kernel's ``opts``) holds the chain's constants from :func:`prepare` (theta at
     which the chain curls shut, and the limits' caps on theta for arcs on either side)."""
+    lengths, base, lo, hi = model
     n = lengths.shape[0]
     pos = np.empty((n + 1, 2))
     fk_2d(lengths, base, angles, pos)
@@ -246,9 +247,10 @@ def _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, qu
 
 
 @njit(cache=True)
-def caa_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, pre, rec):
+def caa_3d(model, target, quats, tol, max_iter, pre, rec):
     """The 3-D kernel; ``nrec = -1 - j`` when joint ``j``'s limits forbid the arc on either side.
     ``pre`` (the kernel's ``opts``) holds the theta at which the chain curls shut."""
+    lengths, base, cone, hinge, lo, hi = model
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     fk_3d(lengths, base, quats, pos, np.empty((n, 4)))

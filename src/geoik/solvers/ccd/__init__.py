@@ -64,7 +64,7 @@ from geoik.solvers.stop import GO, record, verdict
 
 
 @njit(cache=True)
-def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+def ccd_2d(model, target, angles, tol, max_iter, opts, rec):
     """The registered 2-D kernel: :func:`ccd_2d_lanes` with one lane (see its module).
 
     The start angles and the first keyframe go to the lane kernel in one-lane arrays of its own,
@@ -84,10 +84,8 @@ def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
     keys = np.empty((1, cap, n))
     copy_into(keys[0, 0], rec[0])
     final = cap > 0
-    ccd_2d_lanes(
-        lengths, base, lo, hi, targets, lane, tol, max_iter, opts, keys, out[0], out[1], out[2],
-        end, final,
-    )  # fmt: skip
+    lane_out = (out[0], out[1], out[2], end)
+    ccd_2d_lanes(model, targets, lane, tol, max_iter, opts, keys, lane_out, final)
     nrec = out[0, 0]
     copy_into(angles, lane[0])
     copy_into(rec[1:nrec], keys[0, 1:nrec])
@@ -95,7 +93,7 @@ def ccd_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
 
 
 @njit(cache=True)
-def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+def ccd_3d(model, target, quats, tol, max_iter, opts, rec):
     """The registered 3-D kernel: :func:`ccd_3d_lanes` with one lane (see its module), or
     :func:`ccd_3d_escape` when option ``escape`` is on.
 
@@ -104,9 +102,7 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     ``quats`` and ``rec``.
     """
     if opts[0] != 0.0:
-        return ccd_3d_escape(
-            lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec
-        )
+        return ccd_3d_escape(model, target, quats, tol, max_iter, opts, rec)
     targets = np.empty((1, 3))
     targets[0, 0], targets[0, 1], targets[0, 2] = target[0], target[1], target[2]
     out = np.empty((3, 1), np.int64)  # keyframes used, status, sweeps
@@ -117,10 +113,8 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
     keys = np.empty((1, cap, n, 4))
     copy_into(keys[0, 0], rec[0])
     final = cap > 0
-    ccd_3d_lanes(
-        lengths, base, cone, hinge, lo, hi, targets, lane, tol, max_iter, opts, keys, out[0],
-        out[1], out[2], end, final,
-    )  # fmt: skip
+    lane_out = (out[0], out[1], out[2], end)
+    ccd_3d_lanes(model, targets, lane, tol, max_iter, opts, keys, lane_out, final)
     nrec = out[0, 0]
     copy_into(quats, lane[0])
     for r in range(1, nrec):
@@ -129,11 +123,61 @@ def ccd_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opt
 
 
 @njit(cache=True)
-def ccd_3d_escape(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+def _turned_3d(j, model, frames, target, escape):
+    """The local rotation one CCD step gives joint ``j``: the end effector turned toward
+    ``target`` (3,) about the joint's hinge or, for a ball joint, by the shortest rotation, held
+    within the joint's limits (with ``escape``, opposite vectors curl rather than fold).
+
+    ``model`` is the chain's ``kernel_arrays`` and ``frames`` the pose ``(quats, world, pos)``:
+    local and world rotations (n, 4) and joint positions (n + 1, 3). Returns ``(ok, q0, q1, q2,
+    q3)``, the new local rotation (not normalised); ``ok`` False when the end effector or the
+    target sits on the joint (no turn).
+    """
+    _, _, cone, hinge, lo, hi = model
+    quats, world, pos = frames
+    n = pos.shape[0] - 1
+    ax, ay, az = pos[n, 0] - pos[j, 0], pos[n, 1] - pos[j, 1], pos[n, 2] - pos[j, 2]
+    bx = target[0] - pos[j, 0]
+    by = target[1] - pos[j, 1]
+    bz = target[2] - pos[j, 2]
+    p0, p1, p2, p3 = parent_frame(j, world)
+    o0, o1, o2, o3 = quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3]
+    hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
+    if hx != 0.0 or hy != 0.0 or hz != 0.0:
+        wx, wy, wz = qrot(p0, p1, p2, p3, hx, hy, hz)
+        # signed angle about the hinge between the projections of a and b
+        cx, cy, cz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+        dot = ax * bx + ay * by + az * bz
+        along_a = ax * wx + ay * wy + az * wz
+        along_b = bx * wx + by * wy + bz * wz
+        th = math.atan2(cx * wx + cy * wy + cz * wz, dot - along_a * along_b)
+        if escape and abs(th) >= PI - MOVED:  # opposite: curl rather than fold
+            th = PI - ESCAPE_BEND
+        phi = clamp(hinge_angle(o0, o1, o2, o3, hx, hy, hz) + th, lo[j], hi[j])
+        q0, q1, q2, q3 = q_axis_angle(hx, hy, hz, phi)
+    else:
+        na = math.sqrt(ax * ax + ay * ay + az * az)
+        nb = math.sqrt(bx * bx + by * by + bz * bz)
+        if na < 1e-300 or nb < 1e-300:
+            return False, 1.0, 0.0, 0.0, 0.0
+        r0, r1, r2, r3 = q_between(ax / na, ay / na, az / na, bx / nb, by / nb, bz / nb)
+        if escape and r0 == 0.0:  # a half turn, the vectors opposite: curl, not fold
+            r0, r1, r2, r3 = q_axis_angle(r1, r2, r3, PI - ESCAPE_BEND)
+        # world rotation r, expressed in the parent frame: p^-1 r p
+        l0, l1, l2, l3 = qmul(p0, -p1, -p2, -p3, r0, r1, r2, r3)
+        l0, l1, l2, l3 = qmul(l0, l1, l2, l3, p0, p1, p2, p3)
+        q0, q1, q2, q3 = qmul(l0, l1, l2, l3, o0, o1, o2, o3)
+        q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi)
+    return True, q0, q1, q2, q3
+
+
+@njit(cache=True)
+def ccd_3d_escape(model, target, quats, tol, max_iter, opts, rec):
     """3-D CCD one target at a time, forward kinematics redone after every update. With option
     ``escape`` it leaves singular poses (see :mod:`geoik.solvers.escape`): from each stall it
     bends one joint, opposite vectors curl the chain, a target beyond reach takes its closest
     pose in one step. Without, it is the seeds' CCD, which the tests hold the lanes to."""
+    lengths, base, cone, hinge, lo, hi = model
     n = lengths.shape[0]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))
@@ -147,6 +191,7 @@ def ccd_3d_escape(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_it
     if dist2(pos[n], target) <= tol2:
         return REACHED, 0, nrec
     out_of_reach, first = is_beyond, 1
+    frames = (quats, world, pos)
     case = 0
     if escapes > 0 and max_iter > 0:
         straighten = np.bool_(True)  # typed, not literal: one compiled reach_out_3d
@@ -161,38 +206,10 @@ def ccd_3d_escape(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_it
     for it in range(first, max_iter + 1):
         biggest = 0.0
         for j in range(n - 1, -1, -1):
-            ax, ay, az = pos[n, 0] - pos[j, 0], pos[n, 1] - pos[j, 1], pos[n, 2] - pos[j, 2]
-            bx = target[0] - pos[j, 0]
-            by = target[1] - pos[j, 1]
-            bz = target[2] - pos[j, 2]
-            p0, p1, p2, p3 = parent_frame(j, world)
+            ok, q0, q1, q2, q3 = _turned_3d(j, model, frames, target, escape)
+            if not ok:
+                continue
             o0, o1, o2, o3 = quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3]
-            hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
-            if hx != 0.0 or hy != 0.0 or hz != 0.0:
-                wx, wy, wz = qrot(p0, p1, p2, p3, hx, hy, hz)
-                # signed angle about the hinge between the projections of a and b
-                cx, cy, cz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
-                dot = ax * bx + ay * by + az * bz
-                along_a = ax * wx + ay * wy + az * wz
-                along_b = bx * wx + by * wy + bz * wz
-                th = math.atan2(cx * wx + cy * wy + cz * wz, dot - along_a * along_b)
-                if escape and abs(th) >= PI - MOVED:  # opposite: curl rather than fold
-                    th = PI - ESCAPE_BEND
-                phi = clamp(hinge_angle(o0, o1, o2, o3, hx, hy, hz) + th, lo[j], hi[j])
-                q0, q1, q2, q3 = q_axis_angle(hx, hy, hz, phi)
-            else:
-                na = math.sqrt(ax * ax + ay * ay + az * az)
-                nb = math.sqrt(bx * bx + by * by + bz * bz)
-                if na < 1e-300 or nb < 1e-300:
-                    continue
-                r0, r1, r2, r3 = q_between(ax / na, ay / na, az / na, bx / nb, by / nb, bz / nb)
-                if escape and r0 == 0.0:  # a half turn, the vectors opposite: curl, not fold
-                    r0, r1, r2, r3 = q_axis_angle(r1, r2, r3, PI - ESCAPE_BEND)
-                # world rotation r, expressed in the parent frame: p^-1 r p
-                l0, l1, l2, l3 = qmul(p0, -p1, -p2, -p3, r0, r1, r2, r3)
-                l0, l1, l2, l3 = qmul(l0, l1, l2, l3, p0, p1, p2, p3)
-                q0, q1, q2, q3 = qmul(l0, l1, l2, l3, o0, o1, o2, o3)
-                q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, j, cone, hinge, lo, hi)
             q0, q1, q2, q3 = qnormalize(q0, q1, q2, q3)
             d0, d1, d2, d3 = qmul(q0, q1, q2, q3, o0, -o1, -o2, -o3)
             th = q_angle(d0, d1, d2, d3)

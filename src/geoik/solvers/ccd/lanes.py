@@ -74,37 +74,24 @@ def _pitch(k):
 
 
 @njit(cache=True, error_model="numpy")
-def ccd_2d_lanes(
-    lengths,
-    base,
-    lo,
-    hi,
-    targets,
-    angles,
-    tol,
-    max_iter,
-    opts,
-    rec,
-    nrec,
-    status,
-    iters,
-    end,
-    final,
-):
+def ccd_2d_lanes(model, targets, angles, tol, max_iter, opts, rec, out, final):
     """Solve K planar targets by CCD from K start poses, in lanes.
 
     Parameters
     ----------
-    lengths, base, lo, hi : (n,), (2,), (n,), (n,) the chain (limits in radians, +-inf if free).
+    model : the chain's ``kernel_arrays`` ``(lengths, base, lo, hi)``: (n,), (2,), (n,), (n,)
+        (limits in radians, +-inf if free).
     targets : (K, 2) targets.
     angles : (K, n) start angles in radians; overwritten with the final angles.
     tol, max_iter, opts : as for every 2-D kernel (``opts`` is unused).
     rec : (K, cap, n) keyframes; ``rec[b, 0]`` is written by the caller; recorded only if cap > 1.
-    nrec, status, iters : (K,) int64 outputs: keyframes used, kernel status, sweeps used.
-    end : (K, 2) output: the end effector of the final pose.
+    out : the outputs ``(nrec, status, iters, end)``: (K,) int64 keyframes used, kernel status
+        and sweeps used, and (K, 2) the end effector of the final pose.
     final : write the final angles into ``angles``; if False (and not recording) ``angles`` keeps
         the start poses, for callers that need only status, iterations and ``end``.
     """
+    lengths, base, lo, hi = model
+    nrec, status, iters, end = out
     n = lengths.shape[0]
     k = targets.shape[0]
     rc, rs, ang, dirty, px, py, w, rows = _layout(n)

@@ -79,39 +79,24 @@ def _layout(n):
 
 
 @njit(cache=True, error_model="numpy")
-def ccd_3d_lanes(
-    lengths,
-    base,
-    cone,
-    hinge,
-    lo,
-    hi,
-    targets,
-    quats,
-    tol,
-    max_iter,
-    opts,
-    rec,
-    nrec,
-    status,
-    iters,
-    end,
-    final,
-):
+def ccd_3d_lanes(model, targets, quats, tol, max_iter, opts, rec, out, final):
     """Solve K targets in 3-D by CCD from K start poses, in lanes.
 
     Parameters
     ----------
-    lengths, base, cone, hinge, lo, hi : the chain as every 3-D kernel takes it.
+    model : the chain's ``kernel_arrays`` ``(lengths, base, cone, hinge, lo, hi)``, as every 3-D
+        kernel takes it.
     targets : (K, 3) targets.
     quats : (K, n, 4) start rotations; overwritten with the final rotations if ``final``.
     tol, max_iter, opts : as for every 3-D kernel (``opts`` is unused).
     rec : (K, cap, n, 4) keyframes; ``rec[b, 0]`` is written by the caller; recorded only if
         cap > 1.
-    nrec, status, iters : (K,) int64 outputs: keyframes used, kernel status, sweeps used.
-    end : (K, 3) output: the end effector of the final pose (its forward kinematics).
+    out : the outputs ``(nrec, status, iters, end)``: (K,) int64 keyframes used, kernel status
+        and sweeps used, and (K, 3) the end effector of the final pose (its forward kinematics).
     final : write the final rotations into ``quats``.
     """
+    lengths, base, cone, hinge, lo, hi = model
+    nrec, status, iters, end = out
     n = lengths.shape[0]
     k = targets.shape[0]
     rows = _layout(n)[7]

@@ -172,11 +172,12 @@ def _verdict(code, end, target, goal, tol, n):
 
 
 @njit(cache=True)
-def circles_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+def circles_2d(model, target, angles, tol, max_iter, opts, rec):
     """Seed 003's intersection of circles on a planar chain (``kernel_2d`` of
     :class:`~geoik.solvers.Solver`): one pass placing the joints from the end effector back to
     the base (:func:`~geoik.solvers.circles.place.place_chain`). ``angles`` (n,) radians in and
     out; returns ``(status, iterations, nrec)``."""
+    lengths, base, lo, hi = model
     n = lengths.shape[0]
     cur = np.empty((n + 1, 2))
     fk_2d(lengths, base, angles, cur)
@@ -194,11 +195,12 @@ def circles_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
 
 
 @njit(cache=True)
-def circles_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+def circles_3d(model, target, quats, tol, max_iter, opts, rec):
     """Seed 003's intersection of circles on a 3-D chain (``kernel_3d`` of
     :class:`~geoik.solvers.Solver`): the joints placed as in 2-D, then each joint turned toward
     its placed link within its cone or hinge. ``quats`` (n, 4) local rotations in and out;
     returns ``(status, iterations, nrec)``."""
+    lengths, base, cone, hinge, lo, hi = model
     n = lengths.shape[0]
     cur = np.empty((n + 1, 3))
     world = np.empty((n, 4))

@@ -95,11 +95,12 @@ def branch_2d(r1, r2, px, py, side, angles, lo, hi):
 
 
 @njit(cache=True)
-def two_bone_2d(lengths, base, lo, hi, target, angles, tol, max_iter, opts, rec):
+def two_bone_2d(model, target, angles, tol, max_iter, opts, rec):
     """Seed 001's closed form for two planar links: the kernel contract of
     :class:`~geoik.solvers.Solver` (``kernel_2d``; ``opts[0]`` the elbow, +1 or -1); the other elbow
     branch is taken when the asked one, held within the limits, misses the target by more.
     Returns ``(status, 1, nrec)``."""
+    lengths, base, lo, hi = model
     r1, r2 = lengths[0], lengths[1]
     px, py = target[0] - base[0], target[1] - base[1]
     end = np.empty(2)

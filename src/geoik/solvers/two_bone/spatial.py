@@ -240,10 +240,11 @@ def one_branch(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, po
 
 
 @njit(cache=True)
-def two_bone_3d(lengths, base, cone, hinge, lo, hi, target, quats, tol, max_iter, opts, rec):
+def two_bone_3d(model, target, quats, tol, max_iter, opts, rec):
     """The closed-form two-link solve in 3-D (``kernel_3d`` of :class:`~geoik.solvers.Solver`):
     the elbow bends in the plane of the pole option (``opts``), within the cone and hinge limits.
     Returns ``(status, 1, nrec)``."""
+    lengths, base, cone, hinge, lo, hi = model
     r1, r2 = lengths[0], lengths[1]
     pos = np.empty((3, 3))
     world = np.empty((2, 4))
