@@ -226,11 +226,11 @@ def test_a_batch_too_large_for_memory_is_refused_before_the_targets_are_copied()
 
 
 def test_batches_and_maps_are_checked_against_the_memory_available(monkeypatch):
-    import geoik.checks
+    import geoik.checks.memory
     from geoik.maps import metric_map, volume_map
 
-    monkeypatch.setattr(geoik.checks, "memory_limit", lambda: 4_000_000)  # 4 MB left
-    monkeypatch.setattr(geoik.checks, "_SMALL_RESULT", 0)  # check even small results
+    monkeypatch.setattr(geoik.checks.memory, "memory_limit", lambda: 4_000_000)  # 4 MB left
+    monkeypatch.setattr(geoik.checks.memory, "_SMALL_RESULT", 0)  # check even small results
     chain = ik.Chain.planar([1.0] * 5)
     targets = np.random.default_rng(3).uniform(-4, 4, (100_000, 2))
     message = r"expected results that fit in the memory available \(4 MB\), got 100,000 targets"
@@ -246,11 +246,11 @@ def test_batches_and_maps_are_checked_against_the_memory_available(monkeypatch):
 
 
 def test_the_command_line_names_the_flag_that_asks_for_too_much_memory(monkeypatch, capsys):
-    import geoik.checks
+    import geoik.checks.memory
     from geoik.commands.cli import main
 
-    monkeypatch.setattr(geoik.checks, "memory_limit", lambda: 4_000_000)
-    monkeypatch.setattr(geoik.checks, "_SMALL_RESULT", 0)
+    monkeypatch.setattr(geoik.checks.memory, "memory_limit", lambda: 4_000_000)
+    monkeypatch.setattr(geoik.checks.memory, "_SMALL_RESULT", 0)
     for argv, flag in (
         (["map", "--lengths", "1x3", "--size", "300"], "--size"),
         (["map", "--lengths", "1x3", "--volume", "64"], "--volume"),

@@ -1,17 +1,9 @@
-"""Input checks: the one validation layer of every public entry.
-
-:func:`geoik.solve`, :func:`geoik.solve_tree`, :func:`geoik.batch.evaluate`, the model
-constructors, the viewer's protocol and the command line's parsers all check points,
-tolerances, iteration budgets and flags here. Each check takes the argument's ``name`` as the
-caller's user spells it (``target``, ``targets['index']``, ``--tol``, ``chain.base``) and raises a
-:class:`geoik.GeoIKError` subclass whose message names it, says what was expected and what came.
-Everything after these checks trusts its data.
-"""
+"""The checks of numbers, points, tolerances, budgets, flags and model fields, and the defaults
+and caps every entry shares (see :mod:`geoik.checks`)."""
 
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,35 +16,6 @@ from geoik.errors import (
     InvalidTargetError,
     describe,
 )
-
-__all__ = [
-    "DEFAULT_ANGLE_TOL",
-    "DEFAULT_METHOD",
-    "DEFAULT_ROBOT_TOL",
-    "DEFAULT_TOL",
-    "check_angle_tol",
-    "check_array",
-    "check_flag",
-    "check_int",
-    "check_ints",
-    "check_max_iter",
-    "check_memory",
-    "check_motion",
-    "check_names",
-    "check_number",
-    "check_point",
-    "check_point_within",
-    "check_points",
-    "check_rotation",
-    "check_rotations",
-    "check_tol",
-    "is_rotation_object",
-    "split_pose",
-    "is_integer",
-    "is_number",
-    "memory_limit",
-    "relative_tol",
-]
 
 DEFAULT_METHOD = "auto"
 """The method every entry runs unless told otherwise: :func:`geoik.solve`,
@@ -75,8 +38,6 @@ MAX_MOTION_BYTES = 2**30
 
 DEFAULT_ANGLE_TOL = 1e-3
 """Default angle tolerance of orientation targets, radians."""
-_ROTATION_TOL = 1e-6
-"""How far a rotation matrix may be from orthonormal, or a quaternion from unit length."""
 
 _REAL_KINDS = "iuf"  # NumPy dtype kinds of real numbers: no bools, complex numbers or objects
 _SEQUENCES = (tuple, list)
@@ -322,183 +283,6 @@ def check_point_within(
     return p
 
 
-def is_rotation_object(value: Any) -> bool:
-    """Whether ``value`` is a rotation object such as SciPy's
-    :class:`scipy.spatial.transform.Rotation`: recognised by its ``as_matrix`` method and its
-    ``single`` flag, so that SciPy is never imported here."""
-    return (
-        not isinstance(value, np.ndarray | list | tuple)
-        and callable(getattr(value, "as_matrix", None))
-        and hasattr(value, "single")
-    )
-
-
-def _object_matrices(value: Any, name: str) -> np.ndarray:
-    """The (m, 3, 3) rotation matrices a rotation object (:func:`is_rotation_object`) holds:
-    one (``single``) or several; :class:`~geoik.InvalidTargetError` naming ``name`` if its
-    ``as_matrix()`` gives no rotation matrices."""
-    try:
-        m = _real_array(value.as_matrix())
-    except Exception as exc:  # a foreign object's own failure, said in one line
-        raise InvalidTargetError(
-            f"expected a rotation object whose as_matrix() gives rotation matrices, got "
-            f"{type(exc).__name__} from {describe(value)}",
-            argument=name,
-        ) from None
-    if m is None or m.ndim < 2 or m.shape[-2:] != (3, 3):
-        raise InvalidTargetError(
-            f"expected a rotation object whose as_matrix() gives 3x3 matrices, got "
-            f"{describe(value)}",
-            argument=name,
-        )
-    return m.reshape(-1, 3, 3)
-
-
-def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
-    """An orientation as a fresh (3, 3) rotation matrix (columns: the frame's axes).
-
-    ``value`` is a 3 x 3 rotation matrix (orthonormal to 1e-6, determinant +1), a unit
-    quaternion ``(w, x, y, z)`` (length 1 to 1e-6; ``w`` first, as in :mod:`geoik.geometry`;
-    SciPy's ``as_quat()`` is ``(x, y, z, w)``) or a rotation object holding one rotation, such
-    as SciPy's ``Rotation`` (read through its ``as_matrix()``). The result is
-    re-orthonormalised (or built from the normalised quaternion).
-    :class:`~geoik.InvalidTargetError` naming ``name`` otherwise.
-    """
-    if is_rotation_object(value):
-        matrices = _object_matrices(value, name)
-        if len(matrices) != 1:
-            raise InvalidTargetError(
-                f"expected one rotation, got a {type(value).__name__} holding "
-                f"{len(matrices)}; pick one (r[i])",
-                argument=name,
-            )
-        value = matrices[0]
-    r = _real_array(value)
-    if r is None or r.shape not in ((3, 3), (4,)) or not math.isfinite(float(r.sum())):
-        raise InvalidTargetError(
-            f"expected a 3x3 rotation matrix, a unit quaternion (w, x, y, z) or a "
-            f"scipy Rotation, got {describe(value)}",
-            argument=name,
-        )
-    if r.shape == (4,):
-        norm = math.sqrt(float(r @ r))
-        if abs(norm - 1.0) > _ROTATION_TOL:
-            raise InvalidTargetError(
-                f"expected a unit quaternion (w, x, y, z), got one of length {norm:.9g}",
-                argument=name,
-            )
-        w, x, y, z = (r / norm).tolist()
-        return np.array(
-            [
-                [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-            ]
-        )
-    (a, b, c), (d, e, f), (g, h, i) = r.tolist()
-    # how far the columns are from orthonormal (R^T R - I), and the determinant, in scalars
-    off = max(
-        abs(a * a + d * d + g * g - 1.0),
-        abs(b * b + e * e + h * h - 1.0),
-        abs(c * c + f * f + i * i - 1.0),
-        abs(a * b + d * e + g * h),
-        abs(a * c + d * f + g * i),
-        abs(b * c + e * f + h * i),
-    )
-    if off > _ROTATION_TOL or a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g) < 0:
-        raise InvalidTargetError(
-            f"expected a rotation matrix (orthonormal, determinant +1), got "
-            f"{describe(np.round(r, 6).tolist())}",
-            argument=name,
-        )
-    if off > 1e-14:  # the nearest rotation matrix
-        u, _, vt = np.linalg.svd(r)
-        r = u @ vt
-    return np.ascontiguousarray(r)
-
-
-_POSE_TOL = 1e-9
-"""How far a 4x4 pose's last row may be from (0, 0, 0, 1)."""
-SAME_ROTATION = 1e-6
-"""Largest angle (radians) between a 4x4 pose's rotation and an ``orientation`` given beside
-it for the two to count as the same: the rotation tolerance of :func:`check_rotation`."""
-
-
-def _is_pose_like(value: Any) -> bool:
-    """Whether a robot target looks like a 4x4 pose rather than a point: an array of two
-    dimensions, or a sequence of four rows."""
-    if type(value) in _SEQUENCES:
-        return len(value) == 4 and isinstance(value[0], np.ndarray | list | tuple)
-    shape = getattr(value, "shape", None)
-    return isinstance(shape, tuple) and len(shape) == 2
-
-
-def split_pose(
-    target: Any,
-    orientation: Any,
-    name: str = "target",
-    orientation_name: str = "orientation",
-) -> tuple[Any, Any]:
-    """A robot target and orientation, a 4x4 homogeneous pose split into both.
-
-    ``target`` is a point (returned unchecked, with ``orientation``) or a (4, 4) pose: its
-    rotation block ``[:3, :3]`` a rotation matrix (:func:`check_rotation`), its last column the
-    position, its last row ``(0, 0, 0, 1)`` (to 1e-9). With a pose, ``orientation`` must be
-    None or the same rotation (within :data:`SAME_ROTATION` radians): two different
-    orientations for one tip contradict each other.
-
-    Returns
-    -------
-    (target, orientation)
-        A pose gives a (3,) position (metres) and a (3, 3) rotation matrix.
-
-    Raises
-    ------
-    InvalidTargetError
-        A 4x4 target that is no pose (naming ``name``) or an ``orientation`` that differs from
-        its rotation (naming ``orientation_name``).
-    """
-    if not _is_pose_like(target):
-        return target, orientation
-    p = _real_array(target)
-    if p is None or p.shape != (4, 4) or not np.isfinite(p).all():
-        raise InvalidTargetError(
-            f"expected a point (x, y, z) or a 4x4 pose of finite numbers, got {describe(target)}",
-            argument=name,
-        )
-    if np.abs(p[3] - (0.0, 0.0, 0.0, 1.0)).max() > _POSE_TOL:
-        raise InvalidTargetError(
-            f"expected a 4x4 pose whose last row is (0, 0, 0, 1), got {p[3].tolist()}",
-            argument=name,
-        )
-    rot = check_rotation(p[:3, :3], f"{name}[:3, :3]")
-    point = check_point(p[:3, 3], 3, f"{name}[:3, 3]", model="robot")
-    if orientation is not None:
-        other = check_rotation(orientation, orientation_name)
-        # |rot - other| (Frobenius) is 2 sqrt(2) sin(angle / 2): precise for small angles
-        gap = float(np.linalg.norm(rot - other)) / (2.0 * math.sqrt(2.0))
-        angle = 2.0 * math.asin(min(1.0, gap))
-        if angle > SAME_ROTATION:
-            raise InvalidTargetError(
-                f"expected no orientation beside a 4x4 pose target (it holds one) or the same "
-                f"rotation, got one {math.degrees(angle):.6g} degrees from the pose's",
-                argument=orientation_name,
-            )
-    return point, rot
-
-
-def check_angle_tol(angle_tol: Any, name: str = "angle_tol") -> float:
-    """The angle tolerance in radians: ``angle_tol`` checked (in (0, pi]), or
-    :data:`DEFAULT_ANGLE_TOL`."""
-    if angle_tol is None:
-        return DEFAULT_ANGLE_TOL
-    if not is_number(angle_tol) or not 0.0 < angle_tol <= math.pi:
-        raise InvalidOptionError(
-            f"expected an angle in (0, pi] radians, got {describe(angle_tol)}", argument=name
-        )
-    return float(angle_tol)
-
-
 # --------------------------------------------------------------------------- model fields
 
 
@@ -554,90 +338,3 @@ def check_array(
         i = int(bad[0][0])
         raise error(f"expected finite numbers, got {a[i].tolist()}", argument=f"{name}[{i}]")
     return a
-
-
-def check_rotations(
-    value: Any, count: int, name: str, error: type[GeoIKError] = InvalidChainError
-) -> np.ndarray:
-    """``count`` rotation matrices (orthonormal to 1e-9, determinant +1) as a (count, 3, 3)
-    array."""
-    r = check_array(value, (count, 3, 3), name, error=error)
-    for i in range(count):
-        if not np.allclose(r[i] @ r[i].T, np.eye(3), atol=1e-9) or np.linalg.det(r[i]) <= 0:
-            raise error(
-                f"expected a rotation matrix, got {np.round(r[i], 9).tolist()}",
-                argument=f"{name}[{i}]",
-            )
-    return r
-
-
-def memory_limit() -> int:
-    """Bytes of memory a result may take: what the machine has available now (Linux:
-    ``MemAvailable`` of ``/proc/meminfo``, and no more than a control group's limit leaves),
-    else its physical memory. Read at each call: the memory a result needs is checked against
-    what is there when it is asked for."""
-    room = _meminfo_available()
-    if room is None:
-        try:
-            room = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        except (ValueError, OSError, AttributeError):
-            return 2**63 - 1
-    for limit, usage in (
-        ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
-        (
-            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
-            "/sys/fs/cgroup/memory/memory.usage_in_bytes",
-        ),
-    ):
-        most, used = _read_int(limit), _read_int(usage)
-        if most is not None and used is not None and most < room + used:
-            room = max(0, most - used)
-    return room
-
-
-def _meminfo_available() -> int | None:
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def _read_int(path: str) -> int | None:
-    """The integer a control-group file holds, or None (missing, or ``max``)."""
-    try:
-        with open(path, encoding="ascii") as f:
-            return int(f.read().strip())
-    except (OSError, ValueError):
-        return None
-
-
-_SMALL_RESULT = 1 << 26
-"""Results of at most this many bytes (64 MiB) are not checked against the memory available."""
-
-
-def check_memory(nbytes: float, what: str, name: str) -> None:
-    """Refuse, before any work, a result of ``nbytes`` that would not fit in the memory
-    available (:func:`memory_limit`): :class:`~geoik.InvalidOptionError` naming the argument
-    ``name`` that asks for it, ``what`` is asked for (e.g. ``"100,000,000 targets"``), the
-    size and the limit."""
-    if nbytes <= _SMALL_RESULT:  # not worth reading the system's figures
-        return
-    limit = memory_limit()
-    if nbytes <= limit:
-        return
-    raise InvalidOptionError(
-        f"expected results that fit in the memory available ({_bytes(limit)}), got {what}, "
-        f"about {_bytes(nbytes)}",
-        argument=name,
-    )
-
-
-def _bytes(n: float) -> str:
-    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{n / 1e3:.3g} kB"
