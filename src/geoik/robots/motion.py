@@ -17,17 +17,8 @@ from numba import njit
 from geoik.geometry import sq
 from geoik.jit import call
 from geoik.kinematics import fk_robot, slides
-from geoik.motion import (
-    FIVE_DEG,
-    MAX_SAMPLES,
-    REPLAY_WORK,
-    SETTLED,
-    STILL,
-    Motion,
-    richardson,
-    romberg,
-    samples,
-)
+from geoik.motion import REPLAY_WORK, Motion
+from geoik.motion.replay import FIVE_DEG, MAX_SAMPLES, SETTLED, STILL, richardson, romberg, samples
 
 __all__ = ["RobotMotion", "costs_robot", "trace_robot"]
 
