@@ -49,6 +49,25 @@ TOL, ANGLE_TOL = 1e-4, 1e-3
 """What a 7-joint pose solved means here: metres, radians."""
 
 
+def _continuous(robot: ik.Robot, lo: np.ndarray, hi: np.ndarray) -> ik.Robot:
+    """``robot`` with every joint continuous and the limits ``lo``, ``hi`` (radians): the arm
+    whose every solution EAIK returns, wrapped or not."""
+    return ik.Robot(
+        robot.joint_names,
+        ("continuous",) * robot.n,
+        robot.parents,
+        robot.origin_xyz,
+        robot.origin_rot,
+        robot.axes,
+        lo,
+        hi,
+        robot.tip_names,
+        robot.tip_parents,
+        robot.tip_xyz,
+        robot.tip_rot,
+    )
+
+
 def arms() -> dict[str, ik.Robot]:
     root = example_path("ur5").parents[2]
     out = {name: load_example(name) for name in ("ur5", "ur10", "kinova", "z1")}
@@ -117,20 +136,7 @@ def main() -> None:
                 targets.append(t)
             t_eaik = per_call(eaik.IK, targets, args.rounds)
             agree = 0
-            free = ik.Robot(
-                robot.joint_names,
-                ("continuous",) * robot.n,
-                robot.parents,
-                robot.origin_xyz,
-                robot.origin_rot,
-                robot.axes,
-                robot.lo,
-                robot.hi,
-                robot.tip_names,
-                robot.tip_parents,
-                robot.tip_xyz,
-                robot.tip_rot,
-            )
+            free = _continuous(robot, robot.lo, robot.hi)
             for (p, r), t in zip(poses, targets, strict=True):
                 theirs = eaik.IK(t)
                 exact = [q for q, ls in zip(theirs.Q, theirs.is_LS, strict=True) if not ls]
@@ -286,20 +292,7 @@ def nearest_rows(HPRobot, m: int = 2000) -> None:
     poe = robot.poe()
     eaik = HPRobot(poe.H.copy(), poe.P.copy())
     dp, da = [], []
-    free = ik.Robot(
-        robot.joint_names,
-        ("continuous",) * robot.n,
-        robot.parents,
-        robot.origin_xyz,
-        robot.origin_rot,
-        robot.axes,
-        np.full(robot.n, -np.inf),
-        np.full(robot.n, np.inf),
-        robot.tip_names,
-        robot.tip_parents,
-        robot.tip_xyz,
-        robot.tip_rot,
-    )
+    free = _continuous(robot, np.full(robot.n, -np.inf), np.full(robot.n, np.inf))
     unlimited = evaluate(free, pos, "analytic", orientations=quat)
     for i, s in enumerate(eaik.IK_batched(_eaik_targets(robot, pos, rot), threads())):
         frames = [robot.tip_frame(q) for q in s.Q]
