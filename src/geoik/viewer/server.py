@@ -225,6 +225,9 @@ class Session:
 
         try:
             if not self.prep.is_done("map"):
+                # asked for before the page is told it waits, so that the note means the maps'
+                # step runs next
+                self.prep.want("map")
                 note = {"type": "progress", "id": safe_id(msg), "done": 0, "total": 1}
                 await self.send(dict(note, preparing=self.prep.status()))
                 await run_in_threadpool(self._wait_for_maps, cancel)
