@@ -268,45 +268,6 @@ def next_random(seed):
 
 
 @njit(cache=True)
-def scratch(m, k):
-    """The kernels' work arrays for ``m`` joints and ``k`` tips: the joints' frames, origins
-    and axes ((m, 3, 3), (m, 3), (m, 3), (m, 3)), the tips' frames ((k, 3, 3), (k, 3)), their
-    position and angle errors ((k,), (k,)), the Jacobian (6 k, m), the residual (6 k,), the
-    step's ``(active, a, g)`` (:func:`limited_step`), the step (m,), the best pose (m,) and a
-    trial pose (m,)."""
-    frames = np.empty((m, 3, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3))
-    tips = np.empty((k, 3, 3)), np.empty((k, 3)), np.empty(k), np.empty(k)
-    step = np.empty((6 * k, m)), np.empty(6 * k), np.empty(m, dtype=np.bool_), np.empty((m, m))
-    return frames + tips + step + (np.empty(m), np.empty(m), np.empty(m), np.empty(m))
-
-
-@njit(cache=True)
-def pose_error(model, goal, w, q, work):
-    """Forward kinematics of the joint values ``q`` (m,) into the frames of ``work`` (see
-    :func:`scratch`) and the residual there (into its ``e``); ``goal`` is ``(targets,
-    goal_rot, targeted, oriented)`` as :func:`dls_general` takes them, ``w`` the length an angle
-    error is weighed by (metres per radian). Returns the squared error norm ``E`` (square
-    metres) and the rows of ``e`` used."""
-    parents, kinds, origin_xyz, origin_rot, axes, _, _, tip_parents, tip_xyz, tip_rot, _ = model
-    rot, pos, origins, world_axes, trot, tpos = work[:6]
-    targets, goal_rot, targeted, oriented = goal
-    e = work[9]
-    fk_joints(parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins, world_axes)
-    fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
-    return residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
-
-
-@njit(cache=True)
-def keyframe(rec, nrec, q):
-    """Record ``q`` (m,) as keyframe ``nrec`` of ``rec`` (capacity, m) while there is room;
-    returns the keyframes recorded."""
-    if nrec < rec.shape[0]:
-        copy_into(rec[nrec, :], q)
-        nrec += 1
-    return nrec
-
-
-@njit(cache=True)
 def step_scale(kinds, dq, max_travel):
     """The factor (at most 1) bringing the step ``dq`` (m,) within :data:`MAX_ANGLE` radians
     per revolute joint and ``max_travel`` metres per prismatic one."""
@@ -319,15 +280,15 @@ def step_scale(kinds, dq, max_travel):
 
 
 @njit(cache=True)
-def random_start(model, goal, w, seed, work, q):
+def random_start(model, goal, w, seed, frames, e, trial, q):
     """A restart: the best of :data:`CANDIDATES` joint values drawn within the limits
     (continuous joints in [-pi, pi]) by :func:`next_random`, by their squared error (forward
-    kinematics only, no step, so no iteration), written into ``q`` (m,); ``work`` (see
-    :func:`scratch`) is overwritten. Returns the next seed."""
+    kinematics only, no step, so no iteration), written into ``q`` (m,); ``frames`` (``(rot,
+    pos, origins, world_axes, trot, tpos)``), ``e`` (6 k,) and ``trial`` (m,) are scratch.
+    Returns the next seed."""
     parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, _ = model
-    rot, pos, origins, world_axes, trot, tpos = work[:6]
+    rot, pos, origins, world_axes, trot, tpos = frames
     targets, goal_rot, targeted, oriented = goal
-    e, trial = work[9], work[15]
     fewest = np.inf
     for _ in range(CANDIDATES):
         for j in range(q.shape[0]):
@@ -348,24 +309,28 @@ def random_start(model, goal, w, seed, work, q):
 
 
 @njit(cache=True)
-def iterate(model, goal, free, q, err, rows, max_iter, settings, work, rec):
+def iterate(model, goal, free, q, err, rows, settings, frames, work, rec):
     """The Levenberg-Marquardt iterations of :func:`dls_general` from ``q`` (m,), restarts
-    included, until the tips are reached or the budget ``max_iter`` is spent.
+    included, until the tips are reached or the budget is spent.
 
-    ``err`` and ``rows`` are ``q``'s squared error (square metres) and residual rows, its frames
-    and residual being in ``work`` (as :func:`scratch` makes it, whose best pose it keeps);
-    ``settings`` is ``(damping, floor, near, max_travel, w, tol, angle_tol)``: the damping's
-    factor and floor (square metres), the squared error below which the near gain is asked,
-    the largest prismatic travel (metres), ``w``, and the tolerances (metres, radians).
+    ``err`` and ``rows`` are ``q``'s squared error (square metres) and residual rows;
+    ``frames`` is ``(rot, pos, origins, world_axes, trot, tpos)``, the joints' and the tips'
+    frames ((m, 3, 3), (m, 3), (m, 3), (m, 3), (k, 3, 3), (k, 3)), ``q``'s on entry; ``work``
+    is ``(pos_err, ang_err, jac, e, active, a, g, dq, best, trial)``, the tips' errors (k,),
+    the Jacobian (6 k, m) and residual (6 k,) (``q``'s on entry), the step's scratch (see
+    :func:`limited_step`), the step, the best pose and a trial pose (m,); ``settings`` is
+    ``(damping, floor, near, max_travel, w, tol, angle_tol, max_iter)``: the damping's factor
+    and floor (square metres), the squared error below which the near gain is asked, the
+    largest prismatic travel (metres), ``w``, the tolerances (metres, radians) and the budget.
     Returns ``(status, iterations, keyframes recorded, E, best E)``.
     """
     parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path = (
         model
     )
-    rot, pos, origins, world_axes, trot, tpos, pos_err, ang_err, jac, e = work[:10]
-    active, a, g, dq, best, trial = work[10:]
+    rot, pos, origins, world_axes, trot, tpos = frames
+    pos_err, ang_err, jac, e, active, a, g, dq, best, trial = work
     targets, goal_rot, targeted, oriented = goal
-    damping, floor, near, max_travel, w, tol, angle_tol = settings
+    damping, floor, near, max_travel, w, tol, angle_tol, max_iter = settings
     best_err, boost, seed, nrec = err, 1.0, 20240601, 1
     for it in range(1, max_iter + 1):
         before = err
@@ -389,7 +354,9 @@ def iterate(model, goal, free, q, err, rows, max_iter, settings, work, rec):
         accepted = new_err < err
         if accepted:
             copy_into(q[:], trial)
-            nrec = keyframe(rec, nrec, q)
+            if nrec < rec.shape[0]:
+                copy_into(rec[nrec, :], q)
+                nrec += 1
             tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
             if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
                 return REACHED, it, nrec, new_err, best_err
@@ -405,8 +372,10 @@ def iterate(model, goal, free, q, err, rows, max_iter, settings, work, rec):
             gain = FAR_GAIN if err > near else NEAR_GAIN
             restart = err > (1.0 - gain) * before
         if restart:  # from the best of random poses: the next descent starts nearer the target
-            seed = random_start(model, goal, w, seed, work, q)
-            nrec = keyframe(rec, nrec, q)
+            seed = random_start(model, goal, w, seed, frames, e, trial, q)
+            if nrec < rec.shape[0]:
+                copy_into(rec[nrec, :], q)
+                nrec += 1
             boost = 1.0
         if restart or not accepted:  # the frames and the residual of the pose kept
             fk_joints(
@@ -439,25 +408,31 @@ def dls_general(
     -------
     (status, iterations, nrec)
     """
-    kinds, lo, hi = model[1], model[5], model[6]
+    parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, _ = model
     goal = (targets, goal_rot, targeted, oriented)
-    m = q.shape[0]
+    m, k = q.shape[0], targeted.shape[0]
     size = opts[opts.shape[0] - 1]  # after dls's options (damping, max_step, escape)
     w = WEIGHT * size
     damping, max_travel = opts[0], opts[1] * size
-    settings = (damping, sq(damping * size) * FLOOR, sq(NEAR * size), max_travel, w, tol, angle_tol)
-    work = scratch(m, targeted.shape[0])
-    best = work[14]
-    copy_into(best[:], q)
-    free = np.empty(m, dtype=np.bool_)
+    floor, near = sq(damping * size) * FLOOR, sq(NEAR * size)
+    settings = (damping, floor, near, max_travel, w, tol, angle_tol, max_iter)
+    rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
+    origins, world_axes = np.empty((m, 3)), np.empty((m, 3))
+    trot, tpos, pos_err, ang_err = np.empty((k, 3, 3)), np.empty((k, 3)), np.empty(k), np.empty(k)
+    jac, e, a = np.empty((6 * k, m)), np.empty(6 * k), np.empty((m, m))
+    active, free = np.empty(m, dtype=np.bool_), np.empty(m, dtype=np.bool_)
+    g, dq, best, trial = np.empty(m), np.empty(m), q.copy(), np.empty(m)
+    frames = (rot, pos, origins, world_axes, trot, tpos)
+    work = (pos_err, ang_err, jac, e, active, a, g, dq, best, trial)
     free_joints(kinds, lo, hi, free)
-    err, rows = pose_error(model, goal, w, q, work)
-    trot, tpos, pos_err, ang_err = work[4], work[5], work[6], work[7]
+    fk_joints(parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins, world_axes)
+    fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
     tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
     if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
         return REACHED, 0, 1
+    err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
     code, it, nrec, err, best_err = iterate(
-        model, goal, free, q, err, rows, max_iter, settings, work, rec
+        model, goal, free, q, err, rows, settings, frames, work, rec
     )
     if code == REACHED:
         return REACHED, it, nrec
