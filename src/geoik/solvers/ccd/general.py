@@ -67,7 +67,7 @@ def best_turn(a_coef, b_coef, cur, lo, hi, free):
     return lo if f_lo >= f_hi else hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pair_terms(ax, ay, az, vx, vy, vz, bx, by, bz):
     """One pair ``(v, b)``'s terms of ``A`` and ``B`` about the unit axis ``a`` (the module
     notes): ``v . b - (v . a)(b . a)`` and ``a . (v x b)``."""
@@ -105,7 +105,7 @@ def turn_coefficients(goal, on_path, j, origins, world_axes, trot, tpos, wo):
     return ca, cb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slide_travel(targets, targeted, on_path, j, world_axes, tpos):
     """Prismatic joint ``j``'s travel (metres): the mean of ``a . (t - p)`` over the targeted
     tips it moves (``a`` its axis, ``t`` and ``p`` a tip's target and position), and how many
