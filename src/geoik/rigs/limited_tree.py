@@ -101,7 +101,7 @@ def _guide(j, c, p, want, pos, frames, lim):
     return qrot(t0, t1, t2, t3, d0x, d0y, d0z)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def prepare(tree, lim, root_q, pos):
     """Bring the start pose ``pos`` (m, d) within the limits (in place) and make the passes'
     work arrays.
@@ -292,7 +292,7 @@ def carry(tree, lim, active, frames, local, pos):
             set_link(j, p, local[j, 0], local[j, 1], local[j, 2], lengths, rest, hinge, frames, pos)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def circles_round(segments, tree, lim, active, targeted, targets, pos, work):
     """One round of the circles on the segments (:func:`geoik.solvers.circles.tree._propose`
     from the tips, :func:`geoik.solvers.circles.tree._place` from the root), each placement
