@@ -327,70 +327,54 @@ def _engine(fabrik, tree, segments, job, counter, rows):
     targets (m, k, d), the rest positions, the end effectors' reaches and judge parameters, the
     root, tol, max_iter and the tree's scale; ``rows`` the status and error (m, k), iterations
     (m,) and final positions (m, joints, d) (no rows: not wanted) it fills."""
-    parents, lengths, order, active, targeted, eff = tree
-    top, key, ptr, joints, seg_len = segments
-    targets, first, reach, root, params, tol, max_iter, scale = job
-    status, error, used, final = rows
-    m, k, d = targets.shape
+    targets, first = job[0], job[1]
+    m, _, d = targets.shape
     nj = first.shape[0]
     tasks = (m + CHUNK - 1) // CHUNK
     if tasks > 0:  # one thread's buffers, then its chunks
-        pos = np.empty((nj, d))
-        tgt = np.zeros((nj, d))
-        has_closest = np.zeros(nj, dtype=np.bool_)
-        closest = np.zeros((nj, d))
+        flags = np.zeros(nj, dtype=np.bool_)
+        bufs = (np.empty((nj, d)), np.zeros((nj, d)), flags, np.zeros((nj, d)))
         c = take(counter)
         while c < tasks:
-            for i in range(c * CHUNK, min(m, (c + 1) * CHUNK)):
-                copy_into(pos[:, :], first)
-                for e in range(k):
-                    j = eff[e]
-                    t = targets[i, e]
-                    copy_into(tgt[j, :], t)
-                    # as tree._closest_point: the nearest point of the effector's annulus
-                    has_closest[j] = annulus_closest(t, root, reach[e, 0], reach[e, 1], closest[j])
-                if fabrik:
-                    code, n_used = fabrik_tree(
-                        parents,
-                        lengths,
-                        order,
-                        active,
-                        targeted,
-                        tgt,
-                        has_closest,
-                        closest,
-                        pos,
-                        tol,
-                        max_iter,
-                        scale,
-                    )
-                else:
-                    code, n_used = circles_tree(
-                        top,
-                        key,
-                        ptr,
-                        joints,
-                        seg_len,
-                        active,
-                        targeted,
-                        tgt,
-                        has_closest,
-                        closest,
-                        pos,
-                        tol,
-                        max_iter,
-                        scale,
-                    )
-                for idx in range(1, nj):  # joints off the targeted paths keep their offsets
-                    j = order[idx]
-                    if not active[j]:
-                        p = parents[j]
-                        for q in range(d):
-                            pos[j, q] = pos[p, q] + (first[j, q] - first[p, q])
-                for e in range(k):
-                    st, err = judge(targets[i, e], pos[eff[e]], code, tol, root, params[e])
-                    status[i, e], error[i, e] = st, err
-                used[i] = n_used
-                if final.shape[0] > 0:
-                    copy_into(final[i, :, :], pos)
+            _chunk(fabrik, tree, segments, job, c * CHUNK, min(m, (c + 1) * CHUNK), bufs, rows)
             c = take(counter)
+
+
+@njit(cache=True, nogil=True)
+def _chunk(fabrik, tree, segments, job, start, stop, bufs, rows):
+    """Rows ``start`` to ``stop`` (excluded) of :func:`_engine`'s job, each solved from the
+    rest positions, its joints off the targeted paths carried with their parents, and judged;
+    ``bufs`` is the thread's ``(pos, tgt, has_closest, closest)``: (joints, d), (joints, d),
+    (joints,) and (joints, d) scratch, the other arguments as :func:`_engine` takes them."""
+    parents, lengths, order, active, targeted, eff = tree
+    targets, first, reach, root, params, tol, max_iter, scale = job
+    status, error, used, final = rows
+    pos, tgt, has_closest, closest = bufs
+    limits = (tol, max_iter, scale)
+    k, d = targets.shape[1], targets.shape[2]
+    for i in range(start, stop):
+        copy_into(pos[:, :], first)
+        for e in range(k):
+            j = eff[e]
+            t = targets[i, e]
+            copy_into(tgt[j, :], t)
+            # as tree._closest_point: the nearest point of the effector's annulus
+            has_closest[j] = annulus_closest(t, root, reach[e, 0], reach[e, 1], closest[j])
+        if fabrik:
+            code, n_used = fabrik_tree(*tree[:5], tgt, has_closest, closest, pos, *limits)
+        else:
+            code, n_used = circles_tree(
+                *segments, *tree[3:5], tgt, has_closest, closest, pos, *limits
+            )
+        for idx in range(1, first.shape[0]):  # joints off the targeted paths keep their offsets
+            j = order[idx]
+            if not active[j]:
+                p = parents[j]
+                for q in range(d):
+                    pos[j, q] = pos[p, q] + (first[j, q] - first[p, q])
+        for e in range(k):
+            st, err = judge(targets[i, e], pos[eff[e]], code, tol, root, params[e])
+            status[i, e], error[i, e] = st, err
+        used[i] = n_used
+        if final.shape[0] > 0:
+            copy_into(final[i, :, :], pos)

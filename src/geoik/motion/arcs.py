@@ -108,13 +108,7 @@ def _step_path_2d(lengths, keys, key, turns, scratch, coef, stack):
     QUADRATURE times the same bound (scaled to the interval). The directions are turned from
     piece to piece by :func:`_turn`: no trigonometry."""
     n = lengths.shape[0]
-    dphi, widest, bound = 0.0, 0.0, 0.0
-    for j in range(n):  # scratch: each link's turn and its direction at the step's start
-        dphi += keys[key, j] - keys[key - 1, j]
-        scratch[j, 0] = dphi
-        widest = max(widest, abs(dphi))
-        bound += lengths[j] * abs(dphi)
-        scratch[j, 1], scratch[j, 2] = turns[j, 0], turns[j, 1]
+    widest, bound = _link_turns(lengths, keys, key, turns, scratch)
     if bound == 0.0:
         return 0.0
     pieces = max(1, int(math.ceil(widest / PIECE)))
@@ -128,47 +122,73 @@ def _step_path_2d(lengths, keys, key, turns, scratch, coef, stack):
         order += 1
     length = 0.0
     for _ in range(pieces):
-        # coefficients of the velocity's Taylor polynomial about the piece's middle (s - 1/2
-        # in [-1/2, 1/2]): link j contributes l om i u exp(i om s) = sum_k l om^(k+1) i^(k+1)
-        # u s^k / k!, so c_k = i^(k+1) S_k / k! with S_k = sum_j l_j om_j^(k+1) u_j, a real
-        # weighting of the links' directions (summed in two halves, two chains of additions)
-        for j in range(n):
-            om = scratch[j, 0]
-            c, sn = _turn(0.5 * om)  # the link's direction at the middle, then at the end
-            ux = scratch[j, 1] * c - scratch[j, 2] * sn
-            uy = scratch[j, 1] * sn + scratch[j, 2] * c
-            scratch[j, 1], scratch[j, 2] = ux * c - uy * sn, ux * sn + uy * c
-            scratch[j, 3], scratch[j, 4], scratch[j, 5] = ux, uy, lengths[j] * om
-        for k in range(order):
-            ax, ay, bx, by = 0.0, 0.0, 0.0, 0.0
-            for j in range(0, n - 1, 2):
-                p, q = scratch[j, 5], scratch[j + 1, 5]
-                ax += p * scratch[j, 3]
-                ay += p * scratch[j, 4]
-                bx += q * scratch[j + 1, 3]
-                by += q * scratch[j + 1, 4]
-                scratch[j, 5], scratch[j + 1, 5] = p * scratch[j, 0], q * scratch[j + 1, 0]
-            if n % 2 == 1:
-                p = scratch[n - 1, 5]
-                ax += p * scratch[n - 1, 3]
-                ay += p * scratch[n - 1, 4]
-                scratch[n - 1, 5] = p * scratch[n - 1, 0]
-            sx, sy = (ax + bx) * _INVFACT[k], (ay + by) * _INVFACT[k]
-            r = k % 4  # i^(k+1): i, -1, -i, 1
-            if r == 0:
-                coef[k, 0], coef[k, 1] = -sy, sx
-            elif r == 1:
-                coef[k, 0], coef[k, 1] = -sx, -sy
-            elif r == 2:
-                coef[k, 0], coef[k, 1] = sy, -sx
-            else:
-                coef[k, 0], coef[k, 1] = sx, sy
+        _piece_coefficients(lengths, scratch, order, coef)
         length += _gauss_kronrod(coef, order, bound / pieces, stack)
     for j in range(n):
         x, y = scratch[j, 1], scratch[j, 2]
         f = 1.5 - 0.5 * (x * x + y * y)  # |(x, y)| is 1 to rounding: one Newton step for
         turns[j, 0], turns[j, 1] = x * f, y * f  # 1 / |(x, y)| keeps it so over many steps
     return length
+
+
+@njit(cache=True, inline="always")
+def _link_turns(lengths, keys, key, turns, scratch):
+    """Fill ``scratch`` (n, 6) with each link's turn over the step from keyframe ``key - 1`` to
+    ``key`` of ``keys`` (the sum of the joints' turns up to it, radians) and its direction at
+    the step's start (from ``turns`` (n, 2)); returns the largest turn (radians) and ``sum_i l_i
+    |w_i|`` (metres per unit of step time)."""
+    dphi, widest, bound = 0.0, 0.0, 0.0
+    for j in range(lengths.shape[0]):
+        dphi += keys[key, j] - keys[key - 1, j]
+        scratch[j, 0] = dphi
+        widest = max(widest, abs(dphi))
+        bound += lengths[j] * abs(dphi)
+        scratch[j, 1], scratch[j, 2] = turns[j, 0], turns[j, 1]
+    return widest, bound
+
+
+@njit(cache=True, inline="always")
+def _piece_coefficients(lengths, scratch, order, coef):
+    """The first ``order`` complex coefficients of the end effector's velocity's Taylor
+    polynomial about the middle of one piece of a step, into ``coef`` (MAX_ORDER, 2), from
+    ``scratch`` (n, 6) (the links' turns over a piece in column 0, their directions at the
+    piece's start in 1-2, which are moved on to the piece's end; 3-5 are work columns)."""
+    n = lengths.shape[0]
+    # coefficients of the velocity's Taylor polynomial about the piece's middle (s - 1/2
+    # in [-1/2, 1/2]): link j contributes l om i u exp(i om s) = sum_k l om^(k+1) i^(k+1)
+    # u s^k / k!, so c_k = i^(k+1) S_k / k! with S_k = sum_j l_j om_j^(k+1) u_j, a real
+    # weighting of the links' directions (summed in two halves, two chains of additions)
+    for j in range(n):
+        om = scratch[j, 0]
+        c, sn = _turn(0.5 * om)  # the link's direction at the middle, then at the end
+        ux = scratch[j, 1] * c - scratch[j, 2] * sn
+        uy = scratch[j, 1] * sn + scratch[j, 2] * c
+        scratch[j, 1], scratch[j, 2] = ux * c - uy * sn, ux * sn + uy * c
+        scratch[j, 3], scratch[j, 4], scratch[j, 5] = ux, uy, lengths[j] * om
+    for k in range(order):
+        ax, ay, bx, by = 0.0, 0.0, 0.0, 0.0
+        for j in range(0, n - 1, 2):
+            p, q = scratch[j, 5], scratch[j + 1, 5]
+            ax += p * scratch[j, 3]
+            ay += p * scratch[j, 4]
+            bx += q * scratch[j + 1, 3]
+            by += q * scratch[j + 1, 4]
+            scratch[j, 5], scratch[j + 1, 5] = p * scratch[j, 0], q * scratch[j + 1, 0]
+        if n % 2 == 1:
+            p = scratch[n - 1, 5]
+            ax += p * scratch[n - 1, 3]
+            ay += p * scratch[n - 1, 4]
+            scratch[n - 1, 5] = p * scratch[n - 1, 0]
+        sx, sy = (ax + bx) * _INVFACT[k], (ay + by) * _INVFACT[k]
+        r = k % 4  # i^(k+1): i, -1, -i, 1
+        if r == 0:
+            coef[k, 0], coef[k, 1] = -sy, sx
+        elif r == 1:
+            coef[k, 0], coef[k, 1] = -sx, -sy
+        elif r == 2:
+            coef[k, 0], coef[k, 1] = sy, -sx
+        else:
+            coef[k, 0], coef[k, 1] = sx, sy
 
 
 @njit(cache=True, inline="always")

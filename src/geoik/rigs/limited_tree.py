@@ -70,11 +70,16 @@ def _unit(dx, dy, dz):
 
 
 @njit(cache=True)
-def _guide(j, c, p, want, pos, frames, rest, cone, hinge, lo, hi):
+def _guide(j, c, p, want, pos, frames, lim):
     """The direction (world, unit) for link ``j`` in the pass from the tips: towards its
     parent's current position, turned so that its child ``c``'s link, as wanted, is within
     ``c``'s limit in ``j``'s frame (the frame estimated as ``j``'s current one turned minimally
-    onto the new direction): FABRIK's re-orientation, Aristidou & Lasenby 2011 Section 4.2."""
+    onto the new direction): FABRIK's re-orientation, Aristidou & Lasenby 2011 Section 4.2.
+
+    ``want`` and ``pos`` are (m, d) positions (wanted, current), ``frames`` (m, 4) the links'
+    frames (quaternions), ``lim`` the limits' arrays ``(rest, cone, hinge, lo, hi)`` of
+    :attr:`geoik.rigs.limits.Limits.arrays`."""
+    rest, cone, hinge, lo, hi = lim
     d0x, d0y, d0z = _offset(want, pos, j, p)
     d0x, d0y, d0z = _unit(d0x, d0y, d0z)
     if d0x == 0.0 and d0y == 0.0 and d0z == 0.0:
@@ -96,31 +101,47 @@ def _guide(j, c, p, want, pos, frames, rest, cone, hinge, lo, hi):
     return qrot(t0, t1, t2, t3, d0x, d0y, d0z)
 
 
+@njit(cache=True, inline="always")
+def prepare(tree, lim, root_q, pos):
+    """Bring the start pose ``pos`` (m, d) within the limits (in place) and make the passes'
+    work arrays.
+
+    ``tree`` is ``(parents, order, lengths)``, ``lim`` ``(rest, cone, hinge, lo, hi)``, ``root_q``
+    the root's orientation (4,). Returns ``(frames, local, want, acc, cnt, child, prop, prev)``:
+    the links' frames (m, 4) and directions in their parents' frames (m, 3), the wanted
+    positions (m, d), the children's proposals' sums (m, d) and counts (m,), each joint's last
+    active child (m,), one proposal (d,), and the pose before the iteration (m, d)."""
+    parents, order, lengths = tree
+    rest, cone, hinge, lo, hi = lim
+    m, dim = pos.shape
+    frames = np.empty((m, 4))
+    local = np.empty((m, 3))
+    project_pose(parents, order, lengths, rest, cone, hinge, lo, hi, root_q, pos, frames, local)
+    child = np.zeros(m, dtype=np.int64)
+    return (
+        frames,
+        local,
+        pos.copy(),
+        np.zeros((m, dim)),
+        np.zeros(m),
+        child,
+        np.empty(dim),
+        pos.copy(),
+    )
+
+
 @njit(cache=True)
-def backward_pass(
-    parents,
-    order,
-    lengths,
-    rest,
-    cone,
-    hinge,
-    lo,
-    hi,
-    active,
-    targeted,
-    targets,
-    frames,
-    pos,
-    want,
-    acc,
-    cnt,
-    child,
-    prop,
-):
+def backward_pass(tree, lim, active, targeted, targets, pos, work):
     """Tips to root: each active joint's wanted position (its target, or the centroid of what
     its children want of it) and its proposal for its parent, at the link's length from it: on
     the line to the parent's current position, turned (:func:`_guide`) where the joint has a
-    single active child whose link would otherwise break its limit."""
+    single active child whose link would otherwise break its limit.
+
+    ``tree``, ``lim`` and ``work`` as :func:`prepare` takes and makes them; ``active``,
+    ``targeted`` (m,) which joints move and which have a target, ``targets`` (m, d), ``pos``
+    (m, d) the current pose. Writes ``work``'s wanted positions."""
+    parents, order, lengths = tree
+    frames, _, want, acc, cnt, child, prop, _ = work
     m, dim = pos.shape
     acc[:, :] = 0.0
     cnt[:] = 0.0
@@ -134,7 +155,7 @@ def backward_pass(
             want[j, :] = acc[j] / cnt[j]
         p = parents[j]
         if cnt[j] == 1.0:
-            dx, dy, dz = _guide(j, child[j], p, want, pos, frames, rest, cone, hinge, lo, hi)
+            dx, dy, dz = _guide(j, child[j], p, want, pos, frames, lim)
             if dx != 0.0 or dy != 0.0 or dz != 0.0:
                 prop[0] = want[j, 0] - lengths[j] * dx
                 prop[1] = want[j, 1] - lengths[j] * dy
@@ -150,11 +171,13 @@ def backward_pass(
 
 
 @njit(cache=True)
-def forward_pass(
-    parents, order, lengths, rest, cone, hinge, lo, hi, active, want, prev, local, frames, pos
-):
+def forward_pass(tree, lim, active, pos, work):
     """Root to tips: each active joint towards its wanted position within its limits (a zero
-    direction keeps the link's direction of ``prev``), every other joint carried along."""
+    direction keeps the link's direction of the pose before the iteration), every other joint
+    carried along (as :func:`carry` does); arguments as :func:`backward_pass`'s, ``pos`` written."""
+    parents, order, lengths = tree
+    rest, cone, hinge, lo, hi = lim
+    frames, local, want, _, _, _, _, prev = work
     m = pos.shape[0]
     for idx in range(1, m):
         j = order[idx]
@@ -166,6 +189,23 @@ def forward_pass(
             place_link(j, p, dx, dy, dz, lengths, rest, cone, hinge, lo, hi, frames, pos)
         else:
             set_link(j, p, local[j, 0], local[j, 1], local[j, 2], lengths, rest, hinge, frames, pos)
+
+
+@njit(cache=True, inline="always")
+def settled(pos, prev, active, done, it, max_iter):
+    """How iteration ``it`` ended: ``(status, iterations)`` if the kernel stops there (REACHED,
+    STALLED, or MAX_ITERATIONS once ``it`` is ``max_iter``), else ``(-1, it)`` after copying
+    the pose ``pos`` (m, d) into ``prev``. ``done`` is ``(targeted, targets, has_closest,
+    closest, tol, scale)`` (see :func:`geoik.geometry.all_done`; ``scale`` in metres)."""
+    targeted, targets, has_closest, closest, tol, scale = done
+    if all_done(pos, targeted, targets, has_closest, closest, tol):
+        return REACHED, it
+    if max_move(pos, prev, active) <= TREE_MOVED * scale:
+        return STALLED, it
+    if it >= max_iter:
+        return MAX_ITERATIONS, max_iter
+    prev[:, :] = pos
+    return -1, it
 
 
 @njit(cache=True)
@@ -189,68 +229,46 @@ def fabrik_tree_limited(
     hi,
     root_q,
 ):
-    """Multi-end-effector FABRIK within joint limits (see the module notes)."""
-    m, dim = pos.shape
-    frames = np.empty((m, 4))
-    local = np.empty((m, 3))
-    project_pose(parents, order, lengths, rest, cone, hinge, lo, hi, root_q, pos, frames, local)
-    want = pos.copy()
-    acc = np.zeros((m, dim))
-    cnt = np.zeros(m)
-    child = np.zeros(m, dtype=np.int64)
-    prop = np.empty(dim)
-    prev = pos.copy()
+    """Multi-end-effector FABRIK within joint limits (see the module notes).
+
+    Parameters
+    ----------
+    parents, lengths, order : (m,) the skeleton's parents, link lengths (metres) and joints
+        from the root outwards.
+    active, targeted : (m,) the joints on the paths to the targets, and the targeted ones.
+    targets : (m, d) targets (rows of untargeted joints unused), metres.
+    has_closest, closest : (m,) and (m, d): the nearest reachable point of an unreachable
+        target (see :func:`geoik.geometry.all_done`).
+    pos : (m, d) the start pose on entry, the result on return (metres).
+    tol, max_iter, scale : the tolerance (metres), the iteration budget and the tree's size
+        (metres) that scales the stall test.
+    rest, cone, hinge, lo, hi, root_q : :attr:`geoik.rigs.limits.Limits.arrays` and the
+        root's orientation (4,).
+
+    Returns
+    -------
+    (status, iterations)
+    """
+    tree, lim = (parents, order, lengths), (rest, cone, hinge, lo, hi)
+    done = (targeted, targets, has_closest, closest, tol, scale)
+    work = prepare(tree, lim, root_q, pos)
     if all_done(pos, targeted, targets, has_closest, closest, tol):
         return REACHED, 0
     for it in range(1, max_iter + 1):
-        backward_pass(
-            parents,
-            order,
-            lengths,
-            rest,
-            cone,
-            hinge,
-            lo,
-            hi,
-            active,
-            targeted,
-            targets,
-            frames,
-            pos,
-            want,
-            acc,
-            cnt,
-            child,
-            prop,
-        )
-        forward_pass(
-            parents,
-            order,
-            lengths,
-            rest,
-            cone,
-            hinge,
-            lo,
-            hi,
-            active,
-            want,
-            prev,
-            local,
-            frames,
-            pos,
-        )
-        if all_done(pos, targeted, targets, has_closest, closest, tol):
-            return REACHED, it
-        if max_move(pos, prev, active) <= TREE_MOVED * scale:
-            return STALLED, it
-        prev[:, :] = pos
+        backward_pass(tree, lim, active, targeted, targets, pos, work)
+        forward_pass(tree, lim, active, pos, work)
+        code, used = settled(pos, work[7], active, done, it, max_iter)
+        if code >= 0:
+            return code, used
     return MAX_ITERATIONS, max_iter
 
 
 @njit(cache=True)
-def _bring_within(lo_, hi_, joints, parents, lengths, rest, cone, hinge, lo, hi, frames, pos):
-    """Walk one placed segment from its top down, each joint towards its placed position within
-    its limits; returns the largest turn a limit made."""
+def _bring_within(lo_, hi_, joints, tree, lim, frames, pos):
+    """Walk one placed segment (``joints[lo_:hi_]``) from its top down, each joint towards its
+    placed position within its limits; returns the largest turn a limit made (radians)."""
+    parents, _, lengths = tree
+    rest, cone, hinge, lo, hi = lim
     worst = 0.0
     for i in range(lo_ + 1, hi_):
         j = joints[i]
@@ -259,6 +277,51 @@ def _bring_within(lo_, hi_, joints, parents, lengths, rest, cone, hinge, lo, hi,
         b = place_link(j, p, dx, dy, dz, lengths, rest, cone, hinge, lo, hi, frames, pos)
         worst = max(worst, b)
     return worst
+
+
+@njit(cache=True, inline="always")
+def carry(tree, lim, active, frames, local, pos):
+    """Joints off the targeted paths move with their parents: each keeps its link's direction
+    ``local`` (m, 3) in its parent link's frame (``frames`` (m, 4)); ``pos`` (m, d) written."""
+    parents, order, lengths = tree
+    rest, _, hinge, _, _ = lim
+    for idx in range(1, pos.shape[0]):
+        j = order[idx]
+        if not active[j]:
+            p = parents[j]
+            set_link(j, p, local[j, 0], local[j, 1], local[j, 2], lengths, rest, hinge, frames, pos)
+
+
+@njit(cache=True, inline="always")
+def circles_round(segments, tree, lim, active, targeted, targets, pos, work):
+    """One round of the circles on the segments (:func:`geoik.solvers.circles.tree._propose`
+    from the tips, :func:`geoik.solvers.circles.tree._place` from the root), each placement
+    brought within the limits from its top down.
+
+    ``segments`` is ``(top, key, ptr, joints, seg_len)`` (``rigs.tree._segments``), the other
+    arguments as :func:`backward_pass` takes them. Returns the largest turn a limit made
+    (radians)."""
+    top, key, ptr, joints, seg_len = segments
+    frames, local, want, acc, cnt, _, prop, _ = work
+    acc[:, :] = 0.0
+    cnt[:] = 0.0
+    nseg = top.shape[0]
+    for s in range(nseg - 1, -1, -1):
+        k = key[s]
+        if targeted[k]:
+            want[k, :] = targets[k]
+        elif cnt[k] > 0.0:
+            want[k, :] = acc[k] / cnt[k]
+        else:
+            want[k, :] = pos[k]
+        _propose(s, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop)
+    bound = 0.0
+    for s in range(nseg):
+        _place(s, top, key, ptr, joints, seg_len, want, targeted, targets, pos)
+        b = _bring_within(ptr[s], ptr[s + 1], joints, tree, lim, frames, pos)
+        bound = max(bound, b)
+    carry(tree, lim, active, frames, local, pos)
+    return bound
 
 
 @njit(cache=True)
@@ -287,109 +350,25 @@ def circles_tree_limited(
     hi,
     root_q,
 ):
-    """Circle intersection on a tree within joint limits (see the module notes)."""
-    m, dim = pos.shape
-    nseg = top.shape[0]
-    frames = np.empty((m, 4))
-    local = np.empty((m, 3))
-    project_pose(parents, order, lengths, rest, cone, hinge, lo, hi, root_q, pos, frames, local)
-    want = pos.copy()
-    acc = np.zeros((m, dim))
-    cnt = np.zeros(m)
-    child = np.zeros(m, dtype=np.int64)
-    prop = np.empty(dim)
-    prev = pos.copy()
+    """Circle intersection on a tree within joint limits (see the module notes).
+
+    ``top, key, ptr, joints, seg_len`` are the tree's segments (``rigs.tree._segments``), the
+    other arguments and the result as :func:`fabrik_tree_limited`'s."""
+    segments = (top, key, ptr, joints, seg_len)
+    tree, lim = (parents, order, lengths), (rest, cone, hinge, lo, hi)
+    done = (targeted, targets, has_closest, closest, tol, scale)
+    work = prepare(tree, lim, root_q, pos)
     circles = True
     if all_done(pos, targeted, targets, has_closest, closest, tol):
         return REACHED, 0
     for it in range(1, max_iter + 1):
         if circles:
-            acc[:, :] = 0.0
-            cnt[:] = 0.0
-            for s in range(nseg - 1, -1, -1):
-                k = key[s]
-                if targeted[k]:
-                    want[k, :] = targets[k]
-                elif cnt[k] > 0.0:
-                    want[k, :] = acc[k] / cnt[k]
-                else:
-                    want[k, :] = pos[k]
-                _propose(s, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop)
-            bound = 0.0
-            for s in range(nseg):
-                _place(s, top, key, ptr, joints, seg_len, want, targeted, targets, pos)
-                b = _bring_within(
-                    ptr[s],
-                    ptr[s + 1],
-                    joints,
-                    parents,
-                    lengths,
-                    rest,
-                    cone,
-                    hinge,
-                    lo,
-                    hi,
-                    frames,
-                    pos,
-                )
-                bound = max(bound, b)
-            for idx in range(1, m):  # joints off the targeted paths move with their parents
-                j = order[idx]
-                if not active[j]:
-                    p = parents[j]
-                    set_link(
-                        j,
-                        p,
-                        local[j, 0],
-                        local[j, 1],
-                        local[j, 2],
-                        lengths,
-                        rest,
-                        hinge,
-                        frames,
-                        pos,
-                    )
+            bound = circles_round(segments, tree, lim, active, targeted, targets, pos, work)
             circles = bound <= BOUND
         else:
-            backward_pass(
-                parents,
-                order,
-                lengths,
-                rest,
-                cone,
-                hinge,
-                lo,
-                hi,
-                active,
-                targeted,
-                targets,
-                frames,
-                pos,
-                want,
-                acc,
-                cnt,
-                child,
-                prop,
-            )
-            forward_pass(
-                parents,
-                order,
-                lengths,
-                rest,
-                cone,
-                hinge,
-                lo,
-                hi,
-                active,
-                want,
-                prev,
-                local,
-                frames,
-                pos,
-            )
-        if all_done(pos, targeted, targets, has_closest, closest, tol):
-            return REACHED, it
-        if max_move(pos, prev, active) <= TREE_MOVED * scale:
-            return STALLED, it
-        prev[:, :] = pos
+            backward_pass(tree, lim, active, targeted, targets, pos, work)
+            forward_pass(tree, lim, active, pos, work)
+        code, used = settled(pos, work[7], active, done, it, max_iter)
+        if code >= 0:
+            return code, used
     return MAX_ITERATIONS, max_iter

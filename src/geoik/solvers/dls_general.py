@@ -201,9 +201,21 @@ def damped_solve(jac, e, rows, lam2, active, a, g, dq):
 
 
 @njit(cache=True)
-def limited_step(jac, e, rows, lam2, free, lo, hi, q, active, a, g, dq):
+def limited_step(jac, e, rows, lam2, free, lo, hi, q, work, dq):
     """:func:`damped_solve`, dropping joints that sit on a limit the step would push past
-    (``free`` joints, continuous or spanning a turn, have no limit that stops them)."""
+    (``free`` joints, continuous or spanning a turn, have no limit that stops them).
+
+    Parameters
+    ----------
+    jac, e, rows : the stacked Jacobian (rows, m), the residual (rows,) and the rows used.
+    lam2 : the damping ``lambda^2`` (square metres).
+    free, lo, hi : (m,) the joints without a stopping limit, and the limits (radians or metres).
+    q : (m,) the joint values the step starts from.
+    work : ``(active, a, g)``, (m,) bool, (m, m) and (m,) scratch; ``active`` is left telling
+        which joints took part.
+    dq : (m,) the step, written.
+    """
+    active, a, g = work
     m = q.shape[0]
     for j in range(m):
         active[j] = True
@@ -255,6 +267,125 @@ def next_random(seed):
     return seed, seed / 2147483647.0
 
 
+@njit(cache=True, inline="always")
+def step_scale(kinds, dq, max_travel):
+    """The factor (at most 1) bringing the step ``dq`` (m,) within :data:`MAX_ANGLE` radians
+    per revolute joint and ``max_travel`` metres per prismatic one."""
+    scale = 1.0
+    for j in range(dq.shape[0]):
+        cap = max_travel if slides(kinds[j]) else MAX_ANGLE
+        if abs(dq[j]) * scale > cap:
+            scale = cap / abs(dq[j])
+    return scale
+
+
+@njit(cache=True, inline="always")  # inlined: compiles in about half the time
+def random_start(model, goal, w, seed, frames, e, trial, q):
+    """A restart: the best of :data:`CANDIDATES` joint values drawn within the limits
+    (continuous joints in [-pi, pi]) by :func:`next_random`, by their squared error (forward
+    kinematics only, no step, so no iteration), written into ``q`` (m,); ``frames`` (``(rot,
+    pos, origins, world_axes, trot, tpos)``), ``e`` (6 k,) and ``trial`` (m,) are scratch.
+    Returns the next seed."""
+    parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, _ = model
+    rot, pos, origins, world_axes, trot, tpos = frames
+    targets, goal_rot, targeted, oriented = goal
+    fewest = np.inf
+    for _ in range(CANDIDATES):
+        for j in range(q.shape[0]):
+            seed, u = next_random(seed)
+            if wraps(kinds[j]):
+                trial[j] = -math.pi + 2.0 * math.pi * u
+            else:
+                trial[j] = lo[j] + (hi[j] - lo[j]) * u
+        fk_joints(
+            parents, kinds, origin_xyz, origin_rot, axes, trial, rot, pos, origins, world_axes
+        )
+        fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
+        cand_err = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)[0]
+        if cand_err < fewest:
+            fewest = cand_err
+            copy_into(q[:], trial)
+    return seed
+
+
+@njit(cache=True)
+def iterate(model, goal, free, q, err, rows, settings, frames, work, rec):
+    """The Levenberg-Marquardt iterations of :func:`dls_general` from ``q`` (m,), restarts
+    included, until the tips are reached or the budget is spent.
+
+    ``err`` and ``rows`` are ``q``'s squared error (square metres) and residual rows;
+    ``frames`` is ``(rot, pos, origins, world_axes, trot, tpos)``, the joints' and the tips'
+    frames ((m, 3, 3), (m, 3), (m, 3), (m, 3), (k, 3, 3), (k, 3)), ``q``'s on entry; ``work``
+    is ``(pos_err, ang_err, jac, e, active, a, g, dq, best, trial)``, the tips' errors (k,),
+    the Jacobian (6 k, m) and residual (6 k,) (``q``'s on entry), the step's scratch (see
+    :func:`limited_step`), the step, the best pose and a trial pose (m,); ``settings`` is
+    ``(damping, floor, near, max_travel, w, tol, angle_tol, max_iter)``: the damping's factor
+    and floor (square metres), the squared error below which the near gain is asked, the
+    largest prismatic travel (metres), ``w``, the tolerances (metres, radians) and the budget.
+    Returns ``(status, iterations, keyframes recorded, E, best E)``.
+    """
+    parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path = (
+        model
+    )
+    rot, pos, origins, world_axes, trot, tpos = frames
+    pos_err, ang_err, jac, e, active, a, g, dq, best, trial = work
+    targets, goal_rot, targeted, oriented = goal
+    damping, floor, near, max_travel, w, tol, angle_tol, max_iter = settings
+    best_err, boost, seed, nrec = err, 1.0, 20240601, 1
+    for it in range(1, max_iter + 1):
+        before = err
+        jacobian(kinds, origins, world_axes, tpos, on_path, targeted, oriented, w, jac)
+        lam2 = boost * (damping * err + floor)
+        limited_step(jac, e, rows, lam2, free, lo, hi, q, (active, a, g), dq)
+        scale = step_scale(kinds, dq, max_travel)
+        for _ in range(HALVINGS + 1):
+            for j in range(q.shape[0]):
+                trial[j] = q[j] + scale * dq[j]
+            into_limits(kinds, free, lo, hi, trial)
+            fk_joints(
+                parents, kinds, origin_xyz, origin_rot, axes, trial, rot, pos, origins, world_axes
+            )
+            fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
+            new_err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
+            if new_err < err:
+                break
+            scale *= 0.5
+        restart = False
+        accepted = new_err < err
+        if accepted:
+            copy_into(q[:], trial)
+            if nrec < rec.shape[0]:
+                copy_into(rec[nrec, :], q)
+                nrec += 1
+            tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
+            if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
+                return REACHED, it, nrec, new_err, best_err
+            err = new_err
+            if err < best_err:
+                best_err = err
+                copy_into(best[:], q)
+            boost = max(boost * 0.25, BOOST_MIN)
+        else:
+            boost *= 4.0
+            restart = boost > BOOST_MAX
+        if not restart:
+            gain = FAR_GAIN if err > near else NEAR_GAIN
+            restart = err > (1.0 - gain) * before
+        if restart:  # from the best of random poses: the next descent starts nearer the target
+            seed = random_start(model, goal, w, seed, frames, e, trial, q)
+            if nrec < rec.shape[0]:
+                copy_into(rec[nrec, :], q)
+                nrec += 1
+            boost = 1.0
+        if restart or not accepted:  # the frames and the residual of the pose kept
+            fk_joints(
+                parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins, world_axes
+            )
+            fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
+            err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
+    return MAX_ITERATIONS, max_iter, nrec, err, best_err
+
+
 @njit(cache=True)
 def dls_general(
     model, targets, goal_rot, targeted, oriented, q, tol, angle_tol, max_iter, opts, rec
@@ -277,124 +408,37 @@ def dls_general(
     -------
     (status, iterations, nrec)
     """
-    parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path = (
-        model
-    )
-    m = q.shape[0]
-    k = tip_parents.shape[0]
+    parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, _ = model
+    goal = (targets, goal_rot, targeted, oriented)
+    m, k = q.shape[0], targeted.shape[0]
     size = opts[opts.shape[0] - 1]  # after dls's options (damping, max_step, escape)
     w = WEIGHT * size
-    floor = sq(opts[0] * size) * FLOOR
-    near = sq(NEAR * size)
-    max_travel = opts[1] * size
+    damping, max_travel = opts[0], opts[1] * size
+    floor, near = sq(damping * size) * FLOOR, sq(NEAR * size)
+    settings = (damping, floor, near, max_travel, w, tol, angle_tol, max_iter)
     rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
     origins, world_axes = np.empty((m, 3)), np.empty((m, 3))
-    trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
-    pos_err, ang_err = np.empty(k), np.empty(k)
-    jac = np.empty((6 * k, m))
-    e = np.empty(6 * k)
-    a = np.empty((m, m))
-    g, dq, trial, best = np.empty(m), np.empty(m), np.empty(m), q.copy()
-    active = np.empty(m, dtype=np.bool_)
-    free = np.empty(m, dtype=np.bool_)
+    trot, tpos, pos_err, ang_err = np.empty((k, 3, 3)), np.empty((k, 3)), np.empty(k), np.empty(k)
+    jac, e, a = np.empty((6 * k, m)), np.empty(6 * k), np.empty((m, m))
+    active, free = np.empty(m, dtype=np.bool_), np.empty(m, dtype=np.bool_)
+    g, dq, best, trial = np.empty(m), np.empty(m), q.copy(), np.empty(m)
+    frames = (rot, pos, origins, world_axes, trot, tpos)
+    work = (pos_err, ang_err, jac, e, active, a, g, dq, best, trial)
     free_joints(kinds, lo, hi, free)
-    nrec = 1
-
     fk_joints(parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins, world_axes)
     fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
     tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
     if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
-        return REACHED, 0, nrec
+        return REACHED, 0, 1
     err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
-    best_err = err
-    boost = 1.0
-    seed = 20240601
-    for it in range(1, max_iter + 1):
-        before = err
-        jacobian(kinds, origins, world_axes, tpos, on_path, targeted, oriented, w, jac)
-        limited_step(
-            jac, e, rows, boost * (opts[0] * err + floor), free, lo, hi, q, active, a, g, dq
-        )
-        scale = 1.0
-        for j in range(m):
-            cap = max_travel if slides(kinds[j]) else MAX_ANGLE
-            if abs(dq[j]) * scale > cap:
-                scale = cap / abs(dq[j])
-        for _ in range(HALVINGS + 1):
-            for j in range(m):
-                trial[j] = q[j] + scale * dq[j]
-            into_limits(kinds, free, lo, hi, trial)
-            fk_joints(
-                parents, kinds, origin_xyz, origin_rot, axes, trial, rot, pos, origins, world_axes
-            )
-            fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
-            new_err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
-            if new_err < err:
-                break
-            scale *= 0.5
-        restart = False
-        accepted = new_err < err
-        if accepted:
-            copy_into(q[:], trial)
-            if nrec < rec.shape[0]:
-                copy_into(rec[nrec, :], q)
-                nrec += 1
-            tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
-            if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
-                return REACHED, it, nrec
-            err = new_err
-            if err < best_err:
-                best_err = err
-                copy_into(best[:], q)
-            boost = max(boost * 0.25, BOOST_MIN)
-        else:
-            boost *= 4.0
-            restart = boost > BOOST_MAX
-        if not restart:
-            gain = FAR_GAIN if err > near else NEAR_GAIN
-            restart = err > (1.0 - gain) * before
-        if restart:
-            # the best of CANDIDATES random in-limit poses by their error (forward kinematics
-            # only, no step, so no iteration): the next descent starts nearer the target
-            fewest = np.inf
-            for _ in range(CANDIDATES):
-                for j in range(m):
-                    seed, u = next_random(seed)
-                    if wraps(kinds[j]):
-                        trial[j] = -math.pi + 2.0 * math.pi * u
-                    else:
-                        trial[j] = lo[j] + (hi[j] - lo[j]) * u
-                fk_joints(
-                    parents,
-                    kinds,
-                    origin_xyz,
-                    origin_rot,
-                    axes,
-                    trial,
-                    rot,
-                    pos,
-                    origins,
-                    world_axes,
-                )
-                fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
-                cand_err = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)[0]
-                if cand_err < fewest:
-                    fewest = cand_err
-                    copy_into(q[:], trial)
-            if nrec < rec.shape[0]:
-                copy_into(rec[nrec, :], q)
-                nrec += 1
-            boost = 1.0
-        if restart or not accepted:
-            # the frames and the residual of the pose kept, or restarted from
-            fk_joints(
-                parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins, world_axes
-            )
-            fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
-            err, rows = residual(tpos, trot, targets, goal_rot, targeted, oriented, w, e)
+    code, it, nrec, err, best_err = iterate(
+        model, goal, free, q, err, rows, settings, frames, work, rec
+    )
+    if code == REACHED:
+        return REACHED, it, nrec
     if best_err < err:
         copy_into(q[:], best)
-        rec[min(nrec, rec.shape[0] - 1), :] = q
+        copy_into(rec[min(nrec, rec.shape[0] - 1), :], q)
         nrec = min(nrec + 1, rec.shape[0])
     return MAX_ITERATIONS, max_iter, nrec
 

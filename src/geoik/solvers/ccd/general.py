@@ -34,14 +34,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import MAX_ITERATIONS, REACHED, STALLED, copy_into, sq
-from geoik.kinematics import (
-    all_within,
-    fk_joints,
-    fk_tips,
-    slides,
-    tip_errors,
-    wraps,
-)
+from geoik.kinematics import all_within, fk_joints, fk_tips, slides, tip_errors, wraps
 from geoik.solvers.dls_general import WEIGHT
 
 MOVED = 1e-12
@@ -74,73 +67,91 @@ def best_turn(a_coef, b_coef, cur, lo, hi, free):
     return lo if f_lo >= f_hi else hi
 
 
+@njit(cache=True, inline="always")
+def pair_terms(ax, ay, az, vx, vy, vz, bx, by, bz):
+    """One pair ``(v, b)``'s terms of ``A`` and ``B`` about the unit axis ``a`` (the module
+    notes): ``v . b - (v . a)(b . a)`` and ``a . (v x b)``."""
+    va, ba = vx * ax + vy * ay + vz * az, bx * ax + by * ay + bz * az
+    return vx * bx + vy * by + vz * bz - va * ba, (
+        ax * (vy * bz - vz * by) + ay * (vz * bx - vx * bz) + az * (vx * by - vy * bx)
+    )
+
+
+@njit(cache=True, inline="always")  # a call per joint costs ~15 % on the arms
+def turn_coefficients(goal, on_path, j, origins, world_axes, trot, tpos, wo):
+    """``(A, B)`` of revolute joint ``j`` over the targeted tips it moves (the module notes):
+    the positions' pairs in square metres, the frames' axes' pairs weighed by ``wo`` (``w^2 /
+    2``, square metres); ``origins``, ``world_axes`` (m, 3) and the tips' frames ``trot`` (k,
+    3, 3) and ``tpos`` (k, 3) are those of the current joint values."""
+    targets, goal_rot, targeted, oriented = goal
+    ax, ay, az = world_axes[j, 0], world_axes[j, 1], world_axes[j, 2]
+    ox, oy, oz = origins[j, 0], origins[j, 1], origins[j, 2]
+    ca, cb = 0.0, 0.0
+    for i in range(targeted.shape[0]):
+        if not (targeted[i] and on_path[i, j]):
+            continue
+        vx, vy, vz = tpos[i, 0] - ox, tpos[i, 1] - oy, tpos[i, 2] - oz
+        bx, by, bz = targets[i, 0] - ox, targets[i, 1] - oy, targets[i, 2] - oz
+        da, db = pair_terms(ax, ay, az, vx, vy, vz, bx, by, bz)
+        ca += da
+        cb += db
+        if oriented[i]:
+            for c in range(3):
+                vx, vy, vz = trot[i, 0, c], trot[i, 1, c], trot[i, 2, c]
+                bx, by, bz = goal_rot[i, 0, c], goal_rot[i, 1, c], goal_rot[i, 2, c]
+                da, db = pair_terms(ax, ay, az, vx, vy, vz, bx, by, bz)
+                ca += wo * da
+                cb += wo * db
+    return ca, cb
+
+
+@njit(cache=True, inline="always")
+def slide_travel(targets, targeted, on_path, j, world_axes, tpos):
+    """Prismatic joint ``j``'s travel (metres): the mean of ``a . (t - p)`` over the targeted
+    tips it moves (``a`` its axis, ``t`` and ``p`` a tip's target and position), and how many
+    there are (none: the travel is 0)."""
+    ax, ay, az = world_axes[j, 0], world_axes[j, 1], world_axes[j, 2]
+    d, count = 0.0, 0
+    for i in range(targeted.shape[0]):
+        if targeted[i] and on_path[i, j]:
+            d += (
+                ax * (targets[i, 0] - tpos[i, 0])
+                + ay * (targets[i, 1] - tpos[i, 1])
+                + az * (targets[i, 2] - tpos[i, 2])
+            )
+            count += 1
+    return (d / count if count > 0 else 0.0), count
+
+
 @njit(cache=True)
-def ccd_general(
-    model, targets, goal_rot, targeted, oriented, q, tol, angle_tol, max_iter, opts, rec
-):
-    """CCD on a general model; arguments and result as
-    :func:`geoik.solvers.dls_general.dls_general` (``opts``: ``[L]``)."""
+def sweeps(model, goal, q, frames, errors, wo, size, stop, rec):
+    """CCD's iterations from ``q`` (m,) until the tips are reached, a sweep stalls or the
+    budget is spent.
+
+    ``frames`` holds ``q``'s frames (``(rot, pos, origins, world_axes, trot, tpos)``: (m, 3,
+    3), (m, 3), (m, 3), (m, 3), (k, 3, 3), (k, 3)), ``errors`` the tips' position and angle
+    errors' scratch ((k,), (k,)); ``wo`` weighs the orientation pairs (square metres),
+    ``size`` is the model's (metres), ``stop`` is ``(tol, angle_tol, max_iter)`` (metres,
+    radians, iterations). Returns ``(status, iterations, keyframes recorded)``."""
     parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path = (
         model
     )
-    m = q.shape[0]
-    k = tip_parents.shape[0]
-    size = opts[opts.shape[0] - 1]  # after ccd's options (escape)
-    wo = 0.5 * sq(WEIGHT * size)
-    rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
-    origins, world_axes = np.empty((m, 3)), np.empty((m, 3))
-    trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
-    pos_err, ang_err = np.empty(k), np.empty(k)
+    rot, pos, origins, world_axes, trot, tpos = frames
+    targets, goal_rot, targeted, oriented = goal
+    pos_err, ang_err = errors
+    tol, angle_tol, max_iter = stop
     nrec = 1
-    fk_joints(parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins, world_axes)
-    fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
-    tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
-    if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
-        return REACHED, 0, nrec
     for it in range(1, max_iter + 1):
         biggest = 0.0
-        for j in range(m - 1, -1, -1):
-            ax, ay, az = world_axes[j, 0], world_axes[j, 1], world_axes[j, 2]
-            ox, oy, oz = origins[j, 0], origins[j, 1], origins[j, 2]
+        for j in range(q.shape[0] - 1, -1, -1):
             if slides(kinds[j]):
-                d, count = 0.0, 0
-                for i in range(k):
-                    if targeted[i] and on_path[i, j]:
-                        d += (
-                            ax * (targets[i, 0] - tpos[i, 0])
-                            + ay * (targets[i, 1] - tpos[i, 1])
-                            + az * (targets[i, 2] - tpos[i, 2])
-                        )
-                        count += 1
+                d, count = slide_travel(targets, targeted, on_path, j, world_axes, tpos)
                 if count == 0:
                     continue
-                new = min(max(q[j] + d / count, lo[j]), hi[j])
+                new = min(max(q[j] + d, lo[j]), hi[j])
                 moved = abs(new - q[j]) / size
             else:
-                ca, cb = 0.0, 0.0
-                for i in range(k):
-                    if not (targeted[i] and on_path[i, j]):
-                        continue
-                    vx, vy, vz = tpos[i, 0] - ox, tpos[i, 1] - oy, tpos[i, 2] - oz
-                    bx, by, bz = targets[i, 0] - ox, targets[i, 1] - oy, targets[i, 2] - oz
-                    va, ba = vx * ax + vy * ay + vz * az, bx * ax + by * ay + bz * az
-                    ca += vx * bx + vy * by + vz * bz - va * ba
-                    cb += (
-                        ax * (vy * bz - vz * by)
-                        + ay * (vz * bx - vx * bz)
-                        + az * (vx * by - vy * bx)
-                    )
-                    if oriented[i]:
-                        for c in range(3):
-                            vx, vy, vz = trot[i, 0, c], trot[i, 1, c], trot[i, 2, c]
-                            bx, by, bz = goal_rot[i, 0, c], goal_rot[i, 1, c], goal_rot[i, 2, c]
-                            va, ba = vx * ax + vy * ay + vz * az, bx * ax + by * ay + bz * az
-                            ca += wo * (vx * bx + vy * by + vz * bz - va * ba)
-                            cb += wo * (
-                                ax * (vy * bz - vz * by)
-                                + ay * (vz * bx - vx * bz)
-                                + az * (vx * by - vy * bx)
-                            )
+                ca, cb = turn_coefficients(goal, on_path, j, origins, world_axes, trot, tpos, wo)
                 if ca == 0.0 and cb == 0.0:
                     continue
                 new = best_turn(ca, cb, q[j], lo[j], hi[j], wraps(kinds[j]))
@@ -162,6 +173,34 @@ def ccd_general(
         if biggest <= MOVED:
             return STALLED, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
+
+
+@njit(cache=True)
+def ccd_general(
+    model, targets, goal_rot, targeted, oriented, q, tol, angle_tol, max_iter, opts, rec
+):
+    """CCD on a general model; arguments and result as
+    :func:`geoik.solvers.dls_general.dls_general` (``opts``: ``[L]``)."""
+    goal = (targets, goal_rot, targeted, oriented)
+    size = opts[opts.shape[0] - 1]  # after ccd's options (escape)
+    m, k = q.shape[0], targeted.shape[0]
+    rot, pos, origins, world_axes = (
+        np.empty((m, 3, 3)),
+        np.empty((m, 3)),
+        np.empty((m, 3)),
+        np.empty((m, 3)),
+    )
+    trot, tpos, pos_err, ang_err = np.empty((k, 3, 3)), np.empty((k, 3)), np.empty(k), np.empty(k)
+    parents, kinds, origin_xyz, origin_rot, axes, _, _, tip_parents, tip_xyz, tip_rot, _ = model
+    fk_joints(parents, kinds, origin_xyz, origin_rot, axes, q, rot, pos, origins, world_axes)
+    fk_tips(tip_parents, tip_xyz, tip_rot, rot, pos, trot, tpos)
+    tip_errors(tpos, trot, targets, goal_rot, targeted, oriented, pos_err, ang_err)
+    if all_within(pos_err, ang_err, targeted, oriented, tol, angle_tol):
+        return REACHED, 0, 1
+    wo = 0.5 * sq(WEIGHT * size)
+    frames = (rot, pos, origins, world_axes, trot, tpos)
+    stop = (tol, angle_tol, max_iter)
+    return sweeps(model, goal, q, frames, (pos_err, ang_err), wo, size, stop, rec)
 
 
 def capacity(m: int, max_iter: int) -> int:
