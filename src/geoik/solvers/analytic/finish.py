@@ -87,6 +87,41 @@ def _errors(R_goal, p_goal, R, p):
 
 
 @njit(cache=True)
+def jacobian(H, P, q, p, jac):
+    """The chain's Jacobian at ``q`` into ``jac[:6, :n]``, one column per joint: rows 0-2 the
+    tip's velocity (metres per radian) for the tip at ``p`` (3-tuple, metres), rows 3-5 the
+    angular velocity (the joint's axis in the base frame, unitless)."""
+    acc = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+    o = (P[0, 0], P[0, 1], P[0, 2])
+    for i in range(H.shape[0]):
+        w = mv(acc, (H[i, 0], H[i, 1], H[i, 2]))
+        r = (p[0] - o[0], p[1] - o[1], p[2] - o[2])
+        jac[0, i] = w[1] * r[2] - w[2] * r[1]
+        jac[1, i] = w[2] * r[0] - w[0] * r[2]
+        jac[2, i] = w[0] * r[1] - w[1] * r[0]
+        jac[3, i] = w[0]
+        jac[4, i] = w[1]
+        jac[5, i] = w[2]
+        acc = mm(acc, rot((H[i, 0], H[i, 1], H[i, 2]), q[i]))
+        d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
+        o = (o[0] + d[0], o[1] + d[1], o[2] + d[2])
+
+
+@njit(cache=True)
+def try_step(H, P, R_tip, R_goal, p_goal, q, trial, dp, da, position):
+    """Take the joint values ``trial`` (n,) into ``q`` (n,) when they bring the tip nearer the
+    goal than the errors ``dp`` (metres) and ``da`` (radians) of ``q``: their sum, or with
+    ``position`` the position error alone. Returns ``(taken, p, ep, er, dp, da)`` at
+    ``trial``: its tip position (3-tuple) and :func:`_errors`."""
+    R2, p2 = forward(H, P, R_tip, trial)
+    ep2, er2, dp2, da2 = _errors(R_goal, p_goal, R2, p2)
+    worse = dp2 >= dp if position else dp2 + da2 >= dp + da
+    if not worse:
+        copy_into(q, trial)
+    return not worse, p2, ep2, er2, dp2, da2
+
+
+@njit(cache=True)
 def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac):
     """Up to ``steps`` Newton steps on the pose error, in place on ``q``, each kept only if it
     makes the error smaller; ``jac`` (6, 7) scratch. Returns the final (position error, angle
@@ -98,20 +133,7 @@ def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac):
     for _ in range(steps):
         if dp + da == 0.0:
             break
-        acc = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-        o = (P[0, 0], P[0, 1], P[0, 2])
-        for i in range(n):
-            w = mv(acc, (H[i, 0], H[i, 1], H[i, 2]))
-            r = (p[0] - o[0], p[1] - o[1], p[2] - o[2])
-            jac[0, i] = w[1] * r[2] - w[2] * r[1]
-            jac[1, i] = w[2] * r[0] - w[0] * r[2]
-            jac[2, i] = w[0] * r[1] - w[1] * r[0]
-            jac[3, i] = w[0]
-            jac[4, i] = w[1]
-            jac[5, i] = w[2]
-            acc = mm(acc, rot((H[i, 0], H[i, 1], H[i, 2]), q[i]))
-            d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
-            o = (o[0] + d[0], o[1] + d[1], o[2] + d[2])
+        jacobian(H, P, q, p, jac)
         jac[0, n] = ep[0]
         jac[1, n] = ep[1]
         jac[2, n] = ep[2]
@@ -122,11 +144,12 @@ def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac):
             break
         for i in range(n):
             trial[i] = q[i] + jac[i, n]
-        R2, p2 = forward(H, P, R_tip, trial)
-        ep2, er2, dp2, da2 = _errors(R_goal, p_goal, R2, p2)
-        if dp2 + da2 >= dp + da:
+        # p stays the first tip position: the later steps' Jacobians are taken there
+        taken, _, ep2, er2, dp2, da2 = try_step(
+            H, P, R_tip, R_goal, p_goal, q, trial, dp, da, False
+        )
+        if not taken:
             break
-        copy_into(q[:], trial)
         ep, er, dp, da = ep2, er2, dp2, da2
     return dp, da
 
@@ -234,28 +257,34 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     beyond 1e50 (:data:`geoik.checks.MAX_COORDINATE`), ``(-3, 0, 0)`` when ``start`` has a value
     that is not finite (the caller checks it, naming the value).
     """
-    if not is_rotation(R_goal_in):
-        return -1, 0, 0
+    bad = goal_error(R_goal_in, p_goal_in, start)
+    if bad:
+        return bad, 0, 0
+    pg = (p_goal_in[0], p_goal_in[1], p_goal_in[2])
+    return solve_goal(model, tuple9(R_goal_in), pg, start, tol, angle_tol, out, 4)
+
+
+@njit(cache=True)
+def goal_error(R_goal, p_goal, start):
+    """0 for a goal and start a kernel can take, else the kernels' refusal code: -1 when
+    ``R_goal`` (3, 3) is not a rotation matrix to 1e-14, -2 when ``p_goal`` (3,) has a
+    coordinate that is not finite or beyond 1e50 (:data:`geoik.checks.MAX_COORDINATE`), -3
+    when ``start`` (n,) has a value that is not finite."""
+    if not is_rotation(R_goal):
+        return -1
     for r in range(3):
-        if not abs(p_goal_in[r]) <= 1e50:  # NaN, infinite or beyond MAX_COORDINATE
-            return -2, 0, 0
+        if not abs(p_goal[r]) <= 1e50:  # NaN, infinite or beyond MAX_COORDINATE
+            return -2
     for j in range(start.shape[0]):
         if not abs(start[j]) < np.inf:  # NaN or infinite
-            return -3, 0, 0
-    Rg = (
-        R_goal_in[0, 0],
-        R_goal_in[0, 1],
-        R_goal_in[0, 2],
-        R_goal_in[1, 0],
-        R_goal_in[1, 1],
-        R_goal_in[1, 2],
-        R_goal_in[2, 0],
-        R_goal_in[2, 1],
-        R_goal_in[2, 2],
-    )
-    return solve_goal(
-        model, Rg, (p_goal_in[0], p_goal_in[1], p_goal_in[2]), start, tol, angle_tol, out, 4
-    )
+            return -3
+    return 0
+
+
+@njit(cache=True)
+def tuple9(r):
+    """The (3, 3) array ``r`` as a 9-tuple, row major."""
+    return (r[0, 0], r[0, 1], r[0, 2], r[1, 0], r[1, 1], r[1, 2], r[2, 0], r[2, 1], r[2, 2])
 
 
 @njit(cache=True)
@@ -277,18 +306,7 @@ def chain_goal(model, Rg_in, pg_in):
         pg = mv(Rg, (-pg_in[0], -pg_in[1], -pg_in[2]))
     else:
         Rg, pg = Rg_in, pg_in
-    rt = (
-        model[41],
-        model[42],
-        model[43],
-        model[44],
-        model[45],
-        model[46],
-        model[47],
-        model[48],
-        model[49],
-    )
-    return Rg, pg, mmt(Rg, rt)
+    return Rg, pg, mmt(Rg, tuple9(model[41:50].reshape((3, 3))))
 
 
 @njit(cache=True)
@@ -309,10 +327,6 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     for i in range(n + 1):
         tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
     m = out.shape[0]
-    size = 0.0
-    for i in range(n + 1):
-        size += math.sqrt(P[i, 0] * P[i, 0] + P[i, 1] * P[i, 1] + P[i, 2] * P[i, 2])
-    fine = 1e-13 * size  # a closed form's rounding: no Newton step below it
     # one float and one integer work array, cut into the buffers below (no further allocation)
     M = 4 * m
     fw = np.empty(M * (2 * n + 3) + 6 + 12 + 42 + n)
@@ -331,53 +345,106 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     rflags = iw[2 * M : 3 * M]
     order = iw[3 * M :]
     count = solve_6r(code, H, P, points, R06, pg, tip0, cand, cflags, two, four3)
+    tols = (tol, angle_tol, 1e-13 * chain_size(P))
     kept = 0
     for c in range(count):
         copy_into(q, cand[c])
-        R, p = forward(H, P, R_tip, q)
-        _, _, dp, da = _errors(Rg, pg, R, p)
-        if dp > fine or da > 1e-12:  # axes that meet only within tolerance, or rounding
-            dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac)
-        flags = SINGULAR if cflags[c] & DEGENERATE else 0
-        if dp > tol or da > angle_tol:
-            flags |= NOT_EXACT
-        # back to the robot's joints
-        for j in range(n):
-            v = _into_limits(wrap(-q[n - 1 - j] if reverse else q[j]), lo[j], hi[j], start[j])
-            if v != v:  # no turn by 2 pi puts it inside: keep the wrapped value
-                v = wrap(-q[n - 1 - j] if reverse else q[j])
-                if not flags & NOT_EXACT:
-                    flags |= OUTSIDE_LIMITS
-            rows[kept, j] = v
+        flags, dp, da = _checked(H, P, R_tip, Rg, pg, q, steps, jac, tols, cflags[c])
+        flags = _robot_row(q, reverse, lo, hi, start, flags, rows, kept)
         g_new = 2 if flags & NOT_EXACT else 1 if flags & OUTSIDE_LIMITS else 0
-        dup = -1
-        for k in range(kept):
-            if group[k] == g_new:
-                same = True
-                for j in range(n):
-                    if abs(wrap(rows[k, j] - rows[kept, j])) > _SAME:
-                        same = False
-                        break
-                if same:
-                    dup = k
-                    break
+        dup = duplicate_of(rows, group, kept, g_new, n)
         if dup >= 0:
             rflags[dup] |= flags & SINGULAR
             continue
-        dist = 0.0
-        for j in range(n):
-            dj = rows[kept, j] - start[j]
-            if lo[j] == -np.inf:
-                dj = wrap(dj)
-            dist += dj * dj
-        keys[kept] = dist
+        keys[kept] = dp + da if g_new == 2 else distance(rows, kept, start, lo)
         group[kept] = g_new
-        if g_new == 2:
-            keys[kept] = dp + da  # the least-squares candidates: the nearest pose first
         rflags[kept] = flags
         rerr[kept, 0] = dp
         rerr[kept, 1] = da
         kept += 1
+    return _write_sorted(rows, rflags, rerr, keys, group, order, kept, out)
+
+
+@njit(cache=True)
+def chain_size(P):
+    """The sum of the link offsets' lengths (metres) of ``P`` (n + 1, 3): the scale of a
+    closed form's rounding."""
+    size = 0.0
+    for i in range(P.shape[0]):
+        size += math.sqrt(P[i, 0] * P[i, 0] + P[i, 1] * P[i, 1] + P[i, 2] * P[i, 2])
+    return size
+
+
+@njit(cache=True)
+def _checked(H, P, R_tip, Rg, pg, q, steps, jac, tols, cflag):
+    """The candidate ``q`` (n,) by forward kinematics, polished in place (at most ``steps``
+    Newton steps, ``jac`` (6, 7) scratch) where it is off by more than ``tols[2]`` metres or
+    1e-12 rad; ``tols``: (tol metres, angle_tol radians, that rounding). Returns its flags
+    (:data:`SINGULAR` from the subproblems' flags ``cflag``, :data:`NOT_EXACT` beyond the
+    tolerances), position error (metres) and angle error (radians)."""
+    R, p = forward(H, P, R_tip, q)
+    _, _, dp, da = _errors(Rg, pg, R, p)
+    if dp > tols[2] or da > 1e-12:  # axes that meet only within tolerance, or rounding
+        dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac)
+    flags = SINGULAR if cflag & DEGENERATE else 0
+    if dp > tols[0] or da > tols[1]:
+        flags |= NOT_EXACT
+    return flags, dp, da
+
+
+@njit(cache=True)
+def _robot_row(q, reverse, lo, hi, start, flags, rows, r):
+    """The chain's joint values ``q`` (6,) back in the robot's order (reversed and negated when
+    the chain is solved reversed), each into the limits ``lo``, ``hi`` (6,) nearest ``start``
+    (radians), into ``rows[r]``; a value no turn by 2 pi puts inside is kept wrapped. Returns
+    ``flags`` with :data:`OUTSIDE_LIMITS` added for an exact candidate that has one."""
+    n = q.shape[0]
+    for j in range(n):
+        v = _into_limits(wrap(-q[n - 1 - j] if reverse else q[j]), lo[j], hi[j], start[j])
+        if v != v:  # no turn by 2 pi puts it inside: keep the wrapped value
+            v = wrap(-q[n - 1 - j] if reverse else q[j])
+            if not flags & NOT_EXACT:
+                flags |= OUTSIDE_LIMITS
+        rows[r, j] = v
+    return flags
+
+
+@njit(cache=True)
+def duplicate_of(rows, group, kept, g, n):
+    """The row of ``rows[:kept]`` in group ``g`` whose ``n`` joint values all lie within
+    :data:`_SAME` radians of those of ``rows[kept]`` (modulo 2 pi); -1 when none does."""
+    for k in range(kept):
+        if group[k] == g:
+            same = True
+            for j in range(n):
+                if abs(wrap(rows[k, j] - rows[kept, j])) > _SAME:
+                    same = False
+                    break
+            if same:
+                return k
+    return -1
+
+
+@njit(cache=True)
+def distance(rows, r, start, lo):
+    """The squared distance (radians squared) of ``rows[r]`` from ``start`` (n,), wrapped for a
+    continuous joint (``lo`` -inf)."""
+    dist = 0.0
+    for j in range(start.shape[0]):
+        dj = rows[r, j] - start[j]
+        if lo[j] == -np.inf:
+            dj = wrap(dj)
+        dist += dj * dj
+    return dist
+
+
+@njit(cache=True)
+def _write_sorted(rows, rflags, rerr, keys, group, order, kept, out):
+    """The ``kept`` rows into ``out`` (m, 9) in three groups (0 exact within the limits, 1
+    outside them, 2 least squares), each sorted by ``keys`` (insertion sort through ``order``);
+    each row its 6 joint values, flags, position and angle errors. Returns the groups' sizes
+    (of every kept row, also those beyond ``out``'s m rows)."""
+    n = rows.shape[1]
     sizes = (0, 0, 0)
     out_n = 0
     for g in range(3):
@@ -396,7 +463,7 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
             sizes = (sizes[0], out_n - first, 0)
         else:
             sizes = (sizes[0], sizes[1], out_n - first)
-    for r in range(min(out_n, m)):
+    for r in range(min(out_n, out.shape[0])):
         k = order[r]
         for j in range(n):
             out[r, j] = rows[k, j]
