@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into, wrap
-from geoik.solvers.analytic.families import _angle_of, mm, mmt, mtm, mtv, mv, normal, rot
+from geoik.solvers.analytic.families import _angle_of, mmt, mtm, mtv, mv, normal, rot
 from geoik.solvers.analytic.finish import (
     NOT_EXACT,
     OUTSIDE_LIMITS,
@@ -53,8 +53,14 @@ from geoik.solvers.analytic.finish import (
     _errors,
     _gauss,
     _into_limits,
+    chain_size,
+    distance,
+    duplicate_of,
     forward,
-    is_rotation,
+    goal_error,
+    jacobian,
+    try_step,
+    tuple9,
 )
 from geoik.solvers.analytic.subproblems import DEGENERATE, LEAST_SQUARES, sp1, sp3, sp4
 
@@ -228,9 +234,13 @@ def _within(v, lo, hi, near):
 
 
 @njit(cache=True)
-def _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q):
+def _value(pitch, phi, branch, roll, limits, q3s, q):
     """The orientation's trace at pitch ``phi`` on ``branch``, joints 1-4 into ``q`` (5,);
-    -inf where the position is not reached with joints 1-3 within their limits."""
+    -inf where the position is not reached with joints 1-3 within their limits. ``pitch``:
+    the search's problem ``(d0, h, k, a, b, t4, G1)`` (3-tuples, metres or unit, and ``G1`` a
+    9-tuple rotation); ``limits``: ``(lo, hi, start)`` (5,) radians."""
+    d0, h, k, a, b, t4, G1 = pitch
+    lo, hi, start = limits
     ok, q1, q2, q3, _ = _place(d0, phi, h, a, b, t4, branch, q3s)
     if not ok:
         return -np.inf
@@ -245,11 +255,10 @@ def _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q):
 
 
 @njit(cache=True)
-def _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q, tmp):
-    """The pitch on ``branch`` whose orientation is nearest ``G1`` with the position reached
-    within the limits: :data:`SAMPLES` samples (:data:`FINER` times as many where none is
-    feasible: a narrow feasible interval), the best refined. Joints 1-4 into ``q``; returns
-    the trace there (-inf when no pitch is feasible)."""
+def _best_sample(pitch, branch, roll, limits, q3s, tmp):
+    """The best of :data:`SAMPLES` pitches evenly over a turn (:data:`FINER` times as many
+    where none is feasible: a narrow feasible interval), by :func:`_value`. Returns its trace
+    (-inf when none is feasible), the pitch (radians) and the sample spacing (radians)."""
     best = -np.inf
     at = 0.0
     step = 2.0 * math.pi / SAMPLES
@@ -257,54 +266,73 @@ def _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, q, tmp):
         step = 2.0 * math.pi / count
         for s in range(count):
             phi = -math.pi + s * step
-            v = _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+            v = _value(pitch, phi, branch, roll, limits, q3s, tmp)
             if v > best:
                 best, at = v, phi
         if best > -np.inf:
             break
-    if best == -np.inf:
-        return best
-    # the feasible interval about the best sample, within one step each side
-    lo_phi, hi_phi = at - step, at + step
-    if _value(d0, lo_phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp) == -np.inf:
-        x, y = lo_phi, at
-        for _ in range(_REFINE):
-            m = 0.5 * (x + y)
-            if _value(d0, m, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp) == -np.inf:
-                x = m
-            else:
-                y = m
-        lo_phi = y
-    if _value(d0, hi_phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp) == -np.inf:
-        x, y = at, hi_phi
-        for _ in range(_REFINE):
-            m = 0.5 * (x + y)
-            if _value(d0, m, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp) == -np.inf:
-                y = m
-            else:
-                x = m
-        hi_phi = x
+    return best, at, step
+
+
+@njit(cache=True)
+def _edge(pitch, branch, roll, limits, q3s, tmp, inside, outside):
+    """Bisection (:data:`_REFINE` steps) between a feasible pitch ``inside`` and an infeasible
+    one ``outside`` (radians): the last feasible pitch found, towards the feasible interval's
+    edge."""
+    x, y = inside, outside
+    for _ in range(_REFINE):
+        m = 0.5 * (x + y)
+        if _value(pitch, m, branch, roll, limits, q3s, tmp) == -np.inf:
+            y = m
+        else:
+            x = m
+    return x
+
+
+@njit(cache=True)
+def _golden(pitch, branch, roll, limits, q3s, tmp, x, y):
+    """Golden-section search (:data:`_REFINE` steps) for the largest trace of
+    :func:`_value` on the pitches ``[x, y]`` (radians). Returns the last bracket's inner
+    points ``(c, e)``."""
     g = 0.5 * (math.sqrt(5.0) - 1.0)
-    x, y = lo_phi, hi_phi
     c = y - g * (y - x)
     e = x + g * (y - x)
-    fc = _value(d0, c, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
-    fe = _value(d0, e, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+    fc = _value(pitch, c, branch, roll, limits, q3s, tmp)
+    fe = _value(pitch, e, branch, roll, limits, q3s, tmp)
     for _ in range(_REFINE):
         if fc >= fe:
             y, e, fe = e, c, fc
             c = y - g * (y - x)
-            fc = _value(d0, c, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+            fc = _value(pitch, c, branch, roll, limits, q3s, tmp)
         else:
             x, c, fc = c, e, fe
             e = x + g * (y - x)
-            fe = _value(d0, e, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+            fe = _value(pitch, e, branch, roll, limits, q3s, tmp)
+    return c, e
+
+
+@njit(cache=True)
+def _search(pitch, branch, roll, limits, q3s, q, tmp):
+    """The pitch on ``branch`` whose orientation is nearest ``G1`` with the position reached
+    within the limits (``pitch`` and ``limits`` as :func:`_value`): the best sample
+    (:func:`_best_sample`), its feasible interval within one sample each side
+    (:func:`_edge`), the best inside it (:func:`_golden`). Joints 1-4 into ``q`` (5,),
+    ``tmp`` (5,) scratch; returns the trace there (-inf when no pitch is feasible)."""
+    best, at, step = _best_sample(pitch, branch, roll, limits, q3s, tmp)
+    if best == -np.inf:
+        return best
+    lo_phi, hi_phi = at - step, at + step
+    if _value(pitch, lo_phi, branch, roll, limits, q3s, tmp) == -np.inf:
+        lo_phi = _edge(pitch, branch, roll, limits, q3s, tmp, at, lo_phi)
+    if _value(pitch, hi_phi, branch, roll, limits, q3s, tmp) == -np.inf:
+        hi_phi = _edge(pitch, branch, roll, limits, q3s, tmp, at, hi_phi)
+    c, e = _golden(pitch, branch, roll, limits, q3s, tmp, lo_phi, hi_phi)
     best = -np.inf
     for phi in (at, lo_phi, hi_phi, 0.5 * (c + e)):
-        v = _value(d0, phi, h, k, a, b, t4, branch, G1, roll, lo, hi, start, q3s, tmp)
+        v = _value(pitch, phi, branch, roll, limits, q3s, tmp)
         if v > best:
             best = v
-            copy_into(q[:], tmp)
+            copy_into(q, tmp)
     return best
 
 
@@ -342,39 +370,65 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
     R_tip = model[35:44].reshape((3, 3))
     lo = model[44:49]
     hi = model[49:54]
-    if not is_rotation(R_goal):
-        return -1, 0, 0
-    for r in range(3):
-        if not abs(p_goal[r]) <= 1e50:
-            return -2, 0, 0
-    for j in range(start.shape[0]):
-        if not abs(start[j]) < np.inf:  # NaN or infinite
-            return -3, 0, 0
+    bad = goal_error(R_goal, p_goal, start)
+    if bad:
+        return bad, 0, 0
     roll = n == 5
-    Rg = (
-        R_goal[0, 0],
-        R_goal[0, 1],
-        R_goal[0, 2],
-        R_goal[1, 0],
-        R_goal[1, 1],
-        R_goal[1, 2],
-        R_goal[2, 0],
-        R_goal[2, 1],
-        R_goal[2, 2],
+    goal = (tuple9(R_goal), (p_goal[0], p_goal[1], p_goal[2]))
+    G = mmt(goal[0], tuple9(R_tip))
+    h0, h, k, o0, o1, a, b, tip0, t4 = _arm_points(H, P)
+    q0s = work[0:2]
+    q3s = work[2:4]
+    q = work[4:9]
+    tmp = work[9:14]
+    st = work[14:19]  # the start, padded for a four-joint arm
+    st[:] = 0.0
+    copy_into(st[:n], start[:n])
+    table = (
+        work[19:99].reshape((16, 5)),  # rows
+        work[99:163].reshape((16, 4)),  # flags, position error, angle error, sort key
+        work[163:179],  # group: 0, 1, 2; -1 once written out
     )
-    pg = (p_goal[0], p_goal[1], p_goal[2])
-    rt = (
-        R_tip[0, 0],
-        R_tip[0, 1],
-        R_tip[0, 2],
-        R_tip[1, 0],
-        R_tip[1, 1],
-        R_tip[1, 2],
-        R_tip[2, 0],
-        R_tip[2, 1],
-        R_tip[2, 2],
-    )
-    G = mmt(Rg, rt)
+    jac = work[179:245].reshape((11, 6))
+    arm = (H[:n], P[: n + 1], R_tip)
+    tols = (tol, angle_tol, 1e-13 * chain_size(P[: n + 1]))  # a closed form's rounding
+    rel = (goal[1][0] - o0[0], goal[1][1] - o0[1], goal[1][2] - o0[2])
+    n0, reach, singular = _base_turns(h0, h, rel, tip0, o0, q0s)
+    kept = 0
+    # pass 0: the exact solutions; 1: the nearest orientation (none exact within the
+    # limits); 2: least squares (the position out of reach)
+    for stage in range(3):
+        if stage == 1 and (not reach or _count(table[2], kept, 0) > 0):
+            continue
+        if stage == 2 and _count(table[2], kept, 0) + _count(table[2], kept, 1) > 0:
+            break  # least squares only where nothing reaches the position
+        for i in range(n0):
+            d0, G1, phi, rphi, q4, gap = _base_pose(roll, h0, h, k, q0s[i], rel, o0, o1, G)
+            if stage == 0 and gap > angle_tol + _AXES:
+                continue
+            n3, f3 = 0, 0
+            d = d0
+            if stage != 1:
+                n3, f3, d = _elbows(d0, rphi, h, a, b, t4, q3s)
+            pitch = (d0, h, k, a, b, t4, G1)
+            for branch in range(2):
+                q[0] = q0s[i]
+                tmp[0] = q0s[i]
+                if stage == 1:
+                    if _search(pitch, branch, roll, (lo, hi, st), q3s, q, tmp) == -np.inf:
+                        continue
+                elif not _closed_form(stage, branch, n3, f3, d, phi, q4, h, a, b, q3s, q):
+                    continue
+                kept = _keep(arm, goal, q, stage, (lo, hi, start), tols, table, kept, singular, jac)
+    return _write(table[0], table[1], table[2], kept, n, out)
+
+
+@njit(cache=True)
+def _arm_points(H, P):
+    """The arm's axes and points at the zero configuration, from ``H`` (5, 3) and ``P``
+    (6, 3): axis 1 ``h0``, the parallel axes' ``h``, the roll's ``k`` (unit 3-tuples); joint
+    1's and 2's origins ``o0``, ``o1``, the links ``a = o_2 - o_1`` and ``b = o_3 - o_2``, the
+    tip ``tip0`` and ``t4 = tip0 - o_3`` (3-tuples, metres)."""
     h0 = (H[0, 0], H[0, 1], H[0, 2])
     h = (H[1, 0], H[1, 1], H[1, 2])
     k = (H[4, 0], H[4, 1], H[4, 2])
@@ -385,106 +439,68 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
     o3 = (o1[0] + a[0] + b[0], o1[1] + a[1] + b[1], o1[2] + a[2] + b[2])
     tip0 = (o3[0] + P[4, 0] + P[5, 0], o3[1] + P[4, 1] + P[5, 1], o3[2] + P[4, 2] + P[5, 2])
     t4 = (tip0[0] - o3[0], tip0[1] - o3[1], tip0[2] - o3[2])
-    Hn = H[:n]
-    Pn = P[: n + 1]
-    q0s = work[0:2]
-    q3s = work[2:4]
-    q = work[4:9]
-    tmp = work[9:14]
-    st = work[14:19]  # the start, padded for a four-joint arm
-    st[:] = 0.0
-    copy_into(st[:n], start[:n])
-    rows = work[19:99].reshape((16, 5))
-    info = work[99:163].reshape((16, 4))  # flags, position error, angle error, sort key
-    group = work[163:179]  # 0, 1, 2; -1 once written out
-    jac = work[179:245].reshape((11, 6))
-    size = 0.0
-    for r in range(n + 1):
-        size += math.sqrt(P[r, 0] * P[r, 0] + P[r, 1] * P[r, 1] + P[r, 2] * P[r, 2])
-    fine = 1e-13 * size  # a closed form's rounding: no Newton step below it
-    kept = 0
-    rel = (pg[0] - o0[0], pg[1] - o0[1], pg[2] - o0[2])
+    return h0, h, k, o0, o1, a, b, tip0, t4
+
+
+@njit(cache=True)
+def _base_turns(h0, h, rel, tip0, o0, q0s):
+    """SP4: the base's turns (up to 2, radians, into ``q0s``) that put the goal ``rel`` (from
+    ``o0``, metres) in the arm's plane. Returns their count, whether they do so exactly (not
+    least squares), and :data:`~.finish.SINGULAR` where the turn is not fixed by the position
+    (the goal on axis 1, to rounding), else 0."""
     d_h = h[0] * (tip0[0] - o0[0]) + h[1] * (tip0[1] - o0[1]) + h[2] * (tip0[2] - o0[2])
     n0, f0 = sp4(h, rel, (-h0[0], -h0[1], -h0[2]), d_h, q0s)
-    reach = not f0 & LEAST_SQUARES
-    # the goal on axis 1 (to rounding): the base's turn is not fixed by the position
     along = rel[0] * h0[0] + rel[1] * h0[1] + rel[2] * h0[2]
     off = (rel[0] - along * h0[0], rel[1] - along * h0[1], rel[2] - along * h0[2])
     scale = abs(along) + abs(d_h) + 1e-300
     on_axis = math.sqrt(off[0] * off[0] + off[1] * off[1] + off[2] * off[2]) <= 1e-12 * scale
     singular = SINGULAR if on_axis or f0 & DEGENERATE else 0
-    # pass 0: the exact solutions; 1: the nearest orientation (none exact within the
-    # limits); 2: least squares (the position out of reach)
-    for stage in range(3):
-        if stage == 1 and (not reach or _count(group, kept, 0) > 0):
-            continue
-        if stage == 2 and _count(group, kept, 0) + _count(group, kept, 1) > 0:
-            break  # least squares only where nothing reaches the position
-        for i in range(n0):
-            r0 = rot(h0, q0s[i])
-            p1 = mtv(r0, rel)
-            d0 = (p1[0] + o0[0] - o1[0], p1[1] + o0[1] - o1[1], p1[2] + o0[2] - o1[2])
-            G1 = mtm(r0, G)
-            if roll:
-                gk = mv(G1, k)
-                phi, _ = sp1(k, gk, h)
-                rphi = rot(h, phi)
-                u = normal(k)
-                q4, _ = sp1(u, mtv(rphi, mv(G1, u)), k)
-                # no joint values with this base turn come nearer the orientation than the
-                # angle |h.(G1 k) - h.k| (turns about h and k keep those components)
-                gap = abs(h[0] * (gk[0] - k[0]) + h[1] * (gk[1] - k[1]) + h[2] * (gk[2] - k[2]))
-            else:
-                phi, _ = _angle_of(G1, h)
-                rphi = rot(h, phi)
-                q4 = 0.0
-                gh = mv(G1, h)  # likewise |G1 h - h|
-                gap = math.sqrt((gh[0] - h[0]) ** 2 + (gh[1] - h[1]) ** 2 + (gh[2] - h[2]) ** 2)
-            if stage == 0 and gap > angle_tol + _AXES:
-                continue
-            n3, f3 = 0, 0
-            d = d0
-            if stage != 1:
-                n3, f3, d = _elbows(d0, rphi, h, a, b, t4, q3s)
-            for branch in range(2):
-                q[0] = q0s[i]
-                tmp[0] = q0s[i]
-                if stage == 1:
-                    v = _search(d0, h, k, a, b, t4, branch, G1, roll, lo, hi, st, q3s, q, tmp)
-                    if v == -np.inf:
-                        continue
-                else:
-                    ok = branch < n3 and not f3 & LEAST_SQUARES
-                    if not ok and stage == 0:
-                        continue
-                    if stage == 2 and branch == 1 and not ok:
-                        continue  # one least-squares elbow is enough
-                    q2 = q3s[branch if branch < n3 else 0]
-                    q1, q3, _ = _shoulder(d, q2, phi, h, a, b)
-                    q[1], q[2], q[3], q[4] = q1, q2, q3, q4
-                kept = _keep(
-                    Hn,
-                    Pn,
-                    R_tip,
-                    Rg,
-                    pg,
-                    q,
-                    n,
-                    stage,
-                    lo,
-                    hi,
-                    start,
-                    tol,
-                    angle_tol,
-                    rows,
-                    info,
-                    group,
-                    kept,
-                    singular,
-                    fine,
-                    jac,
-                )
-    return _write(rows, info, group, kept, n, out)
+    return n0, not f0 & LEAST_SQUARES, singular
+
+
+@njit(cache=True)
+def _base_pose(roll, h0, h, k, q0, rel, o0, o1, G):
+    """The goal seen from the arm's plane after the base's turn ``q0`` (radians): ``d0`` (the
+    goal from joint 2's origin, 3-tuple, metres), ``G1 = R_0^T G`` (9-tuple), the pitch
+    ``phi`` and its rotation, the roll ``q4`` (0 without one) that meet ``G1`` as nearly as
+    this turn allows, and ``gap``: a lower bound of the angle (radians) left."""
+    r0 = rot(h0, q0)
+    p1 = mtv(r0, rel)
+    d0 = (p1[0] + o0[0] - o1[0], p1[1] + o0[1] - o1[1], p1[2] + o0[2] - o1[2])
+    G1 = mtm(r0, G)
+    if roll:
+        gk = mv(G1, k)
+        phi, _ = sp1(k, gk, h)
+        rphi = rot(h, phi)
+        u = normal(k)
+        q4, _ = sp1(u, mtv(rphi, mv(G1, u)), k)
+        # no joint values with this base turn come nearer the orientation than the
+        # angle |h.(G1 k) - h.k| (turns about h and k keep those components)
+        gap = abs(h[0] * (gk[0] - k[0]) + h[1] * (gk[1] - k[1]) + h[2] * (gk[2] - k[2]))
+    else:
+        phi, _ = _angle_of(G1, h)
+        rphi = rot(h, phi)
+        q4 = 0.0
+        gh = mv(G1, h)  # likewise |G1 h - h|
+        gap = math.sqrt((gh[0] - h[0]) ** 2 + (gh[1] - h[1]) ** 2 + (gh[2] - h[2]) ** 2)
+    return d0, G1, phi, rphi, q4, gap
+
+
+@njit(cache=True)
+def _closed_form(stage, branch, n3, f3, d, phi, q4, h, a, b, q3s, q):
+    """Joints 1-4 into ``q`` (5,) on the elbow ``branch`` of the ``n3`` elbow angles ``q3s``
+    (SP3's flags ``f3``), the shoulder by SP1 to ``d`` and the pitch ``phi``, the roll
+    ``q4`` (radians). False where the pass ``stage`` takes no candidate there: on the exact
+    pass a branch that does not exist, on the least-squares pass a second one."""
+    ok = branch < n3 and not f3 & LEAST_SQUARES
+    if not ok and stage == 0:
+        return False
+    if stage == 2 and branch == 1 and not ok:
+        return False  # one least-squares elbow is enough
+    q2 = q3s[branch if branch < n3 else 0]
+    q1, q3, _ = _shoulder(d, q2, phi, h, a, b)
+    q[1], q[2], q[3], q[4] = q1, q2, q3, q4
+    return True
 
 
 @njit(cache=True)
@@ -492,8 +508,8 @@ def _polish(H, P, R_tip, Rg, pg, q, steps, jac, position=False):
     """Up to ``steps`` Gauss-Newton steps on the pose error (six equations, ``n`` < 6 joints:
     least squares by the normal equations), in place on ``q``, each kept only if it makes
     the error smaller; with ``position``, on the position alone (three equations: the
-    least-norm step). ``jac`` (11, 6) scratch (the Jacobian and its normal equations).
-    Returns the final (position error, angle error)."""
+    least-norm step). ``jac`` (11, 6) scratch (the Jacobian in its first 6 rows, the
+    equations below). Returns the final (position error, angle error)."""
     n = H.shape[0]
     R, p = forward(H, P, R_tip, q)
     ep, er, dp, da = _errors(Rg, pg, R, p)
@@ -501,68 +517,61 @@ def _polish(H, P, R_tip, Rg, pg, q, steps, jac, position=False):
     for _ in range(steps):
         if dp + da == 0.0:
             break
-        acc = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-        o = (P[0, 0], P[0, 1], P[0, 2])
-        for i in range(n):  # rows 0-5 of jac: the Jacobian's columns, one per joint
-            w = mv(acc, (H[i, 0], H[i, 1], H[i, 2]))
-            r = (p[0] - o[0], p[1] - o[1], p[2] - o[2])
-            jac[i, 0] = w[1] * r[2] - w[2] * r[1]
-            jac[i, 1] = w[2] * r[0] - w[0] * r[2]
-            jac[i, 2] = w[0] * r[1] - w[1] * r[0]
-            jac[i, 3] = w[0]
-            jac[i, 4] = w[1]
-            jac[i, 5] = w[2]
-            acc = mm(acc, rot((H[i, 0], H[i, 1], H[i, 2]), q[i]))
-            d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
-            o = (o[0] + d[0], o[1] + d[1], o[2] + d[2])
+        jacobian(H, P, q, p, jac)
         e = (ep[0], ep[1], ep[2], er[0], er[1], er[2])
-        if position:  # J J^T y = e (3 x 3), the step J^T y
-            sys3 = jac[6:9, :]
-            for i in range(3):
-                for j in range(3):
-                    sys3[i, j] = 0.0
-                    for c in range(n):
-                        sys3[i, j] += jac[c, i] * jac[c, j]
-                sys3[i, 3] = e[i]
-            if not _gauss(sys3, 3):
-                break
-            for c in range(n):
-                trial[c] = q[c] + (
-                    jac[c, 0] * sys3[0, 3] + jac[c, 1] * sys3[1, 3] + jac[c, 2] * sys3[2, 3]
-                )
-            R2, p2 = forward(H, P, R_tip, trial)
-            ep2, er2, dp2, da2 = _errors(Rg, pg, R2, p2)
-            if dp2 >= dp:
-                break
-            copy_into(q[:], trial)
-            ep, er, dp, da = ep2, er2, dp2, da2
-            R, p = R2, p2
-            continue
-        normal_eq = jac[6:11, :]  # (n, n + 1): J^T J | J^T e
-        for i in range(n):
-            for j in range(n):
-                normal_eq[i, j] = 0.0
-                for r6 in range(6):
-                    normal_eq[i, j] += jac[i, r6] * jac[j, r6]
-            normal_eq[i, n] = 0.0
-            for r6 in range(6):
-                normal_eq[i, n] += jac[i, r6] * e[r6]
-        if not _gauss(normal_eq, n):
+        found = _position_step(jac, e, n, q, trial) if position else _pose_step(jac, e, n, q, trial)
+        if not found:
             break
-        for i in range(n):
-            trial[i] = q[i] + normal_eq[i, n]
-        R2, p2 = forward(H, P, R_tip, trial)
-        ep2, er2, dp2, da2 = _errors(Rg, pg, R2, p2)
-        if dp2 + da2 >= dp + da:
+        taken, p2, ep2, er2, dp2, da2 = try_step(H, P, R_tip, Rg, pg, q, trial, dp, da, position)
+        if not taken:
             break
-        copy_into(q[:], trial)
-        ep, er, dp, da = ep2, er2, dp2, da2
-        R, p = R2, p2
+        p, ep, er, dp, da = p2, ep2, er2, dp2, da2
     return dp, da
 
 
 @njit(cache=True)
+def _position_step(jac, e, n, q, trial):
+    """The least-norm step on the position: ``J J^T y = e`` (3 x 3, in rows 6-8 of ``jac``),
+    ``trial = q + J^T y`` (n,), for the Jacobian's position rows ``jac[:3, :n]`` and the
+    error ``e`` (6-tuple, its first three metres). False when the system is singular."""
+    sys3 = jac[6:9, :]
+    for i in range(3):
+        for j in range(3):
+            sys3[i, j] = 0.0
+            for c in range(n):
+                sys3[i, j] += jac[i, c] * jac[j, c]
+        sys3[i, 3] = e[i]
+    if not _gauss(sys3, 3):
+        return False
+    for c in range(n):
+        trial[c] = q[c] + (jac[0, c] * sys3[0, 3] + jac[1, c] * sys3[1, 3] + jac[2, c] * sys3[2, 3])
+    return True
+
+
+@njit(cache=True)
+def _pose_step(jac, e, n, q, trial):
+    """The least-squares step on the pose: the normal equations ``J^T J x = J^T e`` (n x n,
+    in rows 6-10 of ``jac``), ``trial = q + x`` (n,), for the Jacobian ``jac[:6, :n]`` and
+    the error ``e`` (6-tuple: metres, then radians). False when the system is singular."""
+    normal_eq = jac[6:11, :]  # (n, n + 1): J^T J | J^T e
+    for i in range(n):
+        for j in range(n):
+            normal_eq[i, j] = 0.0
+            for r6 in range(6):
+                normal_eq[i, j] += jac[r6, i] * jac[r6, j]
+        normal_eq[i, n] = 0.0
+        for r6 in range(6):
+            normal_eq[i, n] += jac[r6, i] * e[r6]
+    if not _gauss(normal_eq, n):
+        return False
+    for i in range(n):
+        trial[i] = q[i] + normal_eq[i, n]
+    return True
+
+
+@njit(cache=True)
 def _count(group, kept, g):
+    """How many of the first ``kept`` entries of ``group`` are ``g``."""
     c = 0
     for i in range(kept):
         c += group[i] == g
@@ -570,51 +579,32 @@ def _count(group, kept, g):
 
 
 @njit(cache=True)
-def _keep(
-    H,
-    P,
-    R_tip,
-    Rg,
-    pg,
-    q,
-    n,
-    stage,
-    lo,
-    hi,
-    start,
-    tol,
-    angle_tol,
-    rows,
-    info,
-    group,
-    kept,
-    singular,
-    fine,
-    jac,
-):
-    """Check the candidate ``q`` by forward kinematics (on the exact pass polished where it is
-    off by more than ``fine`` metres or 1e-12 rad; ``jac`` (11, 6) scratch), place it in its
-    group (unless a duplicate, or an exact pose on the wrong pass) and return the new count;
+def _keep(arm, goal, q, stage, limits, tols, table, kept, singular, jac):
+    """Check the candidate ``q`` (5,) by forward kinematics (on the exact pass polished where
+    it is off by more than ``tols[2]`` metres or 1e-12 rad; ``jac`` (11, 6) scratch), place it
+    in its group (unless a duplicate, or an exact pose on the wrong pass) and return the new
+    count. ``arm``: ``(H, P, R_tip)`` of the ``n`` joints; ``goal``: (rotation 9-tuple,
+    position 3-tuple); ``limits``: ``(lo, hi, start)`` radians; ``tols``: (tol metres,
+    angle_tol radians, the rounding); ``table``: the kept ``(rows, info, group)``;
     ``singular``: SINGULAR when the base's turn is not fixed by the position (the goal on
     axis 1)."""
-    R, p = forward(H, P, R_tip, q[:n])
-    _, _, dp, da = _errors(Rg, pg, R, p)
-    if stage == 0 and (dp > fine or da > 1e-12):  # rounding, or axes parallel to tolerance
-        dp, da = _polish(H, P, R_tip, Rg, pg, q[:n], 4, jac)
-    elif stage == 1 and dp > fine:  # the position alone (the orientation is the search's)
-        dp, da = _polish(H, P, R_tip, Rg, pg, q[:n], 4, jac, True)
-    exact = dp <= tol and da <= angle_tol
+    H, P, R_tip = arm
+    Rg, pg = goal
+    n = H.shape[0]
+    dp, da = _pose_errors(H, P, R_tip, Rg, pg, q[:n], stage, tols[2], jac)
+    exact = dp <= tols[0] and da <= tols[1]
     flags = singular
     if stage == 0 and not exact:
         return kept
     if stage == 1:
-        if dp > tol:
+        if dp > tols[0]:
             return kept
         if not exact:
             flags |= NOT_EXACT | NEAREST_ORIENTATION
     if stage == 2:
         flags |= NOT_EXACT
-    dist = 0.0
+    rows, info, group = table
+    lo, hi, start = limits
     for j in range(n):
         v = wrap(q[j])
         if stage < 2:
@@ -624,27 +614,32 @@ def _keep(
             else:
                 v = x
         rows[kept, j] = v
-        dj = v - start[j]
-        if lo[j] == -np.inf:
-            dj = wrap(dj)
-        dist += dj * dj
     g = 2 if stage == 2 else 1 if flags & OUTSIDE_LIMITS else 0
-    for r in range(kept):
-        if group[r] == g:
-            same = True
-            for j in range(n):
-                if abs(wrap(rows[r, j] - rows[kept, j])) > _SAME:
-                    same = False
-                    break
-            if same:
-                return kept
+    if duplicate_of(rows, group, kept, g, n) >= 0:
+        return kept
     group[kept] = g
     info[kept, 0] = flags
     info[kept, 1] = dp
     info[kept, 2] = da
     # exact: by distance from the start; the others by their pose error first
+    dist = distance(rows, kept, start, lo)
     info[kept, 3] = dist if stage == 0 else (dp + da) * 1e6 + dist
     return kept + 1
+
+
+@njit(cache=True)
+def _pose_errors(H, P, R_tip, Rg, pg, q, stage, fine, jac):
+    """The position (metres) and angle (radians) errors of ``q`` (n,) from the goal ``Rg``,
+    ``pg``, after polishing in place: on the exact pass (``stage`` 0) the pose where it is off
+    by more than ``fine`` metres or 1e-12 rad, on the nearest-orientation pass the position
+    alone (the orientation is the search's)."""
+    R, p = forward(H, P, R_tip, q)
+    _, _, dp, da = _errors(Rg, pg, R, p)
+    if stage == 0 and (dp > fine or da > 1e-12):  # rounding, or axes parallel to tolerance
+        dp, da = _polish(H, P, R_tip, Rg, pg, q, 4, jac)
+    elif stage == 1 and dp > fine:
+        dp, da = _polish(H, P, R_tip, Rg, pg, q, 4, jac, True)
+    return dp, da
 
 
 @njit(cache=True)
