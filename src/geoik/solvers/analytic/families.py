@@ -204,96 +204,140 @@ def solve_6r(code, H, P, points, R06, p_goal, tip0, cand, cflags, two, four3):
     """Every candidate of the family ``code`` (see :mod:`.decompose`) for the goal ``R06`` (a
     9-tuple) and ``p_goal`` (3-tuple); ``tip0`` the tip's position at the zero configuration;
     ``two`` (3, 2) and ``four3`` (4, 3) scratch. Returns the number of candidates."""
-    h0, h1, h2, h3, h4, h5 = _v(H, 0), _v(H, 1), _v(H, 2), _v(H, 3), _v(H, 4), _v(H, 5)
+    axes = (_v(H, 0), _v(H, 1), _v(H, 2), _v(H, 3), _v(H, 4), _v(H, 5))
     o0 = _v(P, 0)
     o1 = _add(o0, _v(P, 1))
     o2 = _add(o1, _v(P, 2))
     o3 = _add(o2, _v(P, 3))
     if code == 7:
-        c = _v(points, 0)
-        return search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand, cflags)
+        return search_56(axes, (o0, o1, o2, o3), _v(points, 0), (R06, p_goal), tip0, cand, cflags)
     if code == 1:
-        c = _v(points, 0)
         return _three_parallel(
-            h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand, cflags, two
+            axes, (o0, o1, o2, o3), _v(points, 0), (R06, p_goal), tip0, cand, cflags, two
         )
     w = _v(points, 0)
     wg = _sub(p_goal, mv(R06, _sub(tip0, w)))  # where the wrist centre must be
-    v = _sub(wg, o0)
-    pp1 = _sub(o1, o0)
-    pp2 = _sub(o2, o1)
-    pp3 = _sub(w, o2)
-    count = 0
-    q0s = two[0]
-    q1s = two[1]
-    q2s = two[2]
+    # the wrist centre from joint 1's origin, and the links from joint 1 to it
+    arm = (_sub(wg, o0), _sub(o1, o0), _sub(o2, o1), _sub(w, o2))
     pos = four3
+    count = 0
     if code == 2:  # h1 || h2
-        n0, f0 = sp4(h1, v, _neg(h0), _dot(h1, _sub(w, o0)), q0s)
-        for i in range(n0):
-            r0 = rot(h0, q0s[i])
-            d = _sub(mtv(r0, v), pp1)
-            n2, f2 = sp3(pp3, _neg(pp2), h2, _norm(d), q2s)
-            for j in range(n2):
-                x = _add(pp2, mv(rot(h2, q2s[j]), pp3))
-                q1, f1 = sp1(x, d, h1)
-                if count < 4:
-                    pos[count, 0] = q0s[i]
-                    pos[count, 1] = q1
-                    pos[count, 2] = q2s[j]
-                    cflags[count] = f0 | f1 | f2
-                    count += 1
+        count = _parallel_12(axes, arm, _dot(axes[1], _sub(w, o0)), two, pos, cflags)
     elif code == 3:  # h0 and h1 meet at c01
-        c01 = _v(points, 1)
-        r = _sub(wg, c01)
-        z = _sub(o2, c01)
-        n2, f2 = sp3(pp3, _neg(z), h2, _norm(r), q2s)
-        pair = four3[:2, :2].copy()
-        for j in range(n2):
-            vv = _add(z, mv(rot(h2, q2s[j]), pp3))
-            n01, f01 = sp2(r, vv, h0, h1, pair)
-            for i in range(n01):
-                if count < 4:
-                    pos[count, 0] = -pair[i, 0]
-                    pos[count, 1] = pair[i, 1]
-                    pos[count, 2] = q2s[j]
-                    cflags[count] = f2 | f01
-                    count += 1
+        count = _meeting_01(
+            axes, arm, _sub(wg, _v(points, 1)), _sub(o2, _v(points, 1)), two, pos, cflags
+        )
     elif code == 4:  # h0 || h1
-        n2, f2 = sp4(h0, pp3, h2, _dot(h0, v) - _dot(h0, _add(pp1, pp2)), q2s)
-        nv = _norm(v)
-        for j in range(n2):
-            vv = _add(pp2, mv(rot(h2, q2s[j]), pp3))
-            n1, f1 = sp3(vv, _neg(pp1), h1, nv, q1s)
-            for i in range(n1):
-                x = _add(pp1, mv(rot(h1, q1s[i]), vv))
-                q0, f0 = sp1(x, v, h0)
-                if count < 4:
-                    pos[count, 0] = q0
-                    pos[count, 1] = q1s[i]
-                    pos[count, 2] = q2s[j]
-                    cflags[count] = f0 | f1 | f2
-                    count += 1
+        count = _parallel_01(axes, arm, two, pos, cflags)
     elif code == 5:  # h1 and h2 meet at c12
-        c12 = _v(points, 1)
-        n0, f0 = sp3(v, _sub(c12, o0), _neg(h0), _norm(_sub(w, c12)), q0s)
-        pair = four3[:2, :2].copy()
-        for i in range(n0):
-            x = _sub(mtv(rot(h0, q0s[i]), v), _sub(c12, o0))
-            n12, f12 = sp2(x, _sub(w, c12), h1, h2, pair)
-            for j in range(n12):
-                if count < 4:
-                    pos[count, 0] = q0s[i]
-                    pos[count, 1] = -pair[j, 0]
-                    pos[count, 2] = pair[j, 1]
-                    cflags[count] = f0 | f12
-                    count += 1
+        count = _meeting_12(
+            axes, arm, _sub(_v(points, 1), o0), _sub(w, _v(points, 1)), two, pos, cflags
+        )
     elif code == 6:
-        n5, f5 = sp5(_neg(pp1), v, pp2, pp3, _neg(h0), h1, h2, pos)
+        v, pp1, pp2, pp3 = arm
+        n5, f5 = sp5(_neg(pp1), v, pp2, pp3, _neg(axes[0]), axes[1], axes[2], pos)
         for i in range(n5):
             cflags[i] = f5
         count = n5
+    h0, h1, h2, h3, h4, h5 = axes
     return _wrist(h0, h1, h2, h3, h4, h5, R06, pos, count, cand, cflags)
+
+
+@njit(cache=True)
+def _position(pos, cflags, count, q0, q1, q2, flags):
+    """Append the wrist centre's joints ``(q0, q1, q2)`` (radians) with their subproblem
+    ``flags`` as row ``count`` of ``pos`` (4, 3) and ``cflags``, while there is room (4
+    rows). Returns the new count."""
+    if count < 4:
+        pos[count, 0] = q0
+        pos[count, 1] = q1
+        pos[count, 2] = q2
+        cflags[count] = flags
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _parallel_12(axes, arm, d_h, two, pos, cflags):
+    """The wrist centre placed by ``q_0 .. q_2`` where ``h_1 || h_2``: SP4 ``q_0`` (the
+    component ``d_h`` along ``h_1``, metres), SP3 ``q_2``, SP1 ``q_1``. ``axes``: the six
+    unit axes (3-tuples); ``arm``: the wrist centre's goal from joint 1's origin and the
+    links ``o_1 - o_0``, ``o_2 - o_1``, ``w - o_2`` (3-tuples, metres). Rows into ``pos``
+    (4, 3), flags into ``cflags``; ``two`` (3, 2) scratch. Returns the count."""
+    h0, h1, h2 = axes[0], axes[1], axes[2]
+    v, pp1, pp2, pp3 = arm
+    q0s = two[0]
+    q2s = two[2]
+    count = 0
+    n0, f0 = sp4(h1, v, _neg(h0), d_h, q0s)
+    for i in range(n0):
+        r0 = rot(h0, q0s[i])
+        d = _sub(mtv(r0, v), pp1)
+        n2, f2 = sp3(pp3, _neg(pp2), h2, _norm(d), q2s)
+        for j in range(n2):
+            x = _add(pp2, mv(rot(h2, q2s[j]), pp3))
+            q1, f1 = sp1(x, d, h1)
+            count = _position(pos, cflags, count, q0s[i], q1, q2s[j], f0 | f1 | f2)
+    return count
+
+
+@njit(cache=True)
+def _meeting_01(axes, arm, r, z, two, pos, cflags):
+    """The wrist centre placed where ``h_0`` and ``h_1`` meet at ``c01``: SP3 ``q_2`` (``r``
+    the wrist centre's goal and ``z = o_2`` from ``c01``, metres), SP2 ``q_0, q_1``.
+    Arguments and return as :func:`_parallel_12`."""
+    h0, h1, h2 = axes[0], axes[1], axes[2]
+    pp3 = arm[3]
+    q2s = two[2]
+    count = 0
+    n2, f2 = sp3(pp3, _neg(z), h2, _norm(r), q2s)
+    pair = pos[:2, :2].copy()
+    for j in range(n2):
+        vv = _add(z, mv(rot(h2, q2s[j]), pp3))
+        n01, f01 = sp2(r, vv, h0, h1, pair)
+        for i in range(n01):
+            count = _position(pos, cflags, count, -pair[i, 0], pair[i, 1], q2s[j], f2 | f01)
+    return count
+
+
+@njit(cache=True)
+def _parallel_01(axes, arm, two, pos, cflags):
+    """The wrist centre placed by ``q_0 .. q_2`` where ``h_0 || h_1``: SP4 ``q_2``, SP3
+    ``q_1``, SP1 ``q_0``. Arguments and return as :func:`_parallel_12`."""
+    h0, h1, h2 = axes[0], axes[1], axes[2]
+    v, pp1, pp2, pp3 = arm
+    q1s = two[1]
+    q2s = two[2]
+    count = 0
+    n2, f2 = sp4(h0, pp3, h2, _dot(h0, v) - _dot(h0, _add(pp1, pp2)), q2s)
+    nv = _norm(v)
+    for j in range(n2):
+        vv = _add(pp2, mv(rot(h2, q2s[j]), pp3))
+        n1, f1 = sp3(vv, _neg(pp1), h1, nv, q1s)
+        for i in range(n1):
+            x = _add(pp1, mv(rot(h1, q1s[i]), vv))
+            q0, f0 = sp1(x, v, h0)
+            count = _position(pos, cflags, count, q0, q1s[i], q2s[j], f0 | f1 | f2)
+    return count
+
+
+@njit(cache=True)
+def _meeting_12(axes, arm, c12, wc, two, pos, cflags):
+    """The wrist centre placed where ``h_1`` and ``h_2`` meet at a point: SP3 ``q_0``
+    (``c12`` that point from ``o_0``, ``wc`` the wrist centre from it, metres), SP2 ``q_1,
+    q_2``. Arguments and return as :func:`_parallel_12`."""
+    h0, h1, h2 = axes[0], axes[1], axes[2]
+    v = arm[0]
+    q0s = two[0]
+    count = 0
+    n0, f0 = sp3(v, c12, _neg(h0), _norm(wc), q0s)
+    pair = pos[:2, :2].copy()
+    for i in range(n0):
+        x = _sub(mtv(rot(h0, q0s[i]), v), c12)
+        n12, f12 = sp2(x, wc, h1, h2, pair)
+        for j in range(n12):
+            count = _position(pos, cflags, count, q0s[i], -pair[j, 0], pair[j, 1], f0 | f12)
+    return count
 
 
 @njit(cache=True)
@@ -318,9 +362,15 @@ def _wrist(h0, h1, h2, h3, h4, h5, R06, pos, npos, cand, cflags):
 
 
 @njit(cache=True)
-def _three_parallel(
-    h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand, cflags, two
-):
+def _three_parallel(axes, origins, c, goal, tip0, cand, cflags, two):
+    """The three-parallel-axes family (``h_1 || h_2 || h_3``, ``h_4`` and ``h_5`` meeting at
+    ``c``): SP4 ``q_0``, SP4 ``q_4``, SP1 ``q_5``, SP3 ``q_2``, SP1 ``q_1``, SP1 ``q_3`` (see
+    the module's text). ``axes``: the six unit axes, ``origins``: ``o_0 .. o_3``, ``c`` and
+    ``tip0`` (3-tuples, metres); ``goal``: ``(R06, p_goal)``. Candidates into ``cand``
+    (16, 6) and ``cflags``; ``two`` (3, 2) scratch. Returns their count."""
+    h0, h1, h2, h3, h4, h5 = axes
+    o0, o1, o2, o3 = origins
+    R06, p_goal = goal
     h = h1
     cg = _sub(p_goal, mv(R06, _sub(tip0, c)))  # where c must be
     v = _sub(cg, o0)
@@ -367,10 +417,14 @@ SEARCH_NEAR = 0.2
 
 
 @njit(cache=True)
-def _search_branches(t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, buf):
+def _search_branches(t, arm, buf):
     """Joint 0 at ``t``: SP5 places ``c`` (``q_1 .. q_3``, up to 4 rows of ``buf`` (4, 4)) and
     the residual ``h_4 . R03^T R06 h_5 - h_4 . h_5`` of each (column 3), which vanishes where
-    the wrist can meet the orientation. Returns the count."""
+    the wrist can meet the orientation. ``arm``: the searched family's problem
+    ``(axes, o0, (pp1, pp2, pp3, pp4), cg, R06)`` (:func:`search_56`). Returns the count."""
+    axes, o0, links, cg, R06 = arm
+    h0, h1, h2, h3, h4, h5 = axes
+    pp1, pp2, pp3, pp4 = links
     x = _sub(mtv(rot(h0, t), _sub(cg, o0)), pp1)
     n, flags = sp5(_neg(pp2), x, pp3, pp4, _neg(h1), h2, h3, buf[:, :3])
     if flags & LEAST_SQUARES:  # c out of reach at this angle: no branch
@@ -384,6 +438,8 @@ def _search_branches(t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06,
 
 @njit(cache=True)
 def _nearest(buf, n, q1, q2, q3):
+    """The row of ``buf[:n]`` whose joints 1-3 are nearest ``(q1, q2, q3)`` (radians, the sum
+    of wrapped differences); -1 when ``n`` is 0."""
     best = -1
     gap = 1e300
     for i in range(n):
@@ -395,36 +451,36 @@ def _nearest(buf, n, q1, q2, q3):
 
 
 @njit(cache=True)
-def search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand, cflags):
+def search_56(axes, origins, c, goal, tip0, cand, cflags):
     """The searched family: axes 4 and 5 meet at ``c``; joint 0's angle is sampled, each
     sample solved by SP5 for ``q_1 .. q_3`` and its orientation residual followed along the
     branch to the next sample (the nearest branch there); each sign change is refined by
-    regula falsi, then SP1 gives ``q_4`` and ``q_5``. Returns the number of candidates."""
+    regula falsi, then SP1 gives ``q_4`` and ``q_5``. ``axes``: the six unit axes,
+    ``origins``: ``o_0 .. o_3``, ``c`` and ``tip0`` (3-tuples, metres); ``goal``: ``(R06,
+    p_goal)``. Candidates into ``cand`` (16, 6) and ``cflags``; returns their count."""
+    o0, o1, o2, o3 = origins
+    R06, p_goal = goal
     cg = _sub(p_goal, mv(R06, _sub(tip0, c)))
-    pp1, pp2, pp3, pp4 = _sub(o1, o0), _sub(o2, o1), _sub(o3, o2), _sub(c, o3)
+    links = (_sub(o1, o0), _sub(o2, o1), _sub(o3, o2), _sub(c, o3))
+    arm = (axes, o0, links, cg, R06)
     N = SEARCH_SAMPLES
     step = 2.0 * math.pi / N
     coarse = np.empty((N + 1, 4, 4))
     ccount = np.empty(N + 1, dtype=np.int64)
     for s in range(N + 1):
-        ccount[s] = _search_branches(
-            -math.pi + s * step,
-            h0,
-            h1,
-            h2,
-            h3,
-            h4,
-            h5,
-            o0,
-            pp1,
-            pp2,
-            pp3,
-            pp4,
-            cg,
-            R06,
-            coarse[s],
-        )
-    # where branches are born or merge, or a residual comes near zero, sample finer
+        ccount[s] = _search_branches(-math.pi + s * step, arm, coarse[s])
+    fine = _finer_where(coarse, ccount)
+    ts, samples, counts = _resample(arm, coarse, ccount, fine, step)
+    return _follow(arm, ts, samples, counts, cand, cflags)
+
+
+@njit(cache=True)
+def _finer_where(coarse, ccount):
+    """Which of the ``N`` intervals between the ``N + 1`` samples ``coarse`` (N + 1, 4, 4),
+    ``ccount`` branches each, are sampled finer: where branches are born or merge, or a
+    residual comes near zero (:data:`SEARCH_NEAR`; then the interval before it too). Returns
+    a boolean (N,)."""
+    N = ccount.shape[0] - 1
     fine = np.zeros(N, dtype=np.bool_)
     for s in range(N):
         if ccount[s] != ccount[s + 1]:
@@ -434,6 +490,15 @@ def search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand
                 fine[s] = True
                 if s > 0:
                     fine[s - 1] = True
+    return fine
+
+
+@njit(cache=True)
+def _resample(arm, coarse, ccount, fine, step):
+    """The coarse samples (``step`` radians apart from -pi) with :data:`SEARCH_FINER` - 1
+    more inside each interval marked ``fine``: the angles ``ts`` (total,), the branches
+    (total, 4, 4) and their counts (total,), in order of angle."""
+    N = ccount.shape[0] - 1
     total = N + 1
     for s in range(N):
         if fine[s]:
@@ -450,14 +515,21 @@ def search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand
         if s < N and fine[s]:
             for f in range(1, SEARCH_FINER):
                 ts[k] = -math.pi + (s + f / SEARCH_FINER) * step
-                counts[k] = _search_branches(
-                    ts[k], h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, samples[k]
-                )
+                counts[k] = _search_branches(ts[k], arm, samples[k])
                 k += 1
+    return ts, samples, counts
+
+
+@njit(cache=True)
+def _follow(arm, ts, samples, counts, cand, cflags):
+    """Each branch of each sample followed to the next sample (forward, and back for those the
+    forward pass did not match), to its end where it merges in between; each sign change of
+    its residual refined (:func:`_refine`) into a candidate of ``cand`` and ``cflags``.
+    Returns the count."""
     buf = np.empty((4, 4))
     count = 0
-    u5 = normal(h5)
-    for s in range(total - 1):
+    u5 = normal(arm[0][5])
+    for s in range(ts.shape[0] - 1):
         for side in range(2):  # 0: branches of sample s forward; 1: of sample s + 1 back
             here, there = (s, s + 1) if side == 0 else (s + 1, s)
             for b in range(counts[here]):
@@ -470,75 +542,32 @@ def search_56(h0, h1, h2, h3, h4, h5, o0, o1, o2, o3, c, R06, p_goal, tip0, cand
                 if j >= 0 and counts[there] >= counts[here]:
                     e_far = samples[there, j, 3]
                 else:  # the branch ends (merges) between: follow it to its end
-                    t_far, e_far, ok = _branch_end(
-                        ts[here],
-                        ts[there],
-                        row,
-                        h0,
-                        h1,
-                        h2,
-                        h3,
-                        h4,
-                        h5,
-                        o0,
-                        pp1,
-                        pp2,
-                        pp3,
-                        pp4,
-                        cg,
-                        R06,
-                        counts[here],
-                        buf,
-                    )
+                    t_far, e_far, ok = _branch_end(ts[here], ts[there], row, arm, counts[here], buf)
                     if not ok:
                         continue
                 e_here = row[3]
                 if e_here == 0.0 or e_far == 0.0 or (e_here > 0.0) == (e_far > 0.0):
                     continue
                 if side == 0:
-                    a_row, lo, hi, ea, eb = row, ts[here], t_far, e_here, e_far
+                    bracket = (ts[here], t_far, e_here, e_far)
                 else:
-                    a_row, lo, hi, ea, eb = row, t_far, ts[here], e_far, e_here
-                count = _refine(
-                    lo,
-                    hi,
-                    ea,
-                    eb,
-                    a_row,
-                    h0,
-                    h1,
-                    h2,
-                    h3,
-                    h4,
-                    h5,
-                    o0,
-                    pp1,
-                    pp2,
-                    pp3,
-                    pp4,
-                    cg,
-                    R06,
-                    buf,
-                    u5,
-                    cand,
-                    cflags,
-                    count,
-                )
+                    bracket = (t_far, ts[here], e_far, e_here)
+                count = _refine(bracket, row, arm, buf, u5, cand, cflags, count)
     return count
 
 
 @njit(cache=True)
-def _branch_end(t0, t1, row, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, full, buf):
+def _branch_end(t0, t1, row, arm, full, buf):
     """The last angle from ``t0`` towards ``t1`` where the branch through ``row`` still exists
     (``full`` branches), by bisection; returns it, the branch's residual there, and whether
-    one was found."""
+    one was found. ``arm`` as :func:`_search_branches`, ``buf`` (4, 4) scratch."""
     a, b = t0, t1
     e = row[3]
     q1, q2, q3 = row[0], row[1], row[2]
     found = False
     for _ in range(40):
         m = 0.5 * (a + b)
-        n = _search_branches(m, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, buf)
+        n = _search_branches(m, arm, buf)
         if n >= full:
             k = _nearest(buf, n, q1, q2, q3)
             q1, q2, q3, e = buf[k, 0], buf[k, 1], buf[k, 2], buf[k, 3]
@@ -550,33 +579,13 @@ def _branch_end(t0, t1, row, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg,
 
 
 @njit(cache=True)
-def _refine(
-    lo,
-    hi,
-    ea,
-    eb,
-    row,
-    h0,
-    h1,
-    h2,
-    h3,
-    h4,
-    h5,
-    o0,
-    pp1,
-    pp2,
-    pp3,
-    pp4,
-    cg,
-    R06,
-    buf,
-    u5,
-    cand,
-    cflags,
-    count,
-):
-    """Regula falsi (Illinois) on the residual along the branch through ``row`` between ``lo``
-    and ``hi``, then the wrist's two angles by SP1; the candidate is appended."""
+def _refine(bracket, row, arm, buf, u5, cand, cflags, count):
+    """Regula falsi (Illinois) on the residual along the branch through ``row`` within
+    ``bracket`` ``(lo, hi, e_lo, e_hi)`` (radians, and the residuals there), then the wrist's
+    two angles by SP1 (``u5`` a unit vector normal to ``h_5``); the candidate is appended to
+    ``cand`` and ``cflags`` at ``count``. ``arm`` as :func:`_search_branches`, ``buf`` (4, 4)
+    scratch. Returns the new count."""
+    lo, hi, ea, eb = bracket
     q1, q2, q3 = row[0], row[1], row[2]
     side = 0
     t = lo
@@ -584,7 +593,7 @@ def _refine(
         t = (lo * eb - hi * ea) / (eb - ea)
         if not lo <= t <= hi:
             t = 0.5 * (lo + hi)
-        n = _search_branches(t, h0, h1, h2, h3, h4, h5, o0, pp1, pp2, pp3, pp4, cg, R06, buf)
+        n = _search_branches(t, arm, buf)
         k = _nearest(buf, n, q1, q2, q3)
         if k < 0:
             return count
@@ -602,6 +611,8 @@ def _refine(
             if side == 1:
                 ea *= 0.5
             side = 1
+    h0, h1, h2, h3, h4, h5 = arm[0]
+    R06 = arm[4]
     r03 = mm(mm(mm(rot(h0, t), rot(h1, q1)), rot(h2, q2)), rot(h3, q3))
     v = mtv(r03, mv(R06, h5))
     q4, f4 = sp1(h5, v, h4)
