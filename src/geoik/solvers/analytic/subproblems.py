@@ -168,10 +168,9 @@ def sp2(p1, p2, k1, k2, out):
     alpha = (a1 - c * a2) / s2
     beta = (a2 - c * a1) / s2
     g2 = (1.0 - (alpha * alpha + beta * beta + 2.0 * alpha * beta * c)) / s2
-    x = (0.0, 0.0, 0.0)
     if g2 >= -1e-12:
-        g = math.sqrt(max(g2, 0.0))
         count = 1 if g2 <= 1e-24 else 2
+        g = math.sqrt(max(g2, 0.0))
         for i in range(count):
             gi = g if i == 0 else -g
             x = (
@@ -185,37 +184,47 @@ def sp2(p1, p2, k1, k2, out):
             out[i, 1] = -t2
             flags |= f1 | f2
         return count, flags
-    # The circles miss each other: their closest points lie in the plane of k1 and k2.
-    s = math.sqrt(s2)
+    b1, b2 = _closest_on_circles(k1, k2, a1, a2, c, math.sqrt(s2))
+    t1, _ = _sp1_unit(p1, n1, b1, k1)
+    t2, _ = _sp1_unit(p2, n2, b2, k2)
+    out[0, 0] = -t1
+    out[0, 1] = -t2
+    return 1, LEAST_SQUARES
+
+
+@njit(cache=True)
+def _closest_on_circles(k1, k2, a1, a2, c, s):
+    """The closest points of two circles on the unit sphere that miss each other: the points
+    ``x`` with ``k1 . x = a1`` and ``k2 . x = a2`` (``k1``, ``k2`` unit 3-tuples, ``c = k1 .
+    k2``, ``s = |k1 x k2|``), which lie in the plane of ``k1`` and ``k2``. Returns the two
+    points (unit 3-tuples)."""
     r1 = math.sqrt(max(1.0 - a1 * a1, 0.0))
     r2 = math.sqrt(max(1.0 - a2 * a2, 0.0))
     best = -2.0
     b1 = (0.0, 0.0, 0.0)
     b2 = (0.0, 0.0, 0.0)
     for i in range(2):
-        si = 1.0 if i == 0 else -1.0
-        x1 = (
-            a1 * k1[0] + si * r1 * (k2[0] - c * k1[0]) / s,
-            a1 * k1[1] + si * r1 * (k2[1] - c * k1[1]) / s,
-            a1 * k1[2] + si * r1 * (k2[2] - c * k1[2]) / s,
-        )
+        x1 = _in_plane(k1, k2, a1, (1.0 if i == 0 else -1.0) * r1, c, s)
         for j in range(2):
-            sj = 1.0 if j == 0 else -1.0
-            x2 = (
-                a2 * k2[0] + sj * r2 * (k1[0] - c * k2[0]) / s,
-                a2 * k2[1] + sj * r2 * (k1[1] - c * k2[1]) / s,
-                a2 * k2[2] + sj * r2 * (k1[2] - c * k2[2]) / s,
-            )
+            x2 = _in_plane(k2, k1, a2, (1.0 if j == 0 else -1.0) * r2, c, s)
             cos12 = x1[0] * x2[0] + x1[1] * x2[1] + x1[2] * x2[2]
             if cos12 > best:
                 best = cos12
                 b1 = x1
                 b2 = x2
-    t1, _ = _sp1_unit(p1, n1, b1, k1)
-    t2, _ = _sp1_unit(p2, n2, b2, k2)
-    out[0, 0] = -t1
-    out[0, 1] = -t2
-    return 1, LEAST_SQUARES
+    return b1, b2
+
+
+@njit(cache=True)
+def _in_plane(k, other, a, r, c, s):
+    """The point ``a k + r (other - c k) / s`` (3-tuple): on the circle ``k . x = a`` of
+    radius ``r`` (signed), in the plane of the unit axes ``k`` and ``other`` (``c`` their dot
+    product, ``s`` their cross product's length)."""
+    return (
+        a * k[0] + r * (other[0] - c * k[0]) / s,
+        a * k[1] + r * (other[1] - c * k[1]) / s,
+        a * k[2] + r * (other[2] - c * k[2]) / s,
+    )
 
 
 @njit(cache=True)
@@ -364,61 +373,14 @@ def circles2(m, e1, e2, out):
     no solution, flagged :data:`DEGENERATE`. Writes up to four pairs into ``out`` (4, 2);
     returns ``(count, flags)``.
     """
-    a11, a12, b11, b12, a21, a22, b21, b22 = m
-    det_a = a11 * a22 - a12 * a21
-    det_b = b11 * b22 - b12 * b21
-    na = abs(a11) + abs(a12) + abs(a21) + abs(a22)
-    nb = abs(b11) + abs(b12) + abs(b21) + abs(b22)
-    qa = abs(det_a) / (na * na) if na > 0.0 else 0.0
-    qb = abs(det_b) / (nb * nb) if nb > 0.0 else 0.0
-    swap = qa > qb
-    if swap:  # invert M1 instead: solve for t2 first
-        a11, a12, b11, b12 = b11, b12, a11, a12
-        a21, a22, b21, b22 = b21, b22, a21, a22
-        det_b = det_a
-        qb = qa
-    if qb <= 1e-12:
+    ok, swap, x2_of = _second_from_first(m, e1, e2)
+    if not ok:
         return 0, DEGENERATE
-    # x2 = B^-1 (e - A x1) = bb - AA x1
-    i11, i12, i21, i22 = b22 / det_b, -b12 / det_b, -b21 / det_b, b11 / det_b
-    bb1 = i11 * e1 + i12 * e2
-    bb2 = i21 * e1 + i22 * e2
-    c11 = i11 * a11 + i12 * a21
-    c12 = i11 * a12 + i12 * a22
-    c21 = i21 * a11 + i22 * a21
-    c22 = i21 * a12 + i22 * a22
-    # f(t) = |bb - C x|^2 - 1 = q11 c^2 + 2 q12 c s + q22 s^2 - 2 (g1 c + g2 s) + g0
-    q11 = c11 * c11 + c21 * c21
-    q12 = c11 * c12 + c21 * c22
-    q22 = c12 * c12 + c22 * c22
-    g1 = c11 * bb1 + c21 * bb2
-    g2 = c12 * bb1 + c22 * bb2
-    g0 = bb1 * bb1 + bb2 * bb2 - 1.0
-    # As a Fourier series: f = f0 + f1c cos t + f1s sin t + f2c cos 2t + f2s sin 2t.
-    f0 = 0.5 * (q11 + q22) + g0
-    f1c = -2.0 * g1
-    f1s = -2.0 * g2
-    f2c = 0.5 * (q11 - q22)
-    f2s = q12
+    f0, f1c, f1s, f2c, f2s = _unit_condition(x2_of)
     scale = abs(f0) + abs(f1c) + abs(f1s) + abs(f2c) + abs(f2s)
     if scale == 0.0:
         return 0, DEGENERATE
-    # the turn: tau = pi at the sample where |f| is largest
-    off = 0.0
-    big = -1.0
-    for i in range(8):
-        t = -math.pi + i * (math.pi / 4.0)
-        v = abs(_fourier(f0, f1c, f1s, f2c, f2s, t))
-        if v > big:
-            big = v
-            off = t + math.pi
-    # f(off + tau) in tau: rotate the coefficients
-    co, so = math.cos(off), math.sin(off)
-    co2, so2 = math.cos(2.0 * off), math.sin(2.0 * off)
-    r1c = f1c * co + f1s * so
-    r1s = f1s * co - f1c * so
-    r2c = f2c * co2 + f2s * so2
-    r2s = f2s * co2 - f2c * so2
+    off, r1c, r1s, r2c, r2s = _turned(f0, f1c, f1s, f2c, f2s)
     # tau = 2 atan(z): multiply by (1 + z^2)^2
     c4 = f0 - r1c + r2c
     c3 = 2.0 * r1s - 4.0 * r2s
@@ -431,6 +393,7 @@ def circles2(m, e1, e2, out):
     if nroot == 0:  # no intersection: the local minima of |f|
         nroot = _minima(f0, r1c, r1s, r2c, r2s, roots)
         flags = LEAST_SQUARES
+    bb1, bb2, c11, c12, c21, c22 = x2_of
     for i in range(nroot):
         tau = roots[i] if flags == LEAST_SQUARES else 2.0 * math.atan(roots[i])
         if flags == EXACT:
@@ -447,6 +410,76 @@ def circles2(m, e1, e2, out):
             out[i, 0] = t1
             out[i, 1] = t2
     return nroot, flags
+
+
+@njit(cache=True)
+def _second_from_first(m, e1, e2):
+    """Of :func:`circles2`'s ``M1``, ``M2`` (the 8-tuple ``m``), invert the better
+    conditioned (``swap``: ``M1``, the angles then solved in the other order), so that the
+    other unit vector is ``x2 = bb - C x1``. Returns ``(ok, swap, (bb1, bb2, c11, c12, c21,
+    c22))``; not ok when both matrices are singular (to 1e-12 relative)."""
+    a11, a12, b11, b12, a21, a22, b21, b22 = m
+    det_a = a11 * a22 - a12 * a21
+    det_b = b11 * b22 - b12 * b21
+    na = abs(a11) + abs(a12) + abs(a21) + abs(a22)
+    nb = abs(b11) + abs(b12) + abs(b21) + abs(b22)
+    qa = abs(det_a) / (na * na) if na > 0.0 else 0.0
+    qb = abs(det_b) / (nb * nb) if nb > 0.0 else 0.0
+    swap = qa > qb
+    if swap:  # invert M1 instead: solve for t2 first
+        a11, a12, b11, b12 = b11, b12, a11, a12
+        a21, a22, b21, b22 = b21, b22, a21, a22
+        det_b = det_a
+        qb = qa
+    if qb <= 1e-12:
+        return False, swap, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    # x2 = B^-1 (e - A x1) = bb - AA x1
+    i11, i12, i21, i22 = b22 / det_b, -b12 / det_b, -b21 / det_b, b11 / det_b
+    bb1 = i11 * e1 + i12 * e2
+    bb2 = i21 * e1 + i22 * e2
+    c11 = i11 * a11 + i12 * a21
+    c12 = i11 * a12 + i12 * a22
+    c21 = i21 * a11 + i22 * a21
+    c22 = i21 * a12 + i22 * a22
+    return True, swap, (bb1, bb2, c11, c12, c21, c22)
+
+
+@njit(cache=True)
+def _unit_condition(x2_of):
+    """``f(t) = |bb - C x(t)|^2 - 1`` for ``x2_of = (bb1, bb2, c11, c12, c21, c22)``, as a
+    Fourier series: ``(f0, f1c, f1s, f2c, f2s)``, ``f = f0 + f1c cos t + f1s sin t + f2c cos
+    2t + f2s sin 2t``."""
+    bb1, bb2, c11, c12, c21, c22 = x2_of
+    # f(t) = q11 c^2 + 2 q12 c s + q22 s^2 - 2 (g1 c + g2 s) + g0
+    q11 = c11 * c11 + c21 * c21
+    q12 = c11 * c12 + c21 * c22
+    q22 = c12 * c12 + c22 * c22
+    g1 = c11 * bb1 + c21 * bb2
+    g2 = c12 * bb1 + c22 * bb2
+    g0 = bb1 * bb1 + bb2 * bb2 - 1.0
+    return 0.5 * (q11 + q22) + g0, -2.0 * g1, -2.0 * g2, 0.5 * (q11 - q22), q12
+
+
+@njit(cache=True)
+def _turned(f0, f1c, f1s, f2c, f2s):
+    """The turn ``off`` (radians): ``tau = pi`` at the sample of eight where ``|f|`` is
+    largest, and ``f(off + tau)``'s coefficients ``(off, r1c, r1s, r2c, r2s)`` (``f0`` does
+    not change)."""
+    off = 0.0
+    big = -1.0
+    for i in range(8):
+        t = -math.pi + i * (math.pi / 4.0)
+        v = abs(_fourier(f0, f1c, f1s, f2c, f2s, t))
+        if v > big:
+            big = v
+            off = t + math.pi
+    co, so = math.cos(off), math.sin(off)
+    co2, so2 = math.cos(2.0 * off), math.sin(2.0 * off)
+    r1c = f1c * co + f1s * so
+    r1s = f1s * co - f1c * so
+    r2c = f2c * co2 + f2s * so2
+    r2s = f2s * co2 - f2c * so2
+    return off, r1c, r1s, r2c, r2s
 
 
 @njit(cache=True)
