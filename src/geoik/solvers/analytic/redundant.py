@@ -42,8 +42,9 @@ from geoik.solvers.analytic.finish import (
     OUT_COLUMNS,
     _into_limits,
     chain_goal,
-    is_rotation,
+    goal_error,
     solve_goal,
+    tuple9,
 )
 from geoik.solvers.analytic.subproblems import LEAST_SQUARES
 
@@ -211,25 +212,10 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     for a goal that is not a rotation, a goal or a start that is not finite, as
     :func:`.finish.all_solutions`.
     """
-    if not is_rotation(R_goal_in):
-        return -1, 0, 0, value
-    for r in range(3):
-        if not abs(p_goal_in[r]) <= 1e50:
-            return -2, 0, 0, value
-    for j in range(start.shape[0]):
-        if not abs(start[j]) < np.inf:  # NaN or infinite
-            return -3, 0, 0, value
-    Rg = (
-        R_goal_in[0, 0],
-        R_goal_in[0, 1],
-        R_goal_in[0, 2],
-        R_goal_in[1, 0],
-        R_goal_in[1, 1],
-        R_goal_in[1, 2],
-        R_goal_in[2, 0],
-        R_goal_in[2, 1],
-        R_goal_in[2, 2],
-    )
+    bad = goal_error(R_goal_in, p_goal_in, start)
+    if bad:
+        return bad, 0, 0, value
+    Rg = tuple9(R_goal_in)
     pg = (p_goal_in[0], p_goal_in[1], p_goal_in[2])
     j = int(held[0])
     start6 = np.empty(6)
@@ -253,8 +239,21 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
             sizes = _solve_at(model, held, Rg, pg, start, start6, v, tol, angle_tol, rows6, out)
             if sizes[0] > 0:
                 return sizes[0], sizes[1], sizes[2], v
-    # no value solved within the limits: of the coarse samples, the one with solutions outside
-    # the limits, else the one whose least-squares candidate comes nearest the pose
+    return _fallback(model, held, (Rg, pg), start, start6, (lo, hi), (tol, angle_tol), rows6, out)
+
+
+@njit(cache=True)
+def _fallback(model, held, goal, start, start6, span, tols, rows6, out):
+    """Where no value of the held joint solves the pose within the limits: of
+    :data:`SAMPLES` values evenly across ``span`` ``(lo, hi)`` (radians), the one with
+    solutions outside the limits, else the one whose least-squares candidate comes nearest the
+    pose; its rows into ``out`` as :func:`held_solutions`. ``goal``: (rotation 9-tuple,
+    position 3-tuple); ``start`` (7,) and ``start6`` (6,: without the held joint) radians;
+    ``tols``: (tol metres, angle_tol radians); ``rows6`` scratch. Returns the three groups'
+    sizes and the value."""
+    Rg, pg = goal
+    lo, hi = span
+    tol, angle_tol = tols
     spare = np.empty_like(out)
     key_best = np.inf
     got = (0, 0, 0)
