@@ -257,11 +257,28 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     beyond 1e50 (:data:`geoik.checks.MAX_COORDINATE`), ``(-3, 0, 0)`` when ``start`` has a value
     that is not finite (the caller checks it, naming the value).
     """
-    bad = goal_error(R_goal_in, p_goal_in, start)
-    if bad:
-        return bad, 0, 0
-    pg = (p_goal_in[0], p_goal_in[1], p_goal_in[2])
-    return solve_goal(model, tuple9(R_goal_in), pg, start, tol, angle_tol, out, 4)
+    if not is_rotation(R_goal_in):
+        return -1, 0, 0
+    for r in range(3):
+        if not abs(p_goal_in[r]) <= 1e50:  # NaN, infinite or beyond MAX_COORDINATE
+            return -2, 0, 0
+    for j in range(start.shape[0]):
+        if not abs(start[j]) < np.inf:  # NaN or infinite
+            return -3, 0, 0
+    Rg = (
+        R_goal_in[0, 0],
+        R_goal_in[0, 1],
+        R_goal_in[0, 2],
+        R_goal_in[1, 0],
+        R_goal_in[1, 1],
+        R_goal_in[1, 2],
+        R_goal_in[2, 0],
+        R_goal_in[2, 1],
+        R_goal_in[2, 2],
+    )
+    return solve_goal(
+        model, Rg, (p_goal_in[0], p_goal_in[1], p_goal_in[2]), start, tol, angle_tol, out, 4
+    )
 
 
 @njit(cache=True)
@@ -306,7 +323,18 @@ def chain_goal(model, Rg_in, pg_in):
         pg = mv(Rg, (-pg_in[0], -pg_in[1], -pg_in[2]))
     else:
         Rg, pg = Rg_in, pg_in
-    return Rg, pg, mmt(Rg, tuple9(model[41:50].reshape((3, 3))))
+    rt = (
+        model[41],
+        model[42],
+        model[43],
+        model[44],
+        model[45],
+        model[46],
+        model[47],
+        model[48],
+        model[49],
+    )
+    return Rg, pg, mmt(Rg, rt)
 
 
 @njit(cache=True)
@@ -323,11 +351,68 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     hi = model[62:68]
     n = 6
     Rg, pg, R06 = chain_goal(model, Rg_in, pg_in)
-    tip0 = (0.0, 0.0, 0.0)
-    for i in range(n + 1):
-        tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
-    m = out.shape[0]
-    # one float and one integer work array, cut into the buffers below (no further allocation)
+    tip0 = tip_at_zero(P)
+    cand, rows, rerr, keys, two, four3, jac, q, cflags, group, rflags, order = _buffers(
+        out.shape[0], n
+    )
+    count = solve_6r(code, H, P, points, R06, pg, tip0, cand, cflags, two, four3)
+    fine = 1e-13 * chain_size(P)  # a closed form's rounding: no Newton step below it
+    kept = 0
+    # the loop over the candidates stays whole: with its steps as functions it ran ~6 % slower
+    for c in range(count):
+        copy_into(q, cand[c])
+        R, p = forward(H, P, R_tip, q)
+        _, _, dp, da = _errors(Rg, pg, R, p)
+        if dp > fine or da > 1e-12:  # axes that meet only within tolerance, or rounding
+            dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac)
+        flags = SINGULAR if cflags[c] & DEGENERATE else 0
+        if dp > tol or da > angle_tol:
+            flags |= NOT_EXACT
+        # back to the robot's joints
+        for j in range(n):
+            v = _into_limits(wrap(-q[n - 1 - j] if reverse else q[j]), lo[j], hi[j], start[j])
+            if v != v:  # no turn by 2 pi puts it inside: keep the wrapped value
+                v = wrap(-q[n - 1 - j] if reverse else q[j])
+                if not flags & NOT_EXACT:
+                    flags |= OUTSIDE_LIMITS
+            rows[kept, j] = v
+        g_new = 2 if flags & NOT_EXACT else 1 if flags & OUTSIDE_LIMITS else 0
+        dup = -1
+        for k in range(kept):
+            if group[k] == g_new:
+                same = True
+                for j in range(n):
+                    if abs(wrap(rows[k, j] - rows[kept, j])) > _SAME:
+                        same = False
+                        break
+                if same:
+                    dup = k
+                    break
+        if dup >= 0:
+            rflags[dup] |= flags & SINGULAR
+            continue
+        dist = 0.0
+        for j in range(n):
+            dj = rows[kept, j] - start[j]
+            if lo[j] == -np.inf:
+                dj = wrap(dj)
+            dist += dj * dj
+        keys[kept] = dp + da if g_new == 2 else dist
+        group[kept] = g_new
+        rflags[kept] = flags
+        rerr[kept, 0] = dp
+        rerr[kept, 1] = da
+        kept += 1
+    return _write_sorted(rows, rflags, rerr, keys, group, order, kept, out)
+
+
+@njit(cache=True)
+def _buffers(m, n):
+    """The work arrays of :func:`solve_goal` for ``m`` output rows and ``n`` joints, cut from
+    one float and one integer array (no further allocation): for ``M = 4 m`` candidates,
+    ``cand``, ``rows`` (M, n), ``rerr`` (M, 2), ``keys`` (M,), ``two`` (3, 2), ``four3``
+    (4, 3), ``jac`` (6, 7), ``q`` (n,); ``cflags``, ``group``, ``rflags``, ``order`` (M,)
+    int64 (zeros)."""
     M = 4 * m
     fw = np.empty(M * (2 * n + 3) + 6 + 12 + 42 + n)
     iw = np.zeros(4 * M, dtype=np.int64)
@@ -340,29 +425,20 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     four3 = fw[rest + 6 : rest + 18].reshape((4, 3))
     jac = fw[rest + 18 : rest + 60].reshape((6, 7))
     q = fw[rest + 60 : rest + 60 + n]
-    cflags = iw[:M]
     group = iw[M : 2 * M]
     rflags = iw[2 * M : 3 * M]
     order = iw[3 * M :]
-    count = solve_6r(code, H, P, points, R06, pg, tip0, cand, cflags, two, four3)
-    tols = (tol, angle_tol, 1e-13 * chain_size(P))
-    kept = 0
-    for c in range(count):
-        copy_into(q, cand[c])
-        flags, dp, da = _checked(H, P, R_tip, Rg, pg, q, steps, jac, tols, cflags[c])
-        flags = _robot_row(q, reverse, lo, hi, start, flags, rows, kept)
-        g_new = 2 if flags & NOT_EXACT else 1 if flags & OUTSIDE_LIMITS else 0
-        dup = duplicate_of(rows, group, kept, g_new, n)
-        if dup >= 0:
-            rflags[dup] |= flags & SINGULAR
-            continue
-        keys[kept] = dp + da if g_new == 2 else distance(rows, kept, start, lo)
-        group[kept] = g_new
-        rflags[kept] = flags
-        rerr[kept, 0] = dp
-        rerr[kept, 1] = da
-        kept += 1
-    return _write_sorted(rows, rflags, rerr, keys, group, order, kept, out)
+    return cand, rows, rerr, keys, two, four3, jac, q, iw[:M], group, rflags, order
+
+
+@njit(cache=True)
+def tip_at_zero(P):
+    """The tip's position (3-tuple, metres) at the zero configuration: the sum of the rows of
+    ``P`` (n + 1, 3)."""
+    tip0 = (0.0, 0.0, 0.0)
+    for i in range(P.shape[0]):
+        tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
+    return tip0
 
 
 @njit(cache=True)
@@ -373,40 +449,6 @@ def chain_size(P):
     for i in range(P.shape[0]):
         size += math.sqrt(P[i, 0] * P[i, 0] + P[i, 1] * P[i, 1] + P[i, 2] * P[i, 2])
     return size
-
-
-@njit(cache=True)
-def _checked(H, P, R_tip, Rg, pg, q, steps, jac, tols, cflag):
-    """The candidate ``q`` (n,) by forward kinematics, polished in place (at most ``steps``
-    Newton steps, ``jac`` (6, 7) scratch) where it is off by more than ``tols[2]`` metres or
-    1e-12 rad; ``tols``: (tol metres, angle_tol radians, that rounding). Returns its flags
-    (:data:`SINGULAR` from the subproblems' flags ``cflag``, :data:`NOT_EXACT` beyond the
-    tolerances), position error (metres) and angle error (radians)."""
-    R, p = forward(H, P, R_tip, q)
-    _, _, dp, da = _errors(Rg, pg, R, p)
-    if dp > tols[2] or da > 1e-12:  # axes that meet only within tolerance, or rounding
-        dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac)
-    flags = SINGULAR if cflag & DEGENERATE else 0
-    if dp > tols[0] or da > tols[1]:
-        flags |= NOT_EXACT
-    return flags, dp, da
-
-
-@njit(cache=True)
-def _robot_row(q, reverse, lo, hi, start, flags, rows, r):
-    """The chain's joint values ``q`` (6,) back in the robot's order (reversed and negated when
-    the chain is solved reversed), each into the limits ``lo``, ``hi`` (6,) nearest ``start``
-    (radians), into ``rows[r]``; a value no turn by 2 pi puts inside is kept wrapped. Returns
-    ``flags`` with :data:`OUTSIDE_LIMITS` added for an exact candidate that has one."""
-    n = q.shape[0]
-    for j in range(n):
-        v = _into_limits(wrap(-q[n - 1 - j] if reverse else q[j]), lo[j], hi[j], start[j])
-        if v != v:  # no turn by 2 pi puts it inside: keep the wrapped value
-            v = wrap(-q[n - 1 - j] if reverse else q[j])
-            if not flags & NOT_EXACT:
-                flags |= OUTSIDE_LIMITS
-        rows[r, j] = v
-    return flags
 
 
 @njit(cache=True)
