@@ -243,7 +243,7 @@ def solve_6r(code, H, P, points, R06, p_goal, tip0, cand, cflags, two, four3):
     return _wrist(h0, h1, h2, h3, h4, h5, R06, pos, count, cand, cflags)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _position(pos, cflags, count, q0, q1, q2, flags):
     """Append the wrist centre's joints ``(q0, q1, q2)`` (radians) with their subproblem
     ``flags`` as row ``count`` of ``pos`` (4, 3) and ``cflags``, while there is room (4
@@ -257,7 +257,7 @@ def _position(pos, cflags, count, q0, q1, q2, flags):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _parallel_12(axes, arm, d_h, two, pos, cflags):
     """The wrist centre placed by ``q_0 .. q_2`` where ``h_1 || h_2``: SP4 ``q_0`` (the
     component ``d_h`` along ``h_1``, metres), SP3 ``q_2``, SP1 ``q_1``. ``axes``: the six
@@ -281,7 +281,7 @@ def _parallel_12(axes, arm, d_h, two, pos, cflags):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meeting_01(axes, arm, r, z, two, pos, cflags):
     """The wrist centre placed where ``h_0`` and ``h_1`` meet at ``c01``: SP3 ``q_2`` (``r``
     the wrist centre's goal and ``z = o_2`` from ``c01``, metres), SP2 ``q_0, q_1``.
@@ -300,7 +300,7 @@ def _meeting_01(axes, arm, r, z, two, pos, cflags):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _parallel_01(axes, arm, two, pos, cflags):
     """The wrist centre placed by ``q_0 .. q_2`` where ``h_0 || h_1``: SP4 ``q_2``, SP3
     ``q_1``, SP1 ``q_0``. Arguments and return as :func:`_parallel_12`."""
@@ -321,7 +321,7 @@ def _parallel_01(axes, arm, two, pos, cflags):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meeting_12(axes, arm, c12, wc, two, pos, cflags):
     """The wrist centre placed where ``h_1`` and ``h_2`` meet at a point: SP3 ``q_0``
     (``c12`` that point from ``o_0``, ``wc`` the wrist centre from it, metres), SP2 ``q_1,
@@ -474,7 +474,7 @@ def search_56(axes, origins, c, goal, tip0, cand, cflags):
     return _follow(arm, ts, samples, counts, cand, cflags)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finer_where(coarse, ccount):
     """Which of the ``N`` intervals between the ``N + 1`` samples ``coarse`` (N + 1, 4, 4),
     ``ccount`` branches each, are sampled finer: where branches are born or merge, or a
@@ -493,7 +493,7 @@ def _finer_where(coarse, ccount):
     return fine
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _resample(arm, coarse, ccount, fine, step):
     """The coarse samples (``step`` radians apart from -pi) with :data:`SEARCH_FINER` - 1
     more inside each interval marked ``fine``: the angles ``ts`` (total,), the branches
@@ -520,7 +520,7 @@ def _resample(arm, coarse, ccount, fine, step):
     return ts, samples, counts
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _follow(arm, ts, samples, counts, cand, cflags):
     """Each branch of each sample followed to the next sample (forward, and back for those the
     forward pass did not match), to its end where it merges in between; each sign change of

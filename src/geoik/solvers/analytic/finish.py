@@ -281,7 +281,7 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def goal_error(R_goal, p_goal, start):
     """0 for a goal and start a kernel can take, else the kernels' refusal code: -1 when
     ``R_goal`` (3, 3) is not a rotation matrix to 1e-14, -2 when ``p_goal`` (3,) has a
@@ -298,7 +298,7 @@ def goal_error(R_goal, p_goal, start):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tuple9(r):
     """The (3, 3) array ``r`` as a 9-tuple, row major."""
     return (r[0, 0], r[0, 1], r[0, 2], r[1, 0], r[1, 1], r[1, 2], r[2, 0], r[2, 1], r[2, 2])
@@ -406,7 +406,7 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     return _write_sorted(rows, rflags, rerr, keys, group, order, kept, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _buffers(m, n):
     """The work arrays of :func:`solve_goal` for ``m`` output rows and ``n`` joints, cut from
     one float and one integer array (no further allocation): for ``M = 4 m`` candidates,
@@ -431,7 +431,7 @@ def _buffers(m, n):
     return cand, rows, rerr, keys, two, four3, jac, q, iw[:M], group, rflags, order
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tip_at_zero(P):
     """The tip's position (3-tuple, metres) at the zero configuration: the sum of the rows of
     ``P`` (n + 1, 3)."""
@@ -441,7 +441,7 @@ def tip_at_zero(P):
     return tip0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chain_size(P):
     """The sum of the link offsets' lengths (metres) of ``P`` (n + 1, 3): the scale of a
     closed form's rounding."""
@@ -480,7 +480,7 @@ def distance(rows, r, start, lo):
     return dist
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write_sorted(rows, rflags, rerr, keys, group, order, kept, out):
     """The ``kept`` rows into ``out`` (m, 9) in three groups (0 exact within the limits, 1
     outside them, 2 least squares), each sorted by ``keys`` (insertion sort through ``order``);

@@ -254,7 +254,7 @@ def _value(pitch, phi, branch, roll, limits, q3s, q):
     return tr
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_sample(pitch, branch, roll, limits, q3s, tmp):
     """The best of :data:`SAMPLES` pitches evenly over a turn (:data:`FINER` times as many
     where none is feasible: a narrow feasible interval), by :func:`_value`. Returns its trace
@@ -289,7 +289,7 @@ def _edge(pitch, branch, roll, limits, q3s, tmp, inside, outside):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _golden(pitch, branch, roll, limits, q3s, tmp, x, y):
     """Golden-section search (:data:`_REFINE` steps) for the largest trace of
     :func:`_value` on the pitches ``[x, y]`` (radians). Returns the last bracket's inner
@@ -423,7 +423,7 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
     return _write(table[0], table[1], table[2], kept, n, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _arm_points(H, P):
     """The arm's axes and points at the zero configuration, from ``H`` (5, 3) and ``P``
     (6, 3): axis 1 ``h0``, the parallel axes' ``h``, the roll's ``k`` (unit 3-tuples); joint
@@ -442,7 +442,7 @@ def _arm_points(H, P):
     return h0, h, k, o0, o1, a, b, tip0, t4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _base_turns(h0, h, rel, tip0, o0, q0s):
     """SP4: the base's turns (up to 2, radians, into ``q0s``) that put the goal ``rel`` (from
     ``o0``, metres) in the arm's plane. Returns their count, whether they do so exactly (not
@@ -458,7 +458,7 @@ def _base_turns(h0, h, rel, tip0, o0, q0s):
     return n0, not f0 & LEAST_SQUARES, singular
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _base_pose(roll, h0, h, k, q0, rel, o0, o1, G):
     """The goal seen from the arm's plane after the base's turn ``q0`` (radians): ``d0`` (the
     goal from joint 2's origin, 3-tuple, metres), ``G1 = R_0^T G`` (9-tuple), the pitch
@@ -486,7 +486,7 @@ def _base_pose(roll, h0, h, k, q0, rel, o0, o1, G):
     return d0, G1, phi, rphi, q4, gap
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _closed_form(stage, branch, n3, f3, d, phi, q4, h, a, b, q3s, q):
     """Joints 1-4 into ``q`` (5,) on the elbow ``branch`` of the ``n3`` elbow angles ``q3s``
     (SP3's flags ``f3``), the shoulder by SP1 to ``d`` and the pitch ``phi``, the roll
@@ -529,7 +529,7 @@ def _polish(H, P, R_tip, Rg, pg, q, steps, jac, position=False):
     return dp, da
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _position_step(jac, e, n, q, trial):
     """The least-norm step on the position: ``J J^T y = e`` (3 x 3, in rows 6-8 of ``jac``),
     ``trial = q + J^T y`` (n,), for the Jacobian's position rows ``jac[:3, :n]`` and the
@@ -548,7 +548,7 @@ def _position_step(jac, e, n, q, trial):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pose_step(jac, e, n, q, trial):
     """The least-squares step on the pose: the normal equations ``J^T J x = J^T e`` (n x n,
     in rows 6-10 of ``jac``), ``trial = q + x`` (n,), for the Jacobian ``jac[:6, :n]`` and
@@ -627,7 +627,7 @@ def _keep(arm, goal, q, stage, limits, tols, table, kept, singular, jac):
     return kept + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pose_errors(H, P, R_tip, Rg, pg, q, stage, fine, jac):
     """The position (metres) and angle (radians) errors of ``q`` (n,) from the goal ``Rg``,
     ``pg``, after polishing in place: on the exact pass (``stage`` 0) the pose where it is off

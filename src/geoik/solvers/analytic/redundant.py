@@ -242,7 +242,7 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     return _fallback(model, held, (Rg, pg), start, start6, (lo, hi), (tol, angle_tol), rows6, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fallback(model, held, goal, start, start6, span, tols, rows6, out):
     """Where no value of the held joint solves the pose within the limits: of
     :data:`SAMPLES` values evenly across ``span`` ``(lo, hi)`` (radians), the one with

@@ -192,7 +192,7 @@ def sp2(p1, p2, k1, k2, out):
     return 1, LEAST_SQUARES
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _closest_on_circles(k1, k2, a1, a2, c, s):
     """The closest points of two circles on the unit sphere that miss each other: the points
     ``x`` with ``k1 . x = a1`` and ``k2 . x = a2`` (``k1``, ``k2`` unit 3-tuples, ``c = k1 .
@@ -215,7 +215,7 @@ def _closest_on_circles(k1, k2, a1, a2, c, s):
     return b1, b2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _in_plane(k, other, a, r, c, s):
     """The point ``a k + r (other - c k) / s`` (3-tuple): on the circle ``k . x = a`` of
     radius ``r`` (signed), in the plane of the unit axes ``k`` and ``other`` (``c`` their dot
@@ -412,7 +412,7 @@ def circles2(m, e1, e2, out):
     return nroot, flags
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _second_from_first(m, e1, e2):
     """Of :func:`circles2`'s ``M1``, ``M2`` (the 8-tuple ``m``), invert the better
     conditioned (``swap``: ``M1``, the angles then solved in the other order), so that the
@@ -444,7 +444,7 @@ def _second_from_first(m, e1, e2):
     return True, swap, (bb1, bb2, c11, c12, c21, c22)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _unit_condition(x2_of):
     """``f(t) = |bb - C x(t)|^2 - 1`` for ``x2_of = (bb1, bb2, c11, c12, c21, c22)``, as a
     Fourier series: ``(f0, f1c, f1s, f2c, f2s)``, ``f = f0 + f1c cos t + f1s sin t + f2c cos
@@ -460,7 +460,7 @@ def _unit_condition(x2_of):
     return 0.5 * (q11 + q22) + g0, -2.0 * g1, -2.0 * g2, 0.5 * (q11 - q22), q12
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _turned(f0, f1c, f1s, f2c, f2s):
     """The turn ``off`` (radians): ``tau = pi`` at the sample of eight where ``|f|`` is
     largest, and ``f(off + tau)``'s coefficients ``(off, r1c, r1s, r2c, r2s)`` (``f0`` does
