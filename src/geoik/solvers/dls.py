@@ -253,7 +253,7 @@ def next_boost(boost, before2, after2):
     return max(0.25 * boost, 1.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _angle_step_2d(jac, angles, lo, hi, lam2, de, y, flags, free, dth):
     """One damped least-squares step ``dth`` (n,) of a planar chain's angles (radians) toward
     the aim ``de`` (2,), from its Jacobian ``jac`` (2, n) and ``lambda^2`` ``lam2``; ``y`` (3,)
@@ -272,7 +272,7 @@ def _angle_step_2d(jac, angles, lo, hi, lam2, de, y, flags, free, dth):
     damped_step(jac, blocked_lo, blocked_hi, lam2, de, y, active, dth)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _turn_by(angles, dth, lo, hi):
     """Add the step ``dth`` (n,) to ``angles`` (n,), scaled so that no joint turns by more than
     :data:`MAX_ANGLE` and each held within ``[lo, hi]``; returns the largest turn, radians."""

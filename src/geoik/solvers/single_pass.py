@@ -219,7 +219,7 @@ def _aim_3d(j, v, t, delta, axis, model, frames):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _aim_and_record(j, v, t, delta, axis, model, frames, rec, nrec):
     """:func:`_aim_3d`, then a keyframe of the rotations if the joint turned; returns the number
     of keyframes written."""
@@ -228,7 +228,7 @@ def _aim_and_record(j, v, t, delta, axis, model, frames, rec, nrec):
     return nrec
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sides_3d(pos, target, i, k):
     """The triangle of joint ``i``, joint ``k`` and the end effector against the target: the
     lengths joint i to joint k, joint k to the end effector and joint i to the target."""

@@ -122,7 +122,7 @@ def ccd_3d(model, target, quats, tol, max_iter, opts, rec):
     return out[1, 0], out[2, 0], nrec
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _turned_3d(j, model, frames, target, escape):
     """The local rotation one CCD step gives joint ``j``: the end effector turned toward
     ``target`` (3,) about the joint's hinge or, for a ball joint, by the shortest rotation, held
