@@ -299,14 +299,15 @@ def test_kernels_match_py_func(dim):
     targets = _hand_targets(sk, np.random.default_rng(9), spread=0.7)
     active, targeted, tgt, has_closest, closest = _target_arrays(sk, targets)
     segs = _segments(sk, active, targeted)
+    goal = (targeted, tgt, has_closest, closest)
     for kernel, head in (
-        (fabrik_tree, (sk.parents, sk.lengths, sk.order)),
-        (circles_tree, segs),
+        (fabrik_tree, ((sk.parents, sk.lengths, sk.order, active),)),
+        (circles_tree, (segs, active)),
     ):
         results = []
         for fn in (kernel, kernel.py_func):
             pos = sk.rest_positions()
-            out = fn(*head, active, targeted, tgt, has_closest, closest, pos, 1e-4, 40, 2.0)
+            out = fn(*head, goal, pos, 1e-4, 40, 2.0)
             results.append((tuple(out), pos))
         assert results[0][0] == results[1][0]
         np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-9, atol=1e-12)

@@ -350,6 +350,7 @@ def _chunk(fabrik, tree, segments, job, start, stop, bufs, rows):
     targets, first, reach, root, params, tol, max_iter, scale = job
     status, error, used, final = rows
     pos, tgt, has_closest, closest = bufs
+    links, goal = tree[:4], (targeted, tgt, has_closest, closest)
     limits = (tol, max_iter, scale)
     k, d = targets.shape[1], targets.shape[2]
     for i in range(start, stop):
@@ -361,11 +362,9 @@ def _chunk(fabrik, tree, segments, job, start, stop, bufs, rows):
             # as tree._closest_point: the nearest point of the effector's annulus
             has_closest[j] = annulus_closest(t, root, reach[e, 0], reach[e, 1], closest[j])
         if fabrik:
-            code, n_used = fabrik_tree(*tree[:5], tgt, has_closest, closest, pos, *limits)
+            code, n_used = fabrik_tree(links, goal, pos, *limits)
         else:
-            code, n_used = circles_tree(
-                *segments, *tree[3:5], tgt, has_closest, closest, pos, *limits
-            )
+            code, n_used = circles_tree(segments, active, goal, pos, *limits)
         for idx in range(1, first.shape[0]):  # joints off the targeted paths keep their offsets
             j = order[idx]
             if not active[j]:

@@ -209,54 +209,42 @@ def settled(pos, prev, active, done, it, max_iter):
 
 
 @njit(cache=True)
-def fabrik_tree_limited(
-    parents,
-    lengths,
-    order,
-    active,
-    targeted,
-    targets,
-    has_closest,
-    closest,
-    pos,
-    tol,
-    max_iter,
-    scale,
-    rest,
-    cone,
-    hinge,
-    lo,
-    hi,
-    root_q,
-):
+def fabrik_tree_limited(tree, goal, pos, tol, max_iter, scale, lim, root_q):
     """Multi-end-effector FABRIK within joint limits (see the module notes).
 
     Parameters
     ----------
-    parents, lengths, order : (m,) the skeleton's parents, link lengths (metres) and joints
-        from the root outwards.
-    active, targeted : (m,) the joints on the paths to the targets, and the targeted ones.
-    targets : (m, d) targets (rows of untargeted joints unused), metres.
-    has_closest, closest : (m,) and (m, d): the nearest reachable point of an unreachable
-        target (see :func:`geoik.geometry.all_done`).
-    pos : (m, d) the start pose on entry, the result on return (metres).
-    tol, max_iter, scale : the tolerance (metres), the iteration budget and the tree's size
-        (metres) that scales the stall test.
-    rest, cone, hinge, lo, hi, root_q : :attr:`geoik.rigs.limits.Limits.arrays` and the
-        root's orientation (4,).
+    tree : tuple
+        ``(parents, lengths, order, active)``, each (m,): the skeleton's parents, link lengths
+        (metres), joints from the root outwards, and the joints on the paths to the targets.
+    goal : tuple
+        ``(targeted, targets, has_closest, closest)``: (m,) the targeted joints, (m, d) their
+        targets (metres; rows of untargeted joints unused), and (m,), (m, d) the nearest
+        reachable point of an unreachable target (see :func:`geoik.geometry.all_done`).
+    pos : (m, d) array
+        The start pose on entry, the result on return (metres).
+    tol, max_iter, scale : float, int, float
+        The tolerance (metres), the iteration budget and the tree's size (metres) that scales
+        the stall test.
+    lim : tuple
+        :attr:`geoik.rigs.limits.Limits.arrays`, ``(rest, cone, hinge, lo, hi)``.
+    root_q : (4,) array
+        The root's orientation (w, x, y, z).
 
     Returns
     -------
     (status, iterations)
     """
-    tree, lim = (parents, order, lengths), (rest, cone, hinge, lo, hi)
+    parents, lengths, order, active = tree
+    targeted, targets, has_closest, closest = goal
+    links = (parents, order, lengths)
     done = (targeted, targets, has_closest, closest, tol, scale)
-    work = prepare(tree, lim, root_q, pos)
+    work = prepare(links, lim, root_q, pos)
     if all_done(pos, targeted, targets, has_closest, closest, tol):
         return REACHED, 0
     for it in range(1, max_iter + 1):
-        backward_pass(tree, lim, active, targeted, targets, pos, work)
-        forward_pass(tree, lim, active, pos, work)
+        backward_pass(links, lim, active, targeted, targets, pos, work)
+        forward_pass(links, lim, active, pos, work)
         code, used = settled(pos, work[7], active, done, it, max_iter)
         if code >= 0:
             return code, used
@@ -314,10 +302,10 @@ def circles_round(segments, tree, lim, active, targeted, targets, pos, work):
             want[k, :] = acc[k] / cnt[k]
         else:
             want[k, :] = pos[k]
-        _propose(s, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop)
+        _propose(s, segments, want, pos, acc, cnt, prop)
     bound = 0.0
     for s in range(nseg):
-        _place(s, top, key, ptr, joints, seg_len, want, targeted, targets, pos)
+        _place(s, segments, want, targeted, targets, pos)
         b = _bring_within(ptr[s], ptr[s + 1], joints, tree, lim, frames, pos)
         bound = max(bound, b)
     carry(tree, lim, active, frames, local, pos)
@@ -325,49 +313,26 @@ def circles_round(segments, tree, lim, active, targeted, targets, pos, work):
 
 
 @njit(cache=True)
-def circles_tree_limited(
-    top,
-    key,
-    ptr,
-    joints,
-    seg_len,
-    parents,
-    lengths,
-    order,
-    active,
-    targeted,
-    targets,
-    has_closest,
-    closest,
-    pos,
-    tol,
-    max_iter,
-    scale,
-    rest,
-    cone,
-    hinge,
-    lo,
-    hi,
-    root_q,
-):
+def circles_tree_limited(segments, tree, goal, pos, tol, max_iter, scale, lim, root_q):
     """Circle intersection on a tree within joint limits (see the module notes).
 
-    ``top, key, ptr, joints, seg_len`` are the tree's segments (``rigs.tree._segments``), the
-    other arguments and the result as :func:`fabrik_tree_limited`'s."""
-    segments = (top, key, ptr, joints, seg_len)
-    tree, lim = (parents, order, lengths), (rest, cone, hinge, lo, hi)
+    ``segments`` is the tree's ``(top, key, ptr, joints, seg_len)`` (``rigs.tree._segments``);
+    the other arguments and the result as :func:`fabrik_tree_limited`'s."""
+    parents, lengths, order, active = tree
+    targeted, targets, has_closest, closest = goal
+    links = (parents, order, lengths)
     done = (targeted, targets, has_closest, closest, tol, scale)
-    work = prepare(tree, lim, root_q, pos)
+    work = prepare(links, lim, root_q, pos)
     circles = True
     if all_done(pos, targeted, targets, has_closest, closest, tol):
         return REACHED, 0
     for it in range(1, max_iter + 1):
         if circles:
-            bound = circles_round(segments, tree, lim, active, targeted, targets, pos, work)
+            bound = circles_round(segments, links, lim, active, targeted, targets, pos, work)
             circles = bound <= BOUND
         else:
-            backward_pass(tree, lim, active, targeted, targets, pos, work)
-            forward_pass(tree, lim, active, pos, work)
+            backward_pass(links, lim, active, targeted, targets, pos, work)
+            forward_pass(links, lim, active, pos, work)
         code, used = settled(pos, work[7], active, done, it, max_iter)
         if code >= 0:
             return code, used

@@ -260,13 +260,17 @@ def _run(
     if not goals:
         return pos, 0, 0
     active, targeted, tgt, has_closest, closest = _target_arrays(sk, goals)
-    done = (targeted, tgt, has_closest, closest, pos, tol, max_iter, scale)
+    goal = (targeted, tgt, has_closest, closest)
     if method == "fabrik":
+        tree = (sk.parents, sk.lengths, sk.order, active)
         work = sk.n * max_iter
-        code, used = call(fabrik_tree, sk.parents, sk.lengths, sk.order, active, *done, work=work)
+        code, used = call(fabrik_tree, tree, goal, pos, tol, max_iter, scale, work=work)
     else:
         segments = _segments(sk, active, targeted)
-        code, used = call(circles_tree, *segments, active, *done, work=sk.n * max_iter * 8)
+        work = sk.n * max_iter * 8
+        code, used = call(
+            circles_tree, segments, active, goal, pos, tol, max_iter, scale, work=work
+        )
     for j in sk.order[1:]:  # joints off the targeted paths keep their offsets
         if not active[j]:
             p = sk.parents[j]
@@ -285,18 +289,30 @@ def _run_limited(
     root_q: np.ndarray,
 ) -> tuple[np.ndarray, int, int]:
     active, targeted, tgt, has_closest, closest = _target_arrays(sk, goals)
-    done = (targeted, tgt, has_closest, closest, pos, tol, max_iter, scale)
-    lim = (*sk.limits.arrays, root_q)
+    goal = (targeted, tgt, has_closest, closest)
     tree = (sk.parents, sk.lengths, sk.order, active)
+    lim = (sk.limits.arrays, root_q)
     if not goals:  # nothing to move: the start brought within the limits
-        code, used = call(fabrik_tree_limited, *tree, *done[:-2], 0, scale, *lim, work=sk.n)
+        call(fabrik_tree_limited, tree, goal, pos, tol, 0, scale, *lim, work=sk.n)
         return pos, 0, 0
     if method == "fabrik":
-        code, used = call(fabrik_tree_limited, *tree, *done, *lim, work=sk.n * max_iter * 4)
+        work = sk.n * max_iter * 4
+        code, used = call(
+            fabrik_tree_limited, tree, goal, pos, tol, max_iter, scale, *lim, work=work
+        )
     else:
         segments = _segments(sk, active, targeted)
         code, used = call(
-            circles_tree_limited, *segments, *tree, *done, *lim, work=sk.n * max_iter * 8
+            circles_tree_limited,
+            segments,
+            tree,
+            goal,
+            pos,
+            tol,
+            max_iter,
+            scale,
+            *lim,
+            work=sk.n * max_iter * 8,
         )
     return pos, int(code), int(used)
 

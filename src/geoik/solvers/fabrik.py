@@ -447,22 +447,30 @@ def fabrik_3d(model, target, quats, tol, max_iter, opts, rec):
 
 
 @njit(cache=True)
-def fabrik_tree(
-    parent,
-    lengths,
-    order,
-    active,
-    targeted,
-    targets,
-    has_closest,
-    closest,
-    pos,
-    tol,
-    max_iter,
-    scale,
-):
+def fabrik_tree(tree, goal, pos, tol, max_iter, scale):
     """Multi-end-effector FABRIK on a tree of positions (Aristidou & Lasenby 2011, Section 5;
-    see :mod:`geoik.rigs.tree`, and :mod:`geoik.geometry` for the arrays)."""
+    see :mod:`geoik.rigs.tree`, and :mod:`geoik.geometry` for the arrays).
+
+    Parameters
+    ----------
+    tree : tuple
+        ``(parents, lengths, order, active)``, each (m,): the parents, link lengths (metres),
+        joints from the root outwards, and the joints on the paths to the targets.
+    goal : tuple
+        ``(targeted, targets, has_closest, closest)``: (m,) the targeted joints, (m, d) their
+        targets (rows of untargeted joints unused), and (m,), (m, d) the nearest reachable
+        point of an unreachable target (see :func:`geoik.geometry.all_done`).
+    pos : (m, d) array
+        The start pose on entry, the result on return.
+    tol, max_iter, scale : float, int, float
+        The tolerance, the iteration budget and the tree's size that scales the stall test.
+
+    Returns
+    -------
+    (status, iterations)
+    """
+    parent, lengths, order, active = tree
+    targeted, targets, has_closest, closest = goal
     m, dim = pos.shape
     want = pos.copy()
     acc = np.zeros((m, dim))

@@ -24,9 +24,11 @@ from geoik.solvers.circles.place import place_chain, reach_of
 
 
 @njit(cache=True)
-def _propose(seg, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop):
+def _propose(seg, segments, want, pos, acc, cnt, prop):
     """Backward step of one segment: if its key joint cannot sit at ``want[key]`` from where
-    its top is, propose the top's current position moved into the segment's annulus about it."""
+    its top is, propose the top's current position moved into the segment's annulus about it
+    (added to ``acc`` and counted in ``cnt``; ``prop`` is (d,) scratch)."""
+    top, key, ptr, _, seg_len = segments
     k, a = key[seg], top[seg]
     rmin, rmax = reach_of(seg_len[ptr[seg] + 1 : ptr[seg + 1]], ptr[seg + 1] - ptr[seg] - 1)
     d = math.sqrt(dist2(pos[a], want[k]))
@@ -38,8 +40,9 @@ def _propose(seg, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop):
 
 
 @njit(cache=True)
-def _place(seg, top, key, ptr, joints, seg_len, want, targeted, targets, pos):
+def _place(seg, segments, want, targeted, targets, pos):
     """Forward step of one segment: its key joint's goal, then the circles placement."""
+    top, key, ptr, joints, seg_len = segments
     k, a = key[seg], top[seg]
     lo, hi = ptr[seg], ptr[seg + 1]
     ls = seg_len[lo + 1 : hi]
@@ -61,23 +64,25 @@ def _place(seg, top, key, ptr, joints, seg_len, want, targeted, targets, pos):
 
 
 @njit(cache=True)
-def circles_tree(
-    top,
-    key,
-    ptr,
-    joints,
-    seg_len,
-    active,
-    targeted,
-    targets,
-    has_closest,
-    closest,
-    pos,
-    tol,
-    max_iter,
-    scale,
-):
-    """Circle intersection on a tree, segment by segment (see geoik.rigs.tree)."""
+def circles_tree(segments, active, goal, pos, tol, max_iter, scale):
+    """Circle intersection on a tree, segment by segment (see :mod:`geoik.rigs.tree`).
+
+    Parameters
+    ----------
+    segments : tuple
+        ``(top, key, ptr, joints, seg_len)``, the tree cut into chains between its key joints
+        (``rigs.tree._segments``).
+    active : (m,) bool array
+        The joints on the paths to the targets.
+    goal, pos, tol, max_iter, scale
+        As :func:`geoik.solvers.fabrik.fabrik_tree` takes them.
+
+    Returns
+    -------
+    (status, iterations)
+    """
+    top, key = segments[0], segments[1]
+    targeted, targets, has_closest, closest = goal
     m, dim = pos.shape
     nseg = top.shape[0]
     want = pos.copy()
@@ -99,9 +104,9 @@ def circles_tree(
                     want[k, d] = acc[k, d] / cnt[k]
             else:
                 copy_into(want[k], pos[k])
-            _propose(s, top, key, ptr, joints, seg_len, want, pos, acc, cnt, prop)
+            _propose(s, segments, want, pos, acc, cnt, prop)
         for s in range(nseg):
-            _place(s, top, key, ptr, joints, seg_len, want, targeted, targets, pos)
+            _place(s, segments, want, targeted, targets, pos)
         if all_done(pos, targeted, targets, has_closest, closest, tol):
             return REACHED, it
         if max_move(pos, prev, active) <= TREE_MOVED * scale:
