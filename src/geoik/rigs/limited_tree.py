@@ -111,12 +111,10 @@ def prepare(tree, lim, root_q, pos):
     the links' frames (m, 4) and directions in their parents' frames (m, 3), the wanted
     positions (m, d), the children's proposals' sums (m, d) and counts (m,), each joint's last
     active child (m,), one proposal (d,), and the pose before the iteration (m, d)."""
-    parents, order, lengths = tree
-    rest, cone, hinge, lo, hi = lim
     m, dim = pos.shape
     frames = np.empty((m, 4))
     local = np.empty((m, 3))
-    project_pose(parents, order, lengths, rest, cone, hinge, lo, hi, root_q, pos, frames, local)
+    project_pose(tree, lim, root_q, pos, frames, local)
     child = np.zeros(m, dtype=np.int64)
     return (
         frames,
@@ -176,7 +174,7 @@ def forward_pass(tree, lim, active, pos, work):
     direction keeps the link's direction of the pose before the iteration), every other joint
     carried along (as :func:`carry` does); arguments as :func:`backward_pass`'s, ``pos`` written."""
     parents, order, lengths = tree
-    rest, cone, hinge, lo, hi = lim
+    rest, _, hinge, _, _ = lim
     frames, local, want, _, _, _, _, prev = work
     m = pos.shape[0]
     for idx in range(1, m):
@@ -186,7 +184,7 @@ def forward_pass(tree, lim, active, pos, work):
             dx, dy, dz = _offset(want, pos, j, p)
             if dx == 0.0 and dy == 0.0 and dz == 0.0:
                 dx, dy, dz = _offset(prev, prev, j, p)
-            place_link(j, p, dx, dy, dz, lengths, rest, cone, hinge, lo, hi, frames, pos)
+            place_link(j, p, (dx, dy, dz), lengths, lim, frames, pos)
         else:
             set_link(j, p, local[j, 0], local[j, 1], local[j, 2], lengths, rest, hinge, frames, pos)
 
@@ -256,13 +254,12 @@ def _bring_within(lo_, hi_, joints, tree, lim, frames, pos):
     """Walk one placed segment (``joints[lo_:hi_]``) from its top down, each joint towards its
     placed position within its limits; returns the largest turn a limit made (radians)."""
     parents, _, lengths = tree
-    rest, cone, hinge, lo, hi = lim
     worst = 0.0
     for i in range(lo_ + 1, hi_):
         j = joints[i]
         p = parents[j]
         dx, dy, dz = _offset(pos, pos, j, p)  # j still where the circles put it, p placed
-        b = place_link(j, p, dx, dy, dz, lengths, rest, cone, hinge, lo, hi, frames, pos)
+        b = place_link(j, p, (dx, dy, dz), lengths, lim, frames, pos)
         worst = max(worst, b)
     return worst
 

@@ -221,10 +221,14 @@ def _world_offset(pos, j, p):
 
 
 @njit(cache=True)
-def place_link(j, p, dx, dy, dz, lengths, rest, cone, hinge, lo, hi, frames, pos):
+def place_link(j, p, d, lengths, lim, frames, pos):
     """Put joint ``j`` at its link's length from its (placed) parent ``p``, along the allowed
-    direction nearest the world direction d, and set its link's frame. A zero d keeps the
-    link's current direction; returns the breach of the direction wanted."""
+    direction nearest the world direction ``d`` (a 3-tuple), and set its link's frame. A zero
+    ``d`` keeps the link's current direction; returns the breach of the direction wanted
+    (radians). ``lim`` is :attr:`Limits.arrays`; ``frames`` (m, 4) and ``pos`` (m, dim) are
+    written at row ``j``."""
+    dx, dy, dz = d
+    rest, cone, hinge, lo, hi = lim
     f0, f1, f2, f3 = frames[p, 0], frames[p, 1], frames[p, 2], frames[p, 3]
     ux, uy, uz = local_direction(f0, f1, f2, f3, dx, dy, dz)
     if ux == 0.0 and uy == 0.0 and uz == 0.0:
@@ -249,9 +253,14 @@ def set_link(j, p, ax, ay, az, lengths, rest, hinge, frames, pos):
 
 
 @njit(cache=True)
-def pose_breaches(parents, order, rest, cone, hinge, lo, hi, root_q, pos, frames, local, out):
+def pose_breaches(tree, lim, root_q, pos, frames, local, out):
     """Measure a pose: every link's frame ``frames (m, 4)``, its direction in its parent link's
-    frame ``local (m, 3)`` and its breach ``out (m,)`` (radians; the root's row 0)."""
+    frame ``local (m, 3)`` and its breach ``out (m,)`` (radians; the root's row 0).
+
+    ``tree`` is ``(parents, order, lengths)`` (each (m,)), ``lim`` :attr:`Limits.arrays`,
+    ``root_q`` (4,) the root's orientation and ``pos`` (m, dim) the pose."""
+    parents, order, _ = tree
+    rest, cone, hinge, lo, hi = lim
     m = pos.shape[0]
     r = order[0]
     copy_into(frames[r, :], root_q)
@@ -272,14 +281,17 @@ def pose_breaches(parents, order, rest, cone, hinge, lo, hi, root_q, pos, frames
 
 
 @njit(cache=True)
-def project_pose(parents, order, lengths, rest, cone, hinge, lo, hi, root_q, pos, frames, local):
+def project_pose(tree, lim, root_q, pos, frames, local):
     """Bring a pose within the limits, from the root outwards: every link keeps its direction in
     its parent link's frame where the limit allows it, else takes the nearest allowed one, and
     the joints after it follow. ``local (m, 3)`` receives each link's (allowed) direction in its
-    parent link's frame; returns the largest breach found."""
+    parent link's frame; returns the largest breach found. The arguments as
+    :func:`pose_breaches` takes them; ``pos`` is written."""
+    parents, order, lengths = tree
+    rest, cone, hinge, lo, hi = lim
     m = pos.shape[0]
     breach = np.empty(m)
-    pose_breaches(parents, order, rest, cone, hinge, lo, hi, root_q, pos, frames, local, breach)
+    pose_breaches(tree, lim, root_q, pos, frames, local, breach)
     worst = 0.0
     for idx in range(1, m):
         j = order[idx]
@@ -490,16 +502,19 @@ def breaches(sk: Skeleton, positions: np.ndarray, root_q: np.ndarray) -> np.ndar
     out = np.empty(m)
     frames = np.empty((m, 4))
     local = np.empty((m, 3))
-    lim = sk.limits
-    call(pose_breaches, sk.parents, sk.order, *lim.arrays, root_q, pos, frames, local, out, work=m)
+    tree = (sk.parents, sk.order, sk.lengths)
+    call(pose_breaches, tree, sk.limits.arrays, root_q, pos, frames, local, out, work=m)
     return out
 
 
 @njit(cache=True)
-def carry(parents, order, lengths, rest, hinge, root_q, fixed, local, pos):
+def carry(tree, lim, root_q, fixed, local, pos):
     """Forward kinematics from the root: joints with ``fixed`` set keep their positions (their
     frames follow from them), the others take their link along ``local (m, 3)`` (a direction
-    in the parent link's frame) from the placed parent."""
+    in the parent link's frame) from the placed parent. ``tree``, ``lim`` and ``root_q`` as
+    :func:`pose_breaches` takes them; ``pos`` (m, dim) is written."""
+    parents, order, lengths = tree
+    rest, _, hinge, _, _ = lim
     m = pos.shape[0]
     frames = np.empty((m, 4))
     frames[order[0], :] = root_q
@@ -529,20 +544,8 @@ def carry_pose(
     frames = np.empty((m, 4))
     local = np.empty((m, 3))
     out = np.empty(m)
-    lim = sk.limits
-    call(pose_breaches, sk.parents, sk.order, *lim.arrays, root_q, src, frames, local, out, work=m)
+    tree, lim = (sk.parents, sk.order, sk.lengths), sk.limits.arrays
+    call(pose_breaches, tree, lim, root_q, src, frames, local, out, work=m)
     pos = np.array(moved, dtype=np.float64)
-    call(
-        carry,
-        sk.parents,
-        sk.order,
-        sk.lengths,
-        lim.rest,
-        lim.hinge,
-        root_q,
-        fixed,
-        local,
-        pos,
-        work=m,
-    )
+    call(carry, tree, lim, root_q, fixed, local, pos, work=m)
     return pos
