@@ -249,15 +249,19 @@ def side_axis(ux, uy, uz, cx, cy, cz, kx, ky, kz):
 
 
 @njit(cache=True)
-def turn_world_3d(j, kx, ky, kz, theta, c, quats, world, cone, hinge, lo, hi):
-    """Turn joint j by the world rotation (axis k, angle theta), held in its limits.
+def turn_world_3d(j, k, theta, c, quats, world, model):
+    """Turn joint j by the world rotation (unit axis ``k``, a 3-tuple; angle ``theta``,
+    radians), held in its limits.
 
     When the next joint is a hinge, a ball joint j also twists its link so that hinge's axis is
-    normal to the plane of the link and ``c`` (the target vector): the hinge can then bend the
-    rest of the chain towards the target (:func:`twist_to_hinge`). Returns the angle of the
-    change actually made; ``quats[j]`` is updated (the caller refreshes the frames and positions
-    with ``fk_3d_from``).
+    normal to the plane of the link and ``c`` (3,), the target vector: the hinge can then bend
+    the rest of the chain towards the target (:func:`twist_to_hinge`). ``quats`` and ``world``
+    are the local and world rotations (n, 4), ``model`` the chain's ``kernel_arrays``. Returns
+    the angle of the change actually made; ``quats[j]`` is updated (the caller refreshes the
+    frames and positions with ``fk_3d_from``).
     """
+    kx, ky, kz = k
+    _, _, cone, hinge, lo, hi = model
     p0, p1, p2, p3 = parent_frame(j, world)
     o0, o1, o2, o3 = quats[j, 0], quats[j, 1], quats[j, 2], quats[j, 3]
     r0, r1, r2, r3 = q_axis_angle(kx, ky, kz, theta)
@@ -307,14 +311,19 @@ def _commit(j, q0, q1, q2, q3, quats):
 
 
 @njit(cache=True)
-def turn_hinge_onto_cone(j, ux, uy, uz, cx, cy, cz, delta, quats, world, hinge, lo, hi):
-    """Turn hinge joint j so that its link makes the angle ``delta`` with unit c, if it can.
+def turn_hinge_onto_cone(j, u, c, delta, quats, world, model):
+    """Turn hinge joint j so that its link makes the angle ``delta`` with unit ``c`` (a
+    3-tuple), if it can.
 
-    The hinge sweeps the link (unit u) round the plane normal to its world axis w; that circle
-    meets the cone of half-angle delta about c in up to two directions. Of those the one within
-    the limits and nearest the current direction is taken; with none, the direction nearest the
-    cone; the hinge angle is then held in [lo, hi]. Returns the rotation made.
+    The hinge sweeps the link (unit ``u``, a 3-tuple) round the plane normal to its world axis
+    w; that circle meets the cone of half-angle delta about c in up to two directions. Of those
+    the one within the limits and nearest the current direction is taken; with none, the
+    direction nearest the cone; the hinge angle is then held in [lo, hi]. ``quats``, ``world``
+    and ``model`` as :func:`turn_world_3d` takes them. Returns the rotation made (radians).
     """
+    ux, uy, uz = u
+    cx, cy, cz = c
+    _, _, _, hinge, lo, hi = model
     p0, p1, p2, p3 = parent_frame(j, world)
     hx, hy, hz = hinge[j, 0], hinge[j, 1], hinge[j, 2]
     wx, wy, wz = qrot(p0, p1, p2, p3, hx, hy, hz)

@@ -322,13 +322,16 @@ def backward_3d(lengths, cone, hinge, lo, hi, pos, world, target, q):
 
 
 @njit(cache=True)
-def twist_for_hinge(f0, f1, f2, f3, r0, r1, r2, r3, length, p, nxt, h, lo, hi):
-    """A ball joint's rotation ``r`` (parent frame ``f``) twisted about its own link so that the
-    child hinge's axis ``h`` (in this link's frame) is normal to the plane of the link and the
-    direction from the link's end to ``nxt``: the one plane in which the child can turn towards
-    ``nxt``. Of the two axis signs, the one whose hinge angle fits ``[lo, hi]`` (else the nearer).
-    The twist leaves the link's direction, hence the cone, unchanged."""
-    g0, g1, g2, g3 = qmul(f0, f1, f2, f3, r0, r1, r2, r3)
+def twist_for_hinge(f, r, length, p, nxt, h, lo, hi):
+    """A ball joint's rotation ``r`` (parent frame ``f``; both (w, x, y, z) 4-tuples) twisted
+    about its own link (of ``length``, from ``p`` (3,)) so that the child hinge's axis ``h``
+    (3,), in this link's frame, is normal to the plane of the link and the direction from the
+    link's end to ``nxt`` (3,): the one plane in which the child can turn towards ``nxt``. Of
+    the two axis signs, the one whose hinge angle fits ``[lo, hi]`` (radians; else the nearer).
+    The twist leaves the link's direction, hence the cone, unchanged. Returns the rotation as a
+    4-tuple."""
+    r0, r1, r2, r3 = r
+    g0, g1, g2, g3 = qmul(*f, r0, r1, r2, r3)
     ux, uy, uz = qrot(g0, g1, g2, g3, 1.0, 0.0, 0.0)
     vx = nxt[0] - (p[0] + length * ux)
     vy = nxt[1] - (p[1] + length * uy)
@@ -365,14 +368,8 @@ def forward_3d(lengths, cone, hinge, lo, hi, q, quats, pos, world):
             r0, r1, r2, r3 = qnormalize(r0, r1, r2, r3)
             if i + 1 < n and not is_hinge(hinge, i) and is_hinge(hinge, i + 1):
                 r0, r1, r2, r3 = twist_for_hinge(
-                    f0,
-                    f1,
-                    f2,
-                    f3,
-                    r0,
-                    r1,
-                    r2,
-                    r3,
+                    (f0, f1, f2, f3),
+                    (r0, r1, r2, r3),
                     lengths[i],
                     pos[i],
                     q[i + 2],

@@ -204,14 +204,14 @@ def _aim_3d(j, v, t, delta, axis, model, frames):
     rotations (n, 4) and joint positions (n + 1, 3). Returns True if the joint turned (frames and
     positions are then refreshed).
     """
-    lengths, _, cone, hinge, lo, hi = model
+    lengths = model[0]
     quats, world, pos = frames
     vx, vy, vz, _ = unit(v[0], v[1], v[2])
     cx, cy, cz, c = unit(t[0], t[1], t[2])
     if c <= TINY:
         cx, cy, cz = vx, vy, vz
     ax, ay, az, ang = side_axis(vx, vy, vz, cx, cy, cz, axis[0], axis[1], axis[2])
-    moved = turn_world_3d(j, ax, ay, az, ang - delta, t, quats, world, cone, hinge, lo, hi)
+    moved = turn_world_3d(j, (ax, ay, az), ang - delta, t, quats, world, model)
     if moved <= 0.0:
         return False
     axis[0], axis[1], axis[2] = ax, ay, az

@@ -189,13 +189,11 @@ def triangulation_3d(model, target, quats, tol, max_iter, opts, rec):
             continue
         ux, uy, uz = qrot(world[i, 0], world[i, 1], world[i, 2], world[i, 3], 1.0, 0.0, 0.0)
         if is_hinge(hinge, i):
-            moved = turn_hinge_onto_cone(
-                i, ux, uy, uz, cx, cy, cz, delta, quats, world, hinge, lo, hi
-            )
+            moved = turn_hinge_onto_cone(i, (ux, uy, uz), (cx, cy, cz), delta, quats, world, model)
         else:
             ax, ay, az, ang = side_axis(ux, uy, uz, cx, cy, cz, kx, ky, kz)
             moved = turn_world_3d(
-                i, ax, ay, az, ang - delta, target - pos[i], quats, world, cone, hinge, lo, hi
+                i, (ax, ay, az), ang - delta, target - pos[i], quats, world, model
             )
             if moved > 0.0:
                 kx, ky, kz = ax, ay, az
