@@ -73,8 +73,13 @@ def first_joint(d, bend_axis, gamma, cone, hinge, lo, hi):
 
 
 @njit(cache=True)
-def aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):
-    """Point joint 1's link at the target from the elbow, as far as its limits allow."""
+def aim_second(model, target, frames):
+    """Point joint 1's link at the target (3,) from the elbow, as far as its limits allow.
+
+    ``model`` is the chain's ``kernel_arrays``, ``frames`` the pose ``(quats, pos, world)``:
+    local rotations (2, 4), joint positions (3, 3) and world rotations (2, 4), all written."""
+    lengths, base, cone, hinge, lo, hi = model
+    quats, pos, world = frames
     fk_3d(lengths, base, quats, pos, world)
     dx, dy, dz = target[0] - pos[1, 0], target[1] - pos[1, 1], target[2] - pos[1, 2]
     if dx * dx + dy * dy + dz * dz > 0.0:
@@ -83,8 +88,11 @@ def aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):
 
 
 @njit(cache=True)
-def aim_first(lengths, base, target, cone, hinge, lo, hi, quats, pos, world):
-    """Turn joint 0 so the end effector points at the target from the base, limited."""
+def aim_first(model, target, frames):
+    """Turn joint 0 so the end effector points at the target from the base, limited (the
+    arguments as :func:`aim_second` takes them)."""
+    lengths, base, cone, hinge, lo, hi = model
+    quats, pos, world = frames
     ax, ay, az, na = unit_or_zero(pos[2] - base)
     bx, by, bz, nb = unit_or_zero(target - base)
     if na == 0.0 or nb == 0.0:
@@ -129,8 +137,14 @@ def within_cone(ux, uy, uz, vx, vy, vz, c, r1, r2, cone0):
 
 
 @njit(cache=True)
-def branch_3d(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world):
-    """Set ``quats`` to one branch (clamped if it breaks a limit); returns its error."""
+def branch_3d(model, target, pole, side, frames):
+    """Set ``quats`` to one branch (clamped if it breaks a limit); returns its error (the
+    distance of the end from the target).
+
+    ``pole`` (3,) picks the plane the elbow bends in and ``side`` (+1 or -1) its side of the
+    target line; ``model`` and ``frames`` as :func:`aim_second` takes them."""
+    lengths, base, cone, hinge, lo, hi = model
+    quats, pos, world = frames
     r1, r2 = lengths[0], lengths[1]
     d = np.empty(3)
     axis = np.zeros(3)
@@ -153,16 +167,17 @@ def branch_3d(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos
             math.sqrt(cx * cx + cy * cy + cz * cz), d[0] * ex + d[1] * ey + d[2] * ez
         )
     quats[0, :] = first_joint(d, axis, gamma, cone, hinge, lo, hi)
-    aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
+    aim_second(model, target, frames)
     if dist2(pos[2], target) > sq(EXACT * (r1 + r2)):
-        aim_first(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
-        aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
+        aim_first(model, target, frames)
+        aim_second(model, target, frames)
     return math.sqrt(dist2(pos[2], target))
 
 
 @njit(cache=True)
-def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, pos, world):
-    """Set ``quats`` to one branch of a chain whose first joint is a hinge; returns its error.
+def hinge_first_branch(model, target, side, frames):
+    """Set ``quats`` to one branch of a chain whose first joint is a hinge; returns its error
+    (``model`` and ``frames`` as :func:`aim_second` takes them).
 
     The hinge's axis ``h`` (in the base frame, which is the world's) fixes the plane the first
     link turns in, so no pole applies. With ``p`` the target from the base and ``c = |p|``:
@@ -182,6 +197,8 @@ def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, 
     Angles outside a joint's limits go to the nearer limit (the caller then tries the other
     branch and keeps the nearer end).
     """
+    lengths, base, _, hinge, lo, hi = model
+    quats, pos, world = frames
     r1, r2 = lengths[0], lengths[1]
     h = hinge[0]
     px, py, pz = target[0] - base[0], target[1] - base[1], target[2] - base[2]
@@ -221,22 +238,21 @@ def hinge_first_branch(lengths, base, cone, hinge, lo, hi, target, side, quats, 
             a = math.atan2(big_b, big_a) + side * math.acos(max(-1.0, min(1.0, k / norm)))
     quats[0, :] = q_axis_angle(h[0], h[1], h[2], fit_angle(a, cur0, lo[0], hi[0])[0])
     if not is_hinge(hinge, np.int64(1)):
-        aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
+        aim_second(model, target, frames)
     fk_3d(lengths, base, quats, pos, world)
     if dist2(pos[2], target) > sq(EXACT * (r1 + r2)):
-        aim_first(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
-        aim_second(lengths, base, target, cone, hinge, lo, hi, quats, pos, world)
+        aim_first(model, target, frames)
+        aim_second(model, target, frames)
     return math.sqrt(dist2(pos[2], target))
 
 
 @njit(cache=True)
-def one_branch(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world):
-    """One branch: :func:`hinge_first_branch` for a hinge first joint, else :func:`branch_3d`."""
-    if is_hinge(hinge, np.int64(0)):
-        return hinge_first_branch(
-            lengths, base, cone, hinge, lo, hi, target, side, quats, pos, world
-        )
-    return branch_3d(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world)
+def one_branch(model, target, pole, side, frames):
+    """One branch: :func:`hinge_first_branch` for a hinge first joint, else :func:`branch_3d`
+    (the arguments as :func:`branch_3d` takes them)."""
+    if is_hinge(model[3], np.int64(0)):
+        return hinge_first_branch(model, target, side, frames)
+    return branch_3d(model, target, pole, side, frames)
 
 
 @njit(cache=True)
@@ -254,13 +270,12 @@ def two_bone_3d(model, target, quats, tol, max_iter, opts, rec):
     start = quats.copy()
     side = 1.0 if opts[0] >= 0.0 else -1.0
     pole = opts[1:4]
-    best = one_branch(lengths, base, cone, hinge, lo, hi, target, pole, side, quats, pos, world)
+    frames = (quats, pos, world)
+    best = one_branch(model, target, pole, side, frames)
     if best > EXACT * (r1 + r2):
         chosen = quats.copy()
         copy_into(quats[:, :], start)
-        other = one_branch(
-            lengths, base, cone, hinge, lo, hi, target, pole, -side, quats, pos, world
-        )
+        other = one_branch(model, target, pole, -side, frames)
         if not other < best:
             copy_into(quats[:, :], chosen)
     fk_3d(lengths, base, quats, pos, world)
