@@ -201,11 +201,15 @@ def _allowed(q0, q1, q2, q3, j, cone, hinge, lo, hi):
 
 
 @njit(cache=True)
-def land_3d(lengths, base, cone, hinge, lo, hi, target, quats, pos, world, k):
+def land_3d(model, target, frames, k):
     """:func:`land_2d` in 3-D: joint ``j`` bent about its link's own z axis (a hinge: about its
     axis), then the chain turned about the base by the minimal rotation that puts the end
-    effector on the target, joint 0's rotation followed by it; both within their limits. ``pos``
-    and ``world`` hold the pose on entry (forward kinematics) and on return."""
+    effector on the target, joint 0's rotation followed by it; both within their limits.
+    ``model`` is the chain's ``kernel_arrays``; ``frames`` is ``(quats, pos, world)``, the local
+    rotations (n, 4), positions (n + 1, 3) and world rotations (n, 4) of the pose on entry
+    (forward kinematics) and on return."""
+    lengths, base, cone, hinge, lo, hi = model
+    quats, pos, world = frames
     n = lengths.shape[0]
     d = _landing(lengths, base, target, dist2(pos[n], base))
     if d < 0.0:

@@ -430,7 +430,7 @@ def fabrik_3d(model, target, quats, tol, max_iter, opts, rec):
         still = dist2(pos[n], end) <= still2
         if still and escapes > 0:
             k = ESCAPES - escapes
-            if land_3d(lengths, base, cone, hinge, lo, hi, target, quats, pos, world, k) >= 0 or (
+            if land_3d(model, target, (quats, pos, world), k) >= 0 or (
                 bend_3d(quats, cone, hinge, lo, hi, k) >= 0
             ):
                 escapes -= 1  # the bend is this iteration's step

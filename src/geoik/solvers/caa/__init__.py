@@ -220,8 +220,12 @@ def _fits_3d(quats, cone, hinge, lo, hi, first):
 
 
 @njit(cache=True)
-def _arc_quats(lengths, base, th, side, u, v, flat, pos2, pos3, quats):
-    """Local rotations of the arc pose in the plane (u, v) through the base."""
+def _arc_quats(lengths, base, th, side, arc, quats):
+    """Local rotations ``quats`` (n, 4) of the arc pose (theta ``th``, on ``side``) in the plane
+    through the base spanned by the unit vectors ``u`` and ``v`` (3,). ``arc`` is
+    ``(u, v, flat, pos2, pos3)``, the plane and scratch for the planar angles (n,) and the
+    planar (n + 1, 2) and spatial (n + 1, 3) positions."""
+    u, v, flat, pos2, pos3 = arc
     arc_angles(lengths, th, side, 0.0, flat)
     fk_2d(lengths, np.zeros(2), flat, pos2)
     for k in range(lengths.shape[0] + 1):
@@ -230,15 +234,17 @@ def _arc_quats(lengths, base, th, side, u, v, flat, pos2, pos3, quats):
 
 
 @njit(cache=True)
-def _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, quats):
-    """Largest theta whose joints 1.. fit the limits, assuming they fit near 0."""
+def _cap_3d(model, side, arc, quats):
+    """Largest theta whose joints 1.. fit the limits, assuming they fit near 0 (``model`` the
+    chain's ``kernel_arrays``, ``arc`` and ``quats`` as :func:`_arc_quats` takes them)."""
+    lengths, base, cone, hinge, lo, hi = model
     a, b = 0.0, TWO_PI
-    _arc_quats(lengths, base, b, side, u, v, flat, pos2, pos3, quats)
+    _arc_quats(lengths, base, b, side, arc, quats)
     if _fits_3d(quats, cone, hinge, lo, hi, 1) < 0:
         return b
     for _ in range(60):
         mid = 0.5 * (a + b)
-        _arc_quats(lengths, base, mid, side, u, v, flat, pos2, pos3, quats)
+        _arc_quats(lengths, base, mid, side, arc, quats)
         if _fits_3d(quats, cone, hinge, lo, hi, 1) < 0:
             a = mid
         else:
@@ -270,15 +276,16 @@ def caa_3d(model, target, quats, tol, max_iter, pre, rec):
     pos2 = np.empty((n + 1, 2))
     pos3 = np.empty((n + 1, 3))
     trial = np.empty((n, 4))
+    arc = (u, v, flat, pos2, pos3)
     broken = -1
     for _attempt in range(2):
-        cap = _cap_3d(lengths, base, cone, hinge, lo, hi, side, u, v, flat, pos2, pos3, trial)
+        cap = _cap_3d(model, side, arc, trial)
         status, count = newton_thetas(
             lengths, d, tol, max_iter, cap, pre[0] if pre.shape[0] else -1.0, ths
         )
         broken = 1 if count < 0 else -1
         for k in range(max(count, 0)):
-            _arc_quats(lengths, base, ths[k], side, u, v, flat, pos2, pos3, trial)
+            _arc_quats(lengths, base, ths[k], side, arc, trial)
             j = _fits_3d(trial, cone, hinge, lo, hi, 0)
             if j >= 0:
                 broken = j
@@ -289,7 +296,7 @@ def caa_3d(model, target, quats, tol, max_iter, pre, rec):
     if broken >= 0:
         return STALLED, 0, -1 - broken
     for k in range(count):
-        _arc_quats(lengths, base, ths[k], side, u, v, flat, pos2, pos3, quats)
+        _arc_quats(lengths, base, ths[k], side, arc, quats)
         if k + 1 < rec.shape[0]:
             copy_into(rec[k + 1, :, :], quats)
     return status, count, min(count + 1, rec.shape[0])
