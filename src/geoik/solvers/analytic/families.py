@@ -239,8 +239,7 @@ def solve_6r(code, H, P, points, R06, p_goal, tip0, cand, cflags, two, four3):
         for i in range(n5):
             cflags[i] = f5
         count = n5
-    h0, h1, h2, h3, h4, h5 = axes
-    return _wrist(h0, h1, h2, h3, h4, h5, R06, pos, count, cand, cflags)
+    return _wrist(axes, R06, pos, count, cand, cflags)
 
 
 @njit(cache=True, inline="always")
@@ -341,8 +340,12 @@ def _meeting_12(axes, arm, c12, wc, two, pos, cflags):
 
 
 @njit(cache=True)
-def _wrist(h0, h1, h2, h3, h4, h5, R06, pos, npos, cand, cflags):
-    """Append the spherical wrist's angles to each position solution ``pos[:npos]``."""
+def _wrist(axes, R06, pos, npos, cand, cflags):
+    """Append the spherical wrist's angles to each position solution ``pos[:npos]`` (rows of
+    the first three joints' angles, radians), writing full candidates into ``cand`` (flags in
+    ``cflags``); ``axes`` the six unit axes (3-tuples) at the zero configuration, ``R06`` the
+    goal rotation (9-tuple). Returns the number of candidates."""
+    h0, h1, h2, h3, h4, h5 = axes
     count = 0
     pflags = cflags[:npos].copy()
     pair = cand[:2, :2].copy()

@@ -417,7 +417,7 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
                 if stage == 1:
                     if _search(pitch, branch, roll, (lo, hi, st), q3s, q, tmp) == -np.inf:
                         continue
-                elif not _closed_form(stage, branch, n3, f3, d, phi, q4, h, a, b, q3s, q):
+                elif not _closed_form(stage, branch, (n3, f3, q3s), (d, phi, q4), (h, a, b), q):
                     continue
                 kept = _keep(arm, goal, q, stage, (lo, hi, start), tols, table, kept, singular, jac)
     return _write(table[0], table[1], table[2], kept, n, out)
@@ -487,11 +487,16 @@ def _base_pose(roll, h0, h, k, q0, rel, o0, o1, G):
 
 
 @njit(cache=True, inline="always")
-def _closed_form(stage, branch, n3, f3, d, phi, q4, h, a, b, q3s, q):
-    """Joints 1-4 into ``q`` (5,) on the elbow ``branch`` of the ``n3`` elbow angles ``q3s``
-    (SP3's flags ``f3``), the shoulder by SP1 to ``d`` and the pitch ``phi``, the roll
-    ``q4`` (radians). False where the pass ``stage`` takes no candidate there: on the exact
-    pass a branch that does not exist, on the least-squares pass a second one."""
+def _closed_form(stage, branch, elbows, pose, links, q):
+    """Joints 1-4 into ``q`` (5,) on the elbow ``branch`` of ``elbows`` ``(n3, f3, q3s)``, the
+    ``n3`` elbow angles ``q3s`` and SP3's flags ``f3``; the shoulder by SP1 to ``d`` and the
+    pitch ``phi``, the roll ``q4`` (radians), ``pose`` being ``(d, phi, q4)``; ``links`` is
+    ``(h, a, b)`` as :func:`_arm_points` gives them. False where the pass ``stage`` takes no
+    candidate there: on the exact pass a branch that does not exist, on the least-squares pass
+    a second one."""
+    n3, f3, q3s = elbows
+    d, phi, q4 = pose
+    h, a, b = links
     ok = branch < n3 and not f3 & LEAST_SQUARES
     if not ok and stage == 0:
         return False

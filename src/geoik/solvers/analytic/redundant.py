@@ -99,10 +99,18 @@ def held_goal(held, Rg, pg, v):
 
 
 @njit(cache=True)
-def _nearest(model, held, Rg, pg, start, v, cand, cflags, two, four3):
+def _nearest(problem, v, work):
     """The squared distance from ``start`` (7,) of the nearest candidate within the limits at
     held value ``v``, from the family's composition alone (candidates flagged least squares
-    left out); inf when none."""
+    left out); inf when none.
+
+    ``problem`` is ``(model, held, goal, start)``: the packed arm (:func:`.finish.pack`), the
+    held joint (:func:`pack_held`), the tip's goal (rotation 9-tuple, position 3-tuple) and the
+    start (7,) radians; ``work`` is ``(cand, cflags, two, four3)``, :func:`.families.solve_6r`'s
+    outputs and scratch."""
+    model, held, goal, start = problem
+    Rg, pg = goal
+    cand, cflags, two, four3 = work
     j = int(held[0])
     H = model[2:20].reshape((6, 3))
     P = model[20:41].reshape((7, 3))
@@ -140,15 +148,17 @@ def _nearest(model, held, Rg, pg, start, v, cand, cflags, two, four3):
 
 
 @njit(cache=True)
-def _refine(model, held, Rg, pg, start, b, fb, h, lo, hi, cand, cflags, two, four3):
+def _refine(problem, b, fb, h, span, work):
     """The held value near ``b`` (distance ``fb``, from a scan of spacing ``h``) whose nearest
     candidate is nearer ``start``: successive parabolic interpolation in the bracket
-    ``[b - h, b + h]`` (within ``[lo, hi]``), an end without a candidate within the limits
-    drawn halfway in instead; :data:`_REFINE` evaluations at most."""
+    ``[b - h, b + h]`` (within ``span``, ``(lo, hi)`` radians), an end without a candidate
+    within the limits drawn halfway in instead; :data:`_REFINE` evaluations at most.
+    ``problem`` and ``work`` as :func:`_nearest` takes them."""
+    lo, hi = span
     a = max(lo, b - h)
     c = min(hi, b + h)
-    fa = _nearest(model, held, Rg, pg, start, a, cand, cflags, two, four3) if a < b else np.inf
-    fc = _nearest(model, held, Rg, pg, start, c, cand, cflags, two, four3) if c > b else np.inf
+    fa = _nearest(problem, a, work) if a < b else np.inf
+    fc = _nearest(problem, c, work) if c > b else np.inf
     for _ in range(_REFINE):
         if c - a < 1e-6:
             break
@@ -164,7 +174,7 @@ def _refine(model, held, Rg, pg, start, b, fb, h, lo, hi, cand, cflags, two, fou
             if c <= b:
                 break
             x = 0.5 * (b + c)
-        fx = _nearest(model, held, Rg, pg, start, x, cand, cflags, two, four3)
+        fx = _nearest(problem, x, work)
         if fx < fb:
             if x < b:
                 c, fc = b, fb
@@ -179,9 +189,14 @@ def _refine(model, held, Rg, pg, start, b, fb, h, lo, hi, cand, cflags, two, fou
 
 
 @njit(cache=True)
-def _solve_at(model, held, Rg, pg, start, start6, v, tol, angle_tol, rows6, out):
+def _solve_at(problem, start6, v, tols, rows6, out):
     """The full solve at held value ``v``, written into ``out`` (16, 10) with ``v`` put back
-    in column ``held[0]``; returns the three groups' sizes."""
+    in column ``held[0]``; returns the three groups' sizes. ``problem`` as :func:`_nearest`
+    takes it, ``start6`` (6,) the start without the held joint, ``tols`` ``(tol, angle_tol)``
+    (metres, radians), ``rows6`` (16, 9) scratch."""
+    model, held, goal, _ = problem
+    Rg, pg = goal
+    tol, angle_tol = tols
     j = int(held[0])
     r6, p6 = held_goal(held, Rg, pg, v)
     sizes = solve_goal(model, r6, p6, start6, tol, angle_tol, rows6, 4)
@@ -222,45 +237,43 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     for i in range(6):
         start6[i] = start[i + 1 if i >= j else i]
     rows6 = np.empty((MAX_SOLUTIONS, OUT_COLUMNS))
+    problem = (model, held, (Rg, pg), start)
+    tols = (tol, angle_tol)
     if value == value:
-        sizes = _solve_at(model, held, Rg, pg, start, start6, value, tol, angle_tol, rows6, out)
+        sizes = _solve_at(problem, start6, value, tols, rows6, out)
         return sizes[0], sizes[1], sizes[2], value
     lo = held[7] if held[7] > -np.inf else -math.pi
     hi = held[8] if held[8] < np.inf else math.pi
     cand = np.empty((MAX_SOLUTIONS, 6))
     cflags = np.zeros(MAX_SOLUTIONS, dtype=np.int64)
-    two = np.empty((3, 2))
-    four3 = np.empty((4, 3))
+    work = (cand, cflags, np.empty((3, 2)), np.empty((4, 3)))
     for count in (SAMPLES, FINE_SAMPLES):  # the fine scan only when the coarse finds nothing
         step = (hi - lo) / (count - 1)
-        v, key = _scan(model, held, Rg, pg, start, lo, hi, count, cand, cflags, two, four3)
+        v, key = _scan(problem, (lo, hi), count, work)
         if key < np.inf:
-            v = _refine(model, held, Rg, pg, start, v, key, step, lo, hi, cand, cflags, two, four3)
-            sizes = _solve_at(model, held, Rg, pg, start, start6, v, tol, angle_tol, rows6, out)
+            v = _refine(problem, v, key, step, (lo, hi), work)
+            sizes = _solve_at(problem, start6, v, tols, rows6, out)
             if sizes[0] > 0:
                 return sizes[0], sizes[1], sizes[2], v
-    return _fallback(model, held, (Rg, pg), start, start6, (lo, hi), (tol, angle_tol), rows6, out)
+    return _fallback(problem, start6, (lo, hi), tols, rows6, out)
 
 
 @njit(cache=True, inline="always")
-def _fallback(model, held, goal, start, start6, span, tols, rows6, out):
+def _fallback(problem, start6, span, tols, rows6, out):
     """Where no value of the held joint solves the pose within the limits: of
     :data:`SAMPLES` values evenly across ``span`` ``(lo, hi)`` (radians), the one with
     solutions outside the limits, else the one whose least-squares candidate comes nearest the
-    pose; its rows into ``out`` as :func:`held_solutions`. ``goal``: (rotation 9-tuple,
-    position 3-tuple); ``start`` (7,) and ``start6`` (6,: without the held joint) radians;
-    ``tols``: (tol metres, angle_tol radians); ``rows6`` scratch. Returns the three groups'
-    sizes and the value."""
-    Rg, pg = goal
+    pose; its rows into ``out`` as :func:`held_solutions`. ``problem``, ``start6``, ``tols``
+    and ``rows6`` as :func:`_solve_at` takes them. Returns the three groups' sizes and the
+    value."""
     lo, hi = span
-    tol, angle_tol = tols
     spare = np.empty_like(out)
     key_best = np.inf
     got = (0, 0, 0)
     v_got = lo
     for k in range(SAMPLES):
         v = lo + k * (hi - lo) / (SAMPLES - 1)
-        sizes = _solve_at(model, held, Rg, pg, start, start6, v, tol, angle_tol, rows6, spare)
+        sizes = _solve_at(problem, start6, v, tols, rows6, spare)
         a_, b_, c_ = sizes
         key = np.inf
         if a_ or b_:
@@ -278,16 +291,18 @@ def _fallback(model, held, goal, start, start6, span, tols, rows6, out):
 
 
 @njit(cache=True)
-def _scan(model, held, Rg, pg, start, lo, hi, count, cand, cflags, two, four3):
-    """The start's value of the held joint (clamped into ``[lo, hi]``) and ``count`` values
-    evenly across ``[lo, hi]``, outward from it: the value whose nearest candidate is nearest
-    ``start``, and its squared distance (inf when none has a candidate within the limits). A
-    value farther from the start's than the best distance found is skipped: its own term alone
-    exceeds it."""
+def _scan(problem, span, count, work):
+    """The start's value of the held joint (clamped into ``span``, ``(lo, hi)`` radians) and
+    ``count`` values evenly across ``span``, outward from it: the value whose nearest candidate
+    is nearest ``start``, and its squared distance (inf when none has a candidate within the
+    limits). A value farther from the start's than the best distance found is skipped: its own
+    term alone exceeds it. ``problem`` and ``work`` as :func:`_nearest` takes them."""
+    _, held, _, start = problem
+    lo, hi = span
     j = int(held[0])
     v0 = min(max(start[j], lo), hi)
     best_v = v0
-    best = _nearest(model, held, Rg, pg, start, v0, cand, cflags, two, four3)
+    best = _nearest(problem, v0, work)
     # a solution near the start can lie in a narrow window of the held joint (a joint near its
     # limit): offsets from the start's value growing threefold, each tried while it can still
     # be nearer than the best found
@@ -298,7 +313,7 @@ def _scan(model, held, Rg, pg, start, lo, hi, count, cand, cflags, two, four3):
             break
         for v in (v0 - off, v0 + off):
             if lo <= v <= hi:
-                key = _nearest(model, held, Rg, pg, start, v, cand, cflags, two, four3)
+                key = _nearest(problem, v, work)
                 if key < best:
                     best, best_v = key, v
         off *= 3.0
@@ -311,7 +326,7 @@ def _scan(model, held, Rg, pg, start, lo, hi, count, cand, cflags, two, four3):
         d = wrap(v - v0) if held[7] == -np.inf else v - v0
         if d * d >= best:
             continue
-        key = _nearest(model, held, Rg, pg, start, v, cand, cflags, two, four3)
+        key = _nearest(problem, v, work)
         if key < best:
             best, best_v = key, v
     return best_v, best
