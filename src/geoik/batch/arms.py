@@ -82,30 +82,30 @@ KERNEL_ARGS = (_MODEL, _A2, _A1, _A1, types.float64, types.float64, _A2)
 """Argument types of an arm's kernel (``all_solutions`` of six joints,
 ``all_solutions_short`` of four or five): those :func:`geoik.solve_all` calls it with, so
 that both share one compiled kernel."""
+_I1 = types.Array(types.int64, 1, "C")
 _ENGINE_SIG = types.void(
     types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_ARGS)),
     _MODEL,
-    _A2,
-    _A3,
-    _A1,
-    types.float64,
-    types.float64,
+    types.Tuple((_A2, _A3, _A1)),
+    types.UniTuple(types.float64, 2),
     types.int64,
-    types.Array(types.int64, 1, "C"),
-    types.Array(types.int8, 1, "C"),
-    types.Array(types.int64, 1, "C"),
-    _A2,
-    _A1,
-    _A1,
+    _I1,
+    types.Tuple((types.Array(types.int8, 1, "C"), _I1, _A2, _A1, _A1)),
 )
 
 
 @njit(nogil=True, cache=True)
-def _engine(kernel, model, targets, rots, start, tol, angle_tol, chunk, counter, status, count,
-            angles, error, angle_error):  # fmt: skip
+def _engine(kernel, model, job, tols, chunk, counter, rows):
     """One thread's share: tasks of ``chunk`` poses taken from ``counter`` until none is left;
     each pose one call of the arm's ``kernel`` (a first-class function, so that the engine is
-    compiled once for every kernel), its first row kept."""
+    compiled once for every kernel), its first row kept.
+
+    ``job`` is ``(targets, rots, start)``: (m, 3) positions (metres), (m, 3, 3) rotations and
+    the (n,) start (radians); ``tols`` ``(tol, angle_tol)`` (metres, radians); ``rows`` the
+    outputs ``(status, count, angles, error, angle_error)``, (m,), (m,), (m, n), (m,), (m,)."""
+    targets, rots, start = job
+    tol, angle_tol = tols
+    status, count, angles, error, angle_error = rows
     m = targets.shape[0]
     n = angles.shape[1]
     out = np.empty((MAX_SOLUTIONS, n + 3))
@@ -225,9 +225,10 @@ def solve_block(
     counter = np.zeros(1, np.int64)
     chunk = max(1, min(1024, -(-m // 64)))
 
+    rows = (status, count, angles, error, angle_error)
+
     def work() -> None:
-        engine(kernel, model, t, rots, start, tol_, angle_tol_, chunk, counter, status, count,
-               angles, error, angle_error)  # fmt: skip
+        engine(kernel, model, (t, rots, start), (tol_, angle_tol_), chunk, counter, rows)
 
     if m:
         run_threads(work, min(threads(), -(-m // chunk)))

@@ -34,9 +34,13 @@ def _step_size(kinds, a, b, size):
 
 
 @njit(cache=True)
-def _tip_at(model, a, b, t, q, rot, pos, origins, axes, trot, tpos):
+def _tip_at(model, a, b, t, q, frames):
+    """Forward kinematics of the joint values ``q`` (m,) set a fraction ``t`` of the way from
+    keyframe ``a`` to keyframe ``b`` (each (m,)); ``frames`` is ``(rot, pos, origins, axes,
+    trot, tpos)`` as :func:`geoik.kinematics.fk_robot` writes them."""
     for j in range(q.shape[0]):
         q[j] = a[j] + t * (b[j] - a[j])
+    rot, pos, origins, axes, trot, tpos = frames
     fk_robot(model, q, rot, pos, origins, axes, trot, tpos)
 
 
@@ -51,6 +55,7 @@ def costs_robot(model, size, keys, nkeys):
     rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
     origins, axes = np.empty((m, 3)), np.empty((m, 3))
     trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
+    frames = (rot, pos, origins, axes, trot, tpos)
     count, total, path = 0, 0.0, 0.0
     for s in range(1, nkeys):
         a, b = keys[s - 1], keys[s]
@@ -67,11 +72,11 @@ def costs_robot(model, size, keys, nkeys):
         n += n % 4
         while True:
             fine, mid, coarse = 0.0, 0.0, 0.0
-            _tip_at(model, a, b, 0.0, q, rot, pos, origins, axes, trot, tpos)
+            _tip_at(model, a, b, 0.0, q, frames)
             px, py, pz = tpos[0, 0], tpos[0, 1], tpos[0, 2]
             qx, qy, qz, rx, ry, rz = px, py, pz, px, py, pz
             for i in range(1, n + 1):
-                _tip_at(model, a, b, i / n, q, rot, pos, origins, axes, trot, tpos)
+                _tip_at(model, a, b, i / n, q, frames)
                 x, y, z = tpos[0, 0], tpos[0, 1], tpos[0, 2]
                 fine += math.sqrt(sq(x - px) + sq(y - py) + sq(z - pz))
                 px, py, pz = x, y, z
@@ -100,20 +105,19 @@ def trace_robot(model, size, keys, step):
     rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
     origins, axes = np.empty((m, 3)), np.empty((m, 3))
     trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
+    frames = (rot, pos, origins, axes, trot, tpos)
     counts = np.empty(keys.shape[0], np.int64)
     total = 1
     for s in range(1, keys.shape[0]):
         counts[s] = max(1, int(math.ceil(_step_size(kinds, keys[s - 1], keys[s], size) / step)))
         total += counts[s]
     out = np.empty((total, 3))
-    _tip_at(model, keys[0], keys[0], 0.0, q, rot, pos, origins, axes, trot, tpos)
+    _tip_at(model, keys[0], keys[0], 0.0, q, frames)
     out[0] = tpos[0]
     r = 1
     for s in range(1, keys.shape[0]):
         for i in range(1, counts[s] + 1):
-            _tip_at(
-                model, keys[s - 1], keys[s], i / counts[s], q, rot, pos, origins, axes, trot, tpos
-            )
+            _tip_at(model, keys[s - 1], keys[s], i / counts[s], q, frames)
             out[r] = tpos[0]
             r += 1
     return out

@@ -87,10 +87,10 @@ class Solver:
 
     ``kernel_general``, if given, solves general joint models (:class:`geoik.Robot`)::
 
-        kernel_general(model, targets, goal_rot, targeted, oriented, q, tol, angle_tol,
-                       max_iter, opts, rec)
+        kernel_general(model, goal, q, tol, angle_tol, max_iter, opts, rec)
 
-    with ``model`` the robot's ``kernel_arrays``, ``opts`` the packed options followed by the
+    with ``model`` the robot's ``kernel_arrays``, ``goal`` the arrays ``(targets, goal_rot,
+    targeted, oriented)``, ``opts`` the packed options followed by the
     robot's size, ``capacity_general`` its keyframe rows (see
     :mod:`geoik.solvers.dls_general`) and ``default_max_iter_general`` its iteration budget
     (``default_max_iter`` when None): :attr:`budget_general`. A solver without one raises
@@ -195,7 +195,7 @@ class Solver:
         """Run the general kernel on ``q`` (in place) towards ``goals``, the arrays ``(targets,
         goal_rot, targeted, oriented)``; returns the kernel's ``(status, iterations, nrec)``."""
         kernel = runner(self.kernel_general, robot.n * robot.n * max_iter)
-        return kernel(robot.kernel_arrays, *goals, q, tol, angle_tol, max_iter, opts, rec)
+        return kernel(robot.kernel_arrays, goals, q, tol, angle_tol, max_iter, opts, rec)
 
     @property
     def budget_general(self) -> int:

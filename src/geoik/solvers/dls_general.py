@@ -387,17 +387,15 @@ def iterate(model, goal, free, q, err, rows, settings, frames, work, rec):
 
 
 @njit(cache=True)
-def dls_general(
-    model, targets, goal_rot, targeted, oriented, q, tol, angle_tol, max_iter, opts, rec
-):
+def dls_general(model, goal, q, tol, angle_tol, max_iter, opts, rec):
     """Damped least squares on a general model (see the module docstring).
 
     Parameters
     ----------
     model : :attr:`geoik.Robot.kernel_arrays`.
-    targets : (k, 3) target positions of the tips (rows of untargeted tips unused).
-    goal_rot : (k, 3, 3) target orientations (rows of tips without one unused).
-    targeted, oriented : (k,) which tips have a position target, and an orientation one too.
+    goal : ``(targets, goal_rot, targeted, oriented)``: (k, 3) target positions of the tips
+        (rows of untargeted tips unused), (k, 3, 3) target orientations (rows of tips without
+        one unused), and (k,) which tips have a position target, and an orientation one too.
     q : (m,) start joint values on entry, the result on return.
     tol, angle_tol : metres and radians.
     max_iter : iteration budget.
@@ -409,7 +407,7 @@ def dls_general(
     (status, iterations, nrec)
     """
     parents, kinds, origin_xyz, origin_rot, axes, lo, hi, tip_parents, tip_xyz, tip_rot, _ = model
-    goal = (targets, goal_rot, targeted, oriented)
+    targets, goal_rot, targeted, oriented = goal
     m, k = q.shape[0], targeted.shape[0]
     size = opts[opts.shape[0] - 1]  # after dls's options (damping, max_step, escape)
     w = WEIGHT * size

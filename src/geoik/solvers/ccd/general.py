@@ -176,12 +176,10 @@ def sweeps(model, goal, q, frames, errors, wo, size, stop, rec):
 
 
 @njit(cache=True)
-def ccd_general(
-    model, targets, goal_rot, targeted, oriented, q, tol, angle_tol, max_iter, opts, rec
-):
+def ccd_general(model, goal, q, tol, angle_tol, max_iter, opts, rec):
     """CCD on a general model; arguments and result as
     :func:`geoik.solvers.dls_general.dls_general` (``opts``: ``[L]``)."""
-    goal = (targets, goal_rot, targeted, oriented)
+    targets, goal_rot, targeted, oriented = goal
     size = opts[opts.shape[0] - 1]  # after ccd's options (escape)
     m, k = q.shape[0], targeted.shape[0]
     rot, pos, origins, world_axes = (
