@@ -93,17 +93,7 @@ def test_finish_gives_forward_kinematics_wrapped_angles_and_error():
     pos, out = np.empty((4, 2)), np.empty(3)
     params = judge_params(chain)
     code, err = finish_2d(
-        chain.lengths,
-        chain.base,
-        chain.lo,
-        chain.hi,
-        state,
-        np.array([1.0, 1.0]),
-        2,
-        1e-9,
-        params,
-        pos,
-        out,
+        chain.kernel_arrays, state, np.array([1.0, 1.0]), 2, 1e-9, params, pos, out
     )
     assert code == 2  # the kernel's MAX_ITERATIONS stands: the target is not reached
     np.testing.assert_allclose(out, [7.0 - 2 * PI, 1.0, -4.0 + 2 * PI])
@@ -114,7 +104,7 @@ def test_finish_gives_forward_kinematics_wrapped_angles_and_error():
     q = np.array([g.rotvec_to_q(*r) for r in rv])
     pos, out = np.empty((3, 3)), np.empty((2, 3))
     code, err = finish_3d(
-        spatial.lengths, spatial.base, q, np.zeros(3), 0, 1e-9, judge_params(spatial), pos, out
+        spatial.kernel_arrays, q, np.zeros(3), 0, 1e-9, judge_params(spatial), pos, out
     )
     assert code == 3  # a kernel's REACHED that the end effector belies becomes STALLED
     np.testing.assert_allclose(out, rv, atol=1e-15)

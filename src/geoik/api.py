@@ -221,15 +221,11 @@ def _run(
     params = judge_params(chain)
     if dim == 2:
         angles = np.empty(n)
-        lengths, base, lo, hi = chain.kernel_arrays
         finish = runner(finish_2d)
-        code, error = finish(lengths, base, lo, hi, state, t, code, tol_, params, positions, angles)
     else:
         angles = np.empty((n, 3))
         finish = runner(finish_3d)
-        code, error = finish(
-            chain.lengths, chain.base, state, t, code, tol_, params, positions, angles
-        )
+    code, error = finish(chain.kernel_arrays, state, t, code, tol_, params, positions, angles)
     status = STATUSES[code]
     moved = goal is not t and status is not Status.REACHED
     if moved and math.dist(positions[n].tolist(), goal.tolist()) <= tol_:

@@ -138,25 +138,31 @@ def judge_xyz(tx, ty, tz, ex, ey, ez, code, tol, bx, by, bz, params):
 
 
 @njit(cache=True)
-def finish_2d(lengths, base, lo, hi, angles, target, code, tol, params, pos, out):
+def finish_2d(model, angles, target, code, tol, params, pos, out):
     """A 2-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
 
-    Writes the joint positions ``pos`` (n + 1, 2) (forward kinematics of ``angles``) and the
-    public angles ``out`` (n,) (free joints wrapped into (-pi, pi]); returns :func:`judge` of the
-    end effector: ``(status code, error)``.
+    ``model`` is the chain's ``kernel_arrays`` ``(lengths, base, lo, hi)``. Writes the joint
+    positions ``pos`` (n + 1, 2) (forward kinematics of ``angles`` (n,), radians) and the
+    public angles ``out`` (n,) (free joints wrapped into (-pi, pi]); returns :func:`judge` of
+    the end effector against ``target`` (2,) with the kernel's status ``code``, ``tol`` and the
+    judge's ``params`` (4,): ``(status code, error)``.
     """
+    lengths, base, lo, hi = model
     fk_2d(lengths, base, angles, pos)
     wrap_free_joints(angles, lo, hi, out)
     return judge(target, pos[lengths.shape[0]], code, tol, base, params)
 
 
 @njit(cache=True)
-def finish_3d(lengths, base, quats, target, code, tol, params, pos, out):
+def finish_3d(model, quats, target, code, tol, params, pos, out):
     """A 3-D kernel's result as :func:`geoik.solve` returns it, in one compiled call.
 
-    Writes the joint positions ``pos`` (n + 1, 3) (forward kinematics of ``quats``) and the
-    rotation vectors ``out`` (n, 3); returns :func:`judge` of the end effector.
+    ``model`` is the chain's ``kernel_arrays`` ``(lengths, base, cone, hinge, lo, hi)``.
+    Writes the joint positions ``pos`` (n + 1, 3) (forward kinematics of ``quats`` (n, 4)) and
+    the rotation vectors ``out`` (n, 3); returns :func:`judge` of the end effector, as
+    :func:`finish_2d`.
     """
+    lengths, base = model[0], model[1]
     n = lengths.shape[0]
     fk_3d(lengths, base, quats, pos, np.empty((n, 4)))
     rotvecs_from_quats(quats, out)
