@@ -35,6 +35,10 @@ rotations is ``acos((tr - 1) / 2)``, so this is least squares on the orientation
 angle), the position exact. EAIK (Ostermeier et al.) solves this family by the same subproblems but
 takes each one's least-squares answer where it has no exact one, which leaves the position off when
 the orientation is unattainable.
+
+This module holds the family, the packed model and the closed forms; the search for the nearest
+orientation is :mod:`.five_search`, the polishing, judging and keeping of candidates
+:mod:`.five_keep`.
 """
 
 from __future__ import annotations
@@ -44,25 +48,22 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import copy_into, wrap
+from geoik.geometry import copy_into
 from geoik.solvers.analytic.families import _angle_of, mmt, mtm, mtv, mv, normal, rot
 from geoik.solvers.analytic.finish import (
-    NOT_EXACT,
-    OUTSIDE_LIMITS,
     SINGULAR,
-    _errors,
-    _gauss,
-    _into_limits,
     chain_size,
-    distance,
-    duplicate_of,
-    forward,
     goal_error,
-    jacobian,
-    try_step,
     tuple9,
 )
-from geoik.solvers.analytic.subproblems import DEGENERATE, LEAST_SQUARES, sp1, sp3, sp4
+from geoik.solvers.analytic.five_keep import (
+    NEAREST_ORIENTATION,
+    _count,
+    _keep,
+    _write,
+)
+from geoik.solvers.analytic.five_search import FINER, SAMPLES, _elbows, _search, _shoulder
+from geoik.solvers.analytic.subproblems import DEGENERATE, LEAST_SQUARES, sp1, sp4
 
 __all__ = [
     "FAMILIES_SHORT",
@@ -94,21 +95,10 @@ FAMILIES_SHORT = {
 }
 """Family code -> what it is, in words (1-based axes)."""
 
-NEAREST_ORIENTATION = 8
-"""Solution flag: the position exact, the orientation the nearest the arm attains there (its
-angle error, radians, beyond the solve's ``angle_tol``)."""
 MAX_ROWS = 8
 """Rows of the output: up to 4 exact solutions and 4 others."""
 SHORT_MODEL_SIZE = 54
 """Length of a packed model (:func:`pack_short`)."""
-SAMPLES = 96
-"""Samples of the last link's pitch ``phi`` in the search for the nearest orientation."""
-FINER = 16
-"""Where no sample of the pitch is feasible, it is sampled this many times finer."""
-_REFINE = 48
-"""Bisection and golden-section steps of that search (each shrinks the interval, by a half
-and by 0.618: far below 1e-9 rad from a sample interval of 2 pi / 96)."""
-_SAME = 1e-7
 _AXES = 1e-4
 """Slack of the orientation bound that skips a base turn (radians): axes parallel only to
 the decomposition's tolerance make it approximate."""
@@ -160,180 +150,6 @@ def pack_short(
     assert out.shape == (SHORT_MODEL_SIZE,)
     out.setflags(write=False)
     return out
-
-
-@njit(cache=True)
-def _roll(G1, phi, h, k, roll, lo4, hi4, start4):
-    """The roll ``q_4`` (within its limits) whose orientation ``R_h(phi) R_4`` is nearest
-    ``G1``, and ``tr((R_h(phi) R_4)^T G1)`` there (3 where they agree); 0 and the trace for a
-    four-joint arm."""
-    m = mtm(rot(h, phi), G1)
-    tr = m[0] + m[4] + m[8]
-    if not roll:
-        return 0.0, tr
-    mk = mv(m, k)
-    kmk = k[0] * mk[0] + k[1] * mk[1] + k[2] * mk[2]
-    c = tr - kmk
-    s = k[0] * (m[7] - m[5]) + k[1] * (m[2] - m[6]) + k[2] * (m[3] - m[1])
-    t = math.atan2(s, c)
-    v = _into_limits(t, lo4, hi4, start4)
-    if v == v:
-        return v, kmk + c * math.cos(v) + s * math.sin(v)
-    a = kmk + c * math.cos(lo4) + s * math.sin(lo4)
-    b = kmk + c * math.cos(hi4) + s * math.sin(hi4)
-    return (lo4, a) if a >= b else (hi4, b)
-
-
-@njit(cache=True)
-def _elbows(d0, rphi, h, a, b, t4, q3s):
-    """SP3: the elbow's angles (up to 2, into ``q3s``) for the pitch whose rotation is
-    ``rphi``; returns their count, flags and ``d``, where the shoulder must take the elbow."""
-    r = mv(rphi, t4)
-    d = (d0[0] - r[0], d0[1] - r[1], d0[2] - r[2])
-    nd = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-    n3, f3 = sp3(b, (-a[0], -a[1], -a[2]), h, nd, q3s)
-    return n3, f3, d
-
-
-@njit(cache=True)
-def _shoulder(d, q2, phi, h, a, b):
-    """SP1: the shoulder's angle taking the elbow at ``q2`` to ``d``, and the wrist's pitch
-    joint making up ``phi``; returns ``(q1, q3, flags)``."""
-    x = mv(rot(h, q2), b)
-    q1, f1 = sp1((a[0] + x[0], a[1] + x[1], a[2] + x[2]), d, h)
-    return q1, phi - q1 - q2, f1
-
-
-@njit(cache=True)
-def _place(d0, phi, h, a, b, t4, branch, q3s):
-    """Joints 1-3 for the pitch ``phi``: the elbow ``branch`` (0 or 1) of SP3, then SP1.
-    Returns ``(ok, q1, q2, q3, flags)``; not ok when that branch does not exist (the wrist
-    point out of the elbow's reach: ``flags`` has LEAST_SQUARES, ``q1 .. q3`` the
-    least-squares answer)."""
-    n3, f3, d = _elbows(d0, rot(h, phi), h, a, b, t4, q3s)
-    j = branch if branch < n3 else 0
-    q2 = q3s[j]
-    q1, q3, f1 = _shoulder(d, q2, phi, h, a, b)
-    ok = branch < n3 and not f3 & LEAST_SQUARES
-    return ok, q1, q2, q3, f1 | f3
-
-
-@njit(cache=True)
-def _within(v, lo, hi, near):
-    """Of ``v - 2 pi``, ``v``, ``v + 2 pi``, the one within [lo, hi] (no slack: the search's
-    answers then need no clamping, which would move the tip) nearest ``near``; NaN when none
-    is."""
-    best = np.nan
-    gap = np.inf
-    for k in range(-1, 2):
-        x = v + k * 2.0 * math.pi
-        if lo <= x <= hi and abs(x - near) < gap:
-            gap = abs(x - near)
-            best = x
-    return best
-
-
-@njit(cache=True)
-def _value(pitch, phi, branch, roll, limits, q3s, q):
-    """The orientation's trace at pitch ``phi`` on ``branch``, joints 1-4 into ``q`` (5,);
-    -inf where the position is not reached with joints 1-3 within their limits. ``pitch``:
-    the search's problem ``(d0, h, k, a, b, t4, G1)`` (3-tuples, metres or unit, and ``G1`` a
-    9-tuple rotation); ``limits``: ``(lo, hi, start)`` (5,) radians."""
-    d0, h, k, a, b, t4, G1 = pitch
-    lo, hi, start = limits
-    ok, q1, q2, q3, _ = _place(d0, phi, h, a, b, t4, branch, q3s)
-    if not ok:
-        return -np.inf
-    for j, v in ((1, q1), (2, q2), (3, q3)):
-        x = _within(wrap(v), lo[j], hi[j], start[j])
-        if x != x:
-            return -np.inf
-        q[j] = x
-    q4, tr = _roll(G1, phi, h, k, roll, lo[4], hi[4], start[4])
-    q[4] = q4
-    return tr
-
-
-@njit(cache=True, inline="always")
-def _best_sample(pitch, branch, roll, limits, q3s, tmp):
-    """The best of :data:`SAMPLES` pitches evenly over a turn (:data:`FINER` times as many
-    where none is feasible: a narrow feasible interval), by :func:`_value`. Returns its trace
-    (-inf when none is feasible), the pitch (radians) and the sample spacing (radians)."""
-    best = -np.inf
-    at = 0.0
-    step = 2.0 * math.pi / SAMPLES
-    for count in (SAMPLES, SAMPLES * FINER):
-        step = 2.0 * math.pi / count
-        for s in range(count):
-            phi = -math.pi + s * step
-            v = _value(pitch, phi, branch, roll, limits, q3s, tmp)
-            if v > best:
-                best, at = v, phi
-        if best > -np.inf:
-            break
-    return best, at, step
-
-
-@njit(cache=True)
-def _edge(pitch, branch, roll, limits, q3s, tmp, inside, outside):
-    """Bisection (:data:`_REFINE` steps) between a feasible pitch ``inside`` and an infeasible
-    one ``outside`` (radians): the last feasible pitch found, towards the feasible interval's
-    edge."""
-    x, y = inside, outside
-    for _ in range(_REFINE):
-        m = 0.5 * (x + y)
-        if _value(pitch, m, branch, roll, limits, q3s, tmp) == -np.inf:
-            y = m
-        else:
-            x = m
-    return x
-
-
-@njit(cache=True, inline="always")
-def _golden(pitch, branch, roll, limits, q3s, tmp, x, y):
-    """Golden-section search (:data:`_REFINE` steps) for the largest trace of
-    :func:`_value` on the pitches ``[x, y]`` (radians). Returns the last bracket's inner
-    points ``(c, e)``."""
-    g = 0.5 * (math.sqrt(5.0) - 1.0)
-    c = y - g * (y - x)
-    e = x + g * (y - x)
-    fc = _value(pitch, c, branch, roll, limits, q3s, tmp)
-    fe = _value(pitch, e, branch, roll, limits, q3s, tmp)
-    for _ in range(_REFINE):
-        if fc >= fe:
-            y, e, fe = e, c, fc
-            c = y - g * (y - x)
-            fc = _value(pitch, c, branch, roll, limits, q3s, tmp)
-        else:
-            x, c, fc = c, e, fe
-            e = x + g * (y - x)
-            fe = _value(pitch, e, branch, roll, limits, q3s, tmp)
-    return c, e
-
-
-@njit(cache=True)
-def _search(pitch, branch, roll, limits, q3s, q, tmp):
-    """The pitch on ``branch`` whose orientation is nearest ``G1`` with the position reached
-    within the limits (``pitch`` and ``limits`` as :func:`_value`): the best sample
-    (:func:`_best_sample`), its feasible interval within one sample each side
-    (:func:`_edge`), the best inside it (:func:`_golden`). Joints 1-4 into ``q`` (5,),
-    ``tmp`` (5,) scratch; returns the trace there (-inf when no pitch is feasible)."""
-    best, at, step = _best_sample(pitch, branch, roll, limits, q3s, tmp)
-    if best == -np.inf:
-        return best
-    lo_phi, hi_phi = at - step, at + step
-    if _value(pitch, lo_phi, branch, roll, limits, q3s, tmp) == -np.inf:
-        lo_phi = _edge(pitch, branch, roll, limits, q3s, tmp, at, lo_phi)
-    if _value(pitch, hi_phi, branch, roll, limits, q3s, tmp) == -np.inf:
-        hi_phi = _edge(pitch, branch, roll, limits, q3s, tmp, at, hi_phi)
-    c, e = _golden(pitch, branch, roll, limits, q3s, tmp, lo_phi, hi_phi)
-    best = -np.inf
-    for phi in (at, lo_phi, hi_phi, 0.5 * (c + e)):
-        v = _value(pitch, phi, branch, roll, limits, q3s, tmp)
-        if v > best:
-            best = v
-            copy_into(q, tmp)
-    return best
 
 
 WORK_SIZE = 2 + 2 + 5 + 5 + 5 + 16 * 5 + 16 * 4 + 16 + 66
@@ -506,173 +322,3 @@ def _closed_form(stage, branch, elbows, pose, links, q):
     q1, q3, _ = _shoulder(d, q2, phi, h, a, b)
     q[1], q[2], q[3], q[4] = q1, q2, q3, q4
     return True
-
-
-@njit(cache=True)
-def _polish(H, P, R_tip, Rg, pg, q, steps, jac, position=False):
-    """Up to ``steps`` Gauss-Newton steps on the pose error (six equations, ``n`` < 6 joints:
-    least squares by the normal equations), in place on ``q``, each kept only if it makes
-    the error smaller; with ``position``, on the position alone (three equations: the
-    least-norm step). ``jac`` (11, 6) scratch (the Jacobian in its first 6 rows, the
-    equations below). Returns the final (position error, angle error)."""
-    n = H.shape[0]
-    R, p = forward(H, P, R_tip, q)
-    ep, er, dp, da = _errors(Rg, pg, R, p)
-    trial = np.empty(n)
-    for _ in range(steps):
-        if dp + da == 0.0:
-            break
-        jacobian(H, P, q, p, jac)
-        e = (ep[0], ep[1], ep[2], er[0], er[1], er[2])
-        found = _position_step(jac, e, n, q, trial) if position else _pose_step(jac, e, n, q, trial)
-        if not found:
-            break
-        taken, p2, ep2, er2, dp2, da2 = try_step(H, P, R_tip, Rg, pg, q, trial, dp, da, position)
-        if not taken:
-            break
-        p, ep, er, dp, da = p2, ep2, er2, dp2, da2
-    return dp, da
-
-
-@njit(cache=True, inline="always")
-def _position_step(jac, e, n, q, trial):
-    """The least-norm step on the position: ``J J^T y = e`` (3 x 3, in rows 6-8 of ``jac``),
-    ``trial = q + J^T y`` (n,), for the Jacobian's position rows ``jac[:3, :n]`` and the
-    error ``e`` (6-tuple, its first three metres). False when the system is singular."""
-    sys3 = jac[6:9, :]
-    for i in range(3):
-        for j in range(3):
-            sys3[i, j] = 0.0
-            for c in range(n):
-                sys3[i, j] += jac[i, c] * jac[j, c]
-        sys3[i, 3] = e[i]
-    if not _gauss(sys3, 3):
-        return False
-    for c in range(n):
-        trial[c] = q[c] + (jac[0, c] * sys3[0, 3] + jac[1, c] * sys3[1, 3] + jac[2, c] * sys3[2, 3])
-    return True
-
-
-@njit(cache=True, inline="always")
-def _pose_step(jac, e, n, q, trial):
-    """The least-squares step on the pose: the normal equations ``J^T J x = J^T e`` (n x n,
-    in rows 6-10 of ``jac``), ``trial = q + x`` (n,), for the Jacobian ``jac[:6, :n]`` and
-    the error ``e`` (6-tuple: metres, then radians). False when the system is singular."""
-    normal_eq = jac[6:11, :]  # (n, n + 1): J^T J | J^T e
-    for i in range(n):
-        for j in range(n):
-            normal_eq[i, j] = 0.0
-            for r6 in range(6):
-                normal_eq[i, j] += jac[r6, i] * jac[r6, j]
-        normal_eq[i, n] = 0.0
-        for r6 in range(6):
-            normal_eq[i, n] += jac[r6, i] * e[r6]
-    if not _gauss(normal_eq, n):
-        return False
-    for i in range(n):
-        trial[i] = q[i] + normal_eq[i, n]
-    return True
-
-
-@njit(cache=True)
-def _count(group, kept, g):
-    """How many of the first ``kept`` entries of ``group`` are ``g``."""
-    c = 0
-    for i in range(kept):
-        c += group[i] == g
-    return c
-
-
-@njit(cache=True)
-def _keep(arm, goal, q, stage, limits, tols, table, kept, singular, jac):
-    """Check the candidate ``q`` (5,) by forward kinematics (on the exact pass polished where
-    it is off by more than ``tols[2]`` metres or 1e-12 rad; ``jac`` (11, 6) scratch), place it
-    in its group (unless a duplicate, or an exact pose on the wrong pass) and return the new
-    count. ``arm``: ``(H, P, R_tip)`` of the ``n`` joints; ``goal``: (rotation 9-tuple,
-    position 3-tuple); ``limits``: ``(lo, hi, start)`` radians; ``tols``: (tol metres,
-    angle_tol radians, the rounding); ``table``: the kept ``(rows, info, group)``;
-    ``singular``: SINGULAR when the base's turn is not fixed by the position (the goal on
-    axis 1)."""
-    H, P, R_tip = arm
-    Rg, pg = goal
-    n = H.shape[0]
-    dp, da = _pose_errors(H, P, R_tip, Rg, pg, q[:n], stage, tols[2], jac)
-    exact = dp <= tols[0] and da <= tols[1]
-    flags = singular
-    if stage == 0 and not exact:
-        return kept
-    if stage == 1:
-        if dp > tols[0]:
-            return kept
-        if not exact:
-            flags |= NOT_EXACT | NEAREST_ORIENTATION
-    if stage == 2:
-        flags |= NOT_EXACT
-    rows, info, group = table
-    lo, hi, start = limits
-    for j in range(n):
-        v = wrap(q[j])
-        if stage < 2:
-            x = _into_limits(v, lo[j], hi[j], start[j])
-            if x != x:
-                flags |= OUTSIDE_LIMITS
-            else:
-                v = x
-        rows[kept, j] = v
-    g = 2 if stage == 2 else 1 if flags & OUTSIDE_LIMITS else 0
-    if duplicate_of(rows, group, kept, g, n) >= 0:
-        return kept
-    group[kept] = g
-    info[kept, 0] = flags
-    info[kept, 1] = dp
-    info[kept, 2] = da
-    # exact: by distance from the start; the others by their pose error first
-    dist = distance(rows, kept, start, lo)
-    info[kept, 3] = dist if stage == 0 else (dp + da) * 1e6 + dist
-    return kept + 1
-
-
-@njit(cache=True, inline="always")
-def _pose_errors(H, P, R_tip, Rg, pg, q, stage, fine, jac):
-    """The position (metres) and angle (radians) errors of ``q`` (n,) from the goal ``Rg``,
-    ``pg``, after polishing in place: on the exact pass (``stage`` 0) the pose where it is off
-    by more than ``fine`` metres or 1e-12 rad, on the nearest-orientation pass the position
-    alone (the orientation is the search's)."""
-    R, p = forward(H, P, R_tip, q)
-    _, _, dp, da = _errors(Rg, pg, R, p)
-    if stage == 0 and (dp > fine or da > 1e-12):  # rounding, or axes parallel to tolerance
-        dp, da = _polish(H, P, R_tip, Rg, pg, q, 4, jac)
-    elif stage == 1 and dp > fine:
-        dp, da = _polish(H, P, R_tip, Rg, pg, q, 4, jac, True)
-    return dp, da
-
-
-@njit(cache=True)
-def _write(rows, info, group, kept, n, out):
-    """The kept rows into ``out`` by group, each group sorted by its key; the sizes."""
-    m = out.shape[0]
-    s0 = s1 = s2 = 0
-    r = 0
-    for g in range(3):
-        while True:
-            best = -1
-            for i in range(kept):
-                if group[i] == g and (best < 0 or info[i, 3] < info[best, 3]):
-                    best = i
-            if best < 0:
-                break
-            group[best] = -1.0
-            if r < m:
-                for j in range(n):
-                    out[r, j] = rows[best, j]
-                out[r, n] = info[best, 0]
-                out[r, n + 1] = info[best, 1]
-                out[r, n + 2] = info[best, 2]
-                r += 1
-                if g == 0:
-                    s0 += 1
-                elif g == 1:
-                    s1 += 1
-                else:
-                    s2 += 1
-    return s0, s1, s2
