@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into
-from geoik.solvers.analytic.families import _angle_of, mmt, mtm, mtv, mv, normal, rot
+from geoik.solvers.analytic.algebra import _angle_of, mmt, mtm, mtv, mv, normal, rot
 from geoik.solvers.analytic.finish import (
     SINGULAR,
     chain_size,

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into, wrap
-from geoik.solvers.analytic.families import mtm, mv, rot
+from geoik.solvers.analytic.algebra import mtm, mv, rot
 from geoik.solvers.analytic.finish import (
     _into_limits,
 )

@@ -37,7 +37,8 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import wrap
-from geoik.solvers.analytic.families import MAX_SOLUTIONS, mm, mv, rot, solve_6r
+from geoik.solvers.analytic.algebra import mm, mv, rot
+from geoik.solvers.analytic.families import MAX_SOLUTIONS, solve_6r
 from geoik.solvers.analytic.finish import (
     OUT_COLUMNS,
     _into_limits,
