@@ -227,7 +227,8 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     count = solve_6r(code, H, P, points, R06, pg, tip0, cand, cflags, two, four3)
     fine = 1e-13 * chain_size(P)  # a closed form's rounding: no Newton step below it
     kept = 0
-    # the loop over the candidates stays whole: with its steps as functions it ran ~6 % slower
+    # the loop over the candidates stays whole: with its steps as functions it ran ~6 % slower;
+    # its duplicate test and distance are duplicate_of and distance, inlined
     for c in range(count):
         copy_into(q, cand[c])
         R, p = forward(H, P, R_tip, q)
@@ -246,27 +247,11 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
                     flags |= OUTSIDE_LIMITS
             rows[kept, j] = v
         g_new = 2 if flags & NOT_EXACT else 1 if flags & OUTSIDE_LIMITS else 0
-        dup = -1
-        for k in range(kept):
-            if group[k] == g_new:
-                same = True
-                for j in range(n):
-                    if abs(wrap(rows[k, j] - rows[kept, j])) > _SAME:
-                        same = False
-                        break
-                if same:
-                    dup = k
-                    break
+        dup = duplicate_of(rows, group, kept, g_new, n)
         if dup >= 0:
             rflags[dup] |= flags & SINGULAR
             continue
-        dist = 0.0
-        for j in range(n):
-            dj = rows[kept, j] - start[j]
-            if lo[j] == -np.inf:
-                dj = wrap(dj)
-            dist += dj * dj
-        keys[kept] = dp + da if g_new == 2 else dist
+        keys[kept] = dp + da if g_new == 2 else distance(rows, kept, start, lo)
         group[kept] = g_new
         rflags[kept] = flags
         rerr[kept, 0] = dp
@@ -320,7 +305,7 @@ def chain_size(P):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def duplicate_of(rows, group, kept, g, n):
     """The row of ``rows[:kept]`` in group ``g`` whose ``n`` joint values all lie within
     :data:`_SAME` radians of those of ``rows[kept]`` (modulo 2 pi); -1 when none does."""
@@ -336,7 +321,7 @@ def duplicate_of(rows, group, kept, g, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def distance(rows, r, start, lo):
     """The squared distance (radians squared) of ``rows[r]`` from ``start`` (n,), wrapped for a
     continuous joint (``lo`` -inf)."""
