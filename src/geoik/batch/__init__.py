@@ -1,7 +1,8 @@
 """The batch engine: one solver over many targets, compiled, on every core.
 
-- :mod:`~geoik.batch.engine`: :func:`evaluate` and :func:`evaluate_grid`, the planar engines
-  and the front of every batch;
+- :mod:`~geoik.batch.engine`: :func:`evaluate` and :func:`evaluate_grid`, the front of every
+  batch (checks, ``method="auto"``, the result);
+- :mod:`~geoik.batch.planar`: the planar chain engines;
 - :mod:`~geoik.batch.spatial`: the 3-D chain engines;
 - :mod:`~geoik.batch.trees`: skeletons, row by row;
 - :mod:`~geoik.batch.parallel`: the dynamic schedule the engines share among numba's threads.

@@ -19,37 +19,30 @@ one after the other, each on every target still short (neither REACHED nor CLOSE
 first not provably out of reach), and keeps per target what :func:`geoik.solve` keeps
 (``BatchResult.solved_by`` says which attempt).
 
-The two engines are compiled on first use (not at import) for an explicit signature in which
-the kernel is a first-class function, so each compiled engine is cached on disk and shared by
-every solver.
-
-This module holds the planar engines; 3-D chains go to :mod:`geoik.batch.spatial` (``kernel_3d``,
-``fk_3d``, ``costs_3d``, and the 3-D lane kernel of CCD) and skeletons to
-:mod:`geoik.batch.trees` (``solve_tree``'s kernels, row by row), through the same
-:func:`evaluate`.
+This module is the front of every batch: the checks, ``"auto"``'s attempts and the result. The
+compiled engines are elsewhere, all reached through the same :func:`evaluate`: planar chains in
+:mod:`geoik.batch.planar` (the one-target and the lane engine, compiled on first use for a
+signature in which the kernel is a first-class function, so each is cached on disk and shared
+by every solver), 3-D chains in :mod:`geoik.batch.spatial` (``kernel_3d``, ``fk_3d``,
+``costs_3d``, and the 3-D lane kernel of CCD), skeletons in :mod:`geoik.batch.trees`
+(``solve_tree``'s kernels, row by row) and robot arms in :mod:`geoik.batch.arms`.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit, types
 
-from geoik.batch import spatial
-from geoik.batch.bundles import (
-    CHAIN_2D,
-    LANE_OUTPUTS,
-    Job,
-    Outputs,
-    empty_outputs,
-    job_type,
-    outputs_type,
-)
-from geoik.batch.costs import cost_function, no_costs
-from geoik.batch.parallel import run_threads, take, threads
+from geoik.batch import planar, spatial
+from geoik.batch.bundles import Outputs, empty_outputs
+from geoik.batch.planar import COSTS_2D_ARGS as COSTS_2D_ARGS  # the planar engines' names
+from geoik.batch.planar import GRID_COLUMNS as GRID_COLUMNS
+from geoik.batch.planar import KERNEL_2D_ARGS as KERNEL_2D_ARGS
+from geoik.batch.planar import KERNEL_2D_LANES_ARGS as KERNEL_2D_LANES_ARGS
+from geoik.batch.planar import LANES as LANES
+from geoik.batch.planar import TASK as TASK
 from geoik.batch.trees import TreeBatchResult, evaluate_tree
 from geoik.chain import Chain
 from geoik.checks import (
@@ -60,86 +53,14 @@ from geoik.checks import (
     check_points,
 )
 from geoik.errors import InvalidOptionError
-from geoik.geometry import CLOSEST, REACHED, copy_into, fk_2d, wrap_free_joints
-from geoik.judge import judge, judge_params, judge_xyz
-from geoik.motion import costs_2d
+from geoik.geometry import CLOSEST, REACHED
 from geoik.rigs.skeleton import Skeleton
 from geoik.robots.model import Robot
 from geoik.solvers import Solver
 from geoik.solvers.auto import NEARER, out_of_reach_all
 from geoik.solvers.request import Request, check_request
-from geoik.state import rest_state
 
 __all__ = ["BatchResult", "TreeBatchResult", "evaluate", "evaluate_grid"]
-
-_A1 = types.Array(types.float64, 1, "C")
-_A2 = types.Array(types.float64, 2, "C")
-_A3 = types.Array(types.float64, 3, "C")
-_MODEL = types.Array(types.float64, 1, "C", readonly=True)  # a chain's arrays are read-only
-_I64 = types.Array(types.int64, 1, "C")
-KERNEL_2D_ARGS = (CHAIN_2D, _A1, _A1, types.float64, types.int64, _A1, _A2)
-"""Argument types every 2-D kernel is compiled for when the batch engine calls it: those
-:func:`geoik.solve` calls it with (the chain's ``kernel_arrays``, target (2,), angles (n,), tol,
-max_iter, opts, rec (cap, n)), so both share one compiled kernel."""
-KERNEL_2D_LANES_ARGS = (
-    CHAIN_2D,
-    _A2,
-    _A2,
-    types.float64,
-    types.int64,
-    _A1,
-    _A3,
-    LANE_OUTPUTS,
-    types.boolean,
-)
-"""Argument types of a lane kernel (``Solver.kernel_2d_lanes``, see
-``geoik.solvers.ccd.lanes.ccd_2d_lanes``): the chain's ``kernel_arrays``, targets (K, 2), angles
-(K, n), tol, max_iter, opts, rec (K, cap, n), the outputs
-(:data:`~geoik.batch.bundles.LANE_OUTPUTS`: keyframes used, status, iterations (K,) and the final
-end effector (K, 2)) and whether to write the final angles."""
-COSTS_2D_ARGS = (_MODEL, _MODEL, _A2, types.int64)
-"""Argument types ``motion.costs_2d`` is compiled for when the engines call it: the chain's
-lengths and base, a target's keyframes (cap, n) and how many of them are used."""
-_COSTS_2D = types.FunctionType(
-    types.Tuple((types.int64, types.float64, types.float64))(*COSTS_2D_ARGS)
-)
-# the engines: the kernel, the cost function (``motion.costs_2d``, or ``costs.no_costs`` when no
-# costs are wanted, so that an engine asked for none compiles none), the chain's kernel_arrays,
-# the Job, the chunk (one-target engine) or the lanes, grid width and targets per task (lane
-# engine), the counter the threads take tasks from, and the Outputs to fill
-_ENGINE_SIG = types.void(
-    types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_2D_ARGS)),
-    _COSTS_2D,
-    CHAIN_2D,
-    job_type(2),
-    types.int64,
-    _I64,
-    outputs_type(2),
-)
-_LANE_ENGINE_SIG = types.void(
-    types.FunctionType(types.none(*KERNEL_2D_LANES_ARGS)),
-    _COSTS_2D,
-    CHAIN_2D,
-    job_type(2),
-    types.int64,
-    types.int64,
-    types.int64,
-    _I64,
-    outputs_type(2),
-)
-TASK = 2048
-"""Targets per task of the lane engine when no keyframes are recorded."""
-LANES = 256
-"""Targets per block of the lane engine (fewer when costs are wanted, see :func:`_lanes`). Each
-lane loop of the kernel has a fixed cost per call (its set-up and LLVM's checks that the rows it
-reads and writes do not overlap), so longer blocks spend less of a sweep on it; on the reference
-CCD map 256 lanes ran 8 % faster than 128, although a block runs as many sweeps as its slowest
-lane. The work array (about 90 KiB for 5 links) stays in L2."""
-GRID_COLUMNS = 16
-"""On a grid of targets (:func:`evaluate_grid`), a block of the lane engine is this many columns
-wide and ``LANES // GRID_COLUMNS`` rows high: neighbouring pixels take similar numbers of
-sweeps, and a block runs as many sweeps as its slowest lane, so compact blocks waste fewer (on
-the reference CCD map 16 x 16 blocks leave 8 % of the lane sweeps idle, blocks of one row 29 %)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -184,142 +105,6 @@ class BatchResult:
     def reached(self) -> np.ndarray:
         """(m,) bool: the targets whose status is REACHED."""
         return self.status == REACHED
-
-
-@njit(cache=True, nogil=True)
-def _engine(kernel, cost_fn, model, job, chunk, counter, out):
-    """One thread's share of the work: tasks of ``chunk`` targets, taken from ``counter`` (see
-    :mod:`geoik.batch.parallel`) until none is left.
-
-    ``model`` is the chain's ``kernel_arrays`` (lengths, base, lo, hi), ``job`` a
-    :class:`~geoik.batch.bundles.Job` and ``out`` its :class:`~geoik.batch.bundles.Outputs`."""
-    m = job.targets.shape[0]
-    tasks = (m + chunk - 1) // chunk
-    c = take(counter)
-    while c < tasks:
-        _task(kernel, cost_fn, model, job, c * chunk, min(m, (c + 1) * chunk), out)
-        c = take(counter)
-
-
-@njit(cache=True)
-def _task(kernel, cost_fn, model, job, i0, i1, out):
-    """Targets ``i0:i1`` one by one through a one-target kernel, with buffers of their own."""
-    lengths, base, lo, hi = model
-    targets, start, tol, max_iter, opts, cap, params, want_costs = job
-    status, iters, error, count, rotsum, path, angles = out
-    n = lengths.shape[0]
-    rec = np.empty((cap, n))
-    ang = np.empty(n)
-    t = np.empty(2)
-    pos = np.empty((n + 1, 2))
-    for i in range(i0, i1):
-        copy_into(ang[:], start)
-        copy_into(rec[0, :], start)
-        t[0], t[1] = targets[i, 0], targets[i, 1]
-        code, used, nrec = kernel(model, t, ang, tol, max_iter, opts, rec)
-        fk_2d(lengths, base, ang, pos)
-        st, err = judge(t, pos[n], code, tol, base, params)
-        status[i] = st
-        iters[i] = used
-        error[i] = err
-        if want_costs:
-            k, total, p = cost_fn(lengths, base, rec, max(nrec, 1))
-            count[i], rotsum[i], path[i] = k, total, p
-        if angles.shape[0] > 0:
-            wrap_free_joints(ang, lo, hi, angles[i])
-
-
-@njit(cache=True)
-def _lane_task(kernel, cost_fn, model, job, lanes, width, i0, i1, out):
-    """Targets ``i0:i1`` through the lane kernel, ``lanes`` at a time: consecutive targets, or
-    with ``width`` > 0 (the targets a grid's rows, ``width`` a row, and ``i0:i1`` whole rows)
-    blocks of up to :data:`GRID_COLUMNS` columns by ``lanes // GRID_COLUMNS`` rows. A block short
-    of ``lanes`` targets is padded with copies of its last one, whose results are dropped."""
-    n = model[0].shape[0]
-    buffers = (
-        np.empty((lanes, 2)),  # the targets of the block
-        np.empty((lanes, n)),  # their angles
-        np.empty((lanes, job.cap if job.costs else 1, n)),  # their keyframes
-        np.empty((3, lanes), np.int64),  # keyframes used, kernel status, iterations
-        np.empty((lanes, 2)),  # the end effectors
-    )
-    idx = np.empty(lanes, np.int64)  # the target in each lane
-    if width > 0:
-        wide = min(GRID_COLUMNS, lanes)
-        r0, rows = i0 // width, (i1 - i0) // width
-        for c0 in range(0, width, wide):
-            cols = min(wide, width - c0)
-            for q in range(lanes):
-                k = min(q, rows * cols - 1)
-                idx[q] = (r0 + k // cols) * width + c0 + k % cols
-            _lane_block(kernel, cost_fn, model, job, idx, rows * cols, buffers, out)
-        return
-    for b0 in range(i0, i1, lanes):
-        for q in range(lanes):
-            idx[q] = min(b0 + q, i1 - 1)
-        _lane_block(kernel, cost_fn, model, job, idx, min(lanes, i1 - b0), buffers, out)
-
-
-@njit(cache=True)
-def _lane_block(kernel, cost_fn, model, job, idx, used, buffers, out):
-    """The targets ``idx`` (the first ``used`` of them wanted) through one call of the lane
-    kernel, judged by the end effector it returns, their results written; ``buffers`` are the
-    block's targets, angles, keyframes, kernel outputs and end effectors (see
-    :func:`_lane_task`)."""
-    lengths, base, lo, hi = model
-    targets, start, tol, max_iter, opts, _, params, want_costs = job
-    status, iters, error, count, rotsum, path, angles = out
-    t, ang, rec, info, end = buffers
-    lanes, n = idx.shape[0], start.shape[0]
-    final = angles.shape[0] > 0
-    for b in range(lanes):
-        i = idx[b]
-        t[b, 0], t[b, 1] = targets[i, 0], targets[i, 1]
-        for j in range(n):
-            ang[b, j] = start[j]
-        if want_costs:  # the first keyframe, which the kernel reads only when recording
-            for j in range(n):
-                rec[b, 0, j] = start[j]
-    kernel(model, t, ang, tol, max_iter, opts, rec, (info[0], info[1], info[2], end), final)
-    # params as a tuple: the inlined judge would otherwise count references to the array, which
-    # every thread shares, on every target
-    radii = (params[0], params[1], params[2], params[3])
-    for b in range(used):
-        i = idx[b]
-        st, err = judge_xyz(
-            t[b, 0],
-            t[b, 1],
-            0.0,
-            end[b, 0],
-            end[b, 1],
-            0.0,
-            info[1, b],
-            tol,
-            base[0],
-            base[1],
-            0.0,
-            radii,
-        )
-        status[i], iters[i], error[i] = st, info[2, b], err
-        if want_costs:
-            count[i], rotsum[i], path[i] = cost_fn(lengths, base, rec[b], info[0, b])
-        if final:
-            wrap_free_joints(ang[b], lo, hi, angles[i])
-
-
-@njit(cache=True, nogil=True)
-def _lane_engine(kernel, cost_fn, model, job, lanes, width, per, counter, out):
-    """:func:`_engine` for a solver with a lane kernel: tasks of ``per`` targets (whole rows of
-    a grid ``width`` wide, if ``width`` > 0), ``lanes`` of them in flight at once, judged by the
-    end effector the kernel returns (the error is that of the kernel's pose). Threads take tasks
-    one at a time from ``counter`` (:func:`geoik.batch.parallel.take`)."""
-    m = job.targets.shape[0]
-    tasks = (m + per - 1) // per
-    c = take(counter)
-    while c < tasks:
-        i0 = c * per
-        _lane_task(kernel, cost_fn, model, job, lanes, width, i0, min(m, i0 + per), out)
-        c = take(counter)
 
 
 def evaluate(
@@ -606,80 +391,9 @@ def _run_any(
     out: Outputs,
     width: int = 0,
 ) -> None:
-    """Fill ``out`` by the planar engines here or the 3-D ones of :mod:`geoik.batch.spatial`."""
+    """Fill ``out`` by the planar engines (:mod:`geoik.batch.planar`) or the 3-D ones
+    (:mod:`geoik.batch.spatial`)."""
     if chain.dim == 2:
-        _run(solver, chain, t, tol, iters, opts, costs, out, width)
+        planar.run(solver, chain, t, tol, iters, opts, costs, out, width)
     else:
         spatial.run(solver, chain, t, tol, iters, opts, costs, out)
-
-
-def _run(
-    solver: Solver,
-    chain: Chain,
-    t: np.ndarray,
-    tol: float,
-    iters: int,
-    opts: np.ndarray,
-    costs: bool,
-    out: Outputs,
-    width: int = 0,
-) -> None:
-    """Fill ``out`` by the solver's lane kernel or its one-target kernel (``width``: see
-    :func:`evaluate_grid`)."""
-    m, n = t.shape[0], chain.n
-    cap = solver.capacity(n, iters) if costs else 1
-    start = np.ascontiguousarray(rest_state(chain))
-    job = Job(t, start, float(tol), int(iters), opts, int(cap), judge_params(chain), bool(costs))
-    model = chain.kernel_arrays
-    cost_fn = cost_function(costs_2d if costs else no_costs, COSTS_2D_ARGS)
-    counter = np.zeros(1, np.int64)
-    if solver.kernel_2d_lanes is not None:
-        engine, kernel = _lane_engine_for(solver.kernel_2d_lanes)
-        lanes = _lanes(costs, cap, n)
-        per = lanes * max(1, TASK // lanes)
-        if width > 0:  # a band of rows per task, blocks of GRID_COLUMNS columns
-            per = max(1, lanes // min(GRID_COLUMNS, lanes)) * width
-
-        def lane_work() -> None:
-            engine(kernel, cost_fn, model, job, lanes, width, per, counter, out)
-
-        run_threads(lane_work, min(threads(), -(-m // per)))
-        return
-    engine, kernel = _engine_for(solver.kernel_2d)
-    size = max(1, min(256, -(-m // 64)))  # chunk of targets per task
-
-    def work() -> None:
-        engine(kernel, cost_fn, model, job, size, counter, out)
-
-    run_threads(work, min(threads(), -(-m // size)))
-
-
-def _lanes(costs: bool, cap: int, n: int) -> int:
-    """Targets per call of a lane kernel: :data:`LANES`, fewer when keyframes are recorded so
-    that the keyframe buffer stays within about 256 KiB."""
-    return LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n)))
-
-
-@functools.cache
-def _engine_for(kernel: Any) -> tuple[Any, Any]:
-    """The one-target engine and ``kernel``, both compiled for the engine's signature (on first
-    use; numba caches both on disk)."""
-    kernel.compile(KERNEL_2D_ARGS)
-    _compile_once(_engine, _ENGINE_SIG)
-    return _engine, kernel
-
-
-@functools.cache
-def _lane_engine_for(kernel: Any) -> tuple[Any, Any]:
-    """The lane engine and the lane ``kernel``, compiled for their signatures on first use."""
-    kernel.compile(KERNEL_2D_LANES_ARGS)
-    _compile_once(_lane_engine, _LANE_ENGINE_SIG)
-    return _lane_engine, kernel
-
-
-def _compile_once(engine: Any, signature: Any) -> None:
-    """Compile ``engine`` for ``signature`` and for nothing else: every kernel, whatever its
-    own type, is then passed as the first-class function type of the signature."""
-    if not engine.signatures:
-        engine.compile(signature)
-        engine.disable_compile()

@@ -1,7 +1,7 @@
 """Metric maps (seed 004): what a solver does over a plane or a volume of targets.
 
 - :mod:`~geoik.maps.metric`: :func:`metric_map` and :func:`metric_maps` over a plane through the
-  base, :class:`MetricMap`;
+  base; :mod:`~geoik.maps.result`: :class:`MetricMap`, what a map holds, and the named planes;
 - :mod:`~geoik.maps.volume`: :func:`volume_map` over the cube about a 3-D chain's base,
   :class:`VolumeMap`;
 - :mod:`~geoik.maps.tiles`: a map cut into tiles of pixel rows, run here or on a Dask cluster;

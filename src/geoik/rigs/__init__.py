@@ -1,7 +1,8 @@
 """Rigs: skeletons of animated characters, their limits and poses, tree solving, BVH and clips.
 
-- :mod:`~geoik.rigs.skeleton`: :class:`~geoik.Skeleton`, a frozen tree of named joints, its
-  fields checked by :mod:`~geoik.rigs.skeleton_fields`;
+- :mod:`~geoik.rigs.skeleton`: :class:`~geoik.Skeleton`, a frozen tree of named joints, built
+  by :mod:`~geoik.rigs.skeleton_builders` (branches, the hand, the legs), its fields checked by
+  :mod:`~geoik.rigs.skeleton_fields`;
 - :mod:`~geoik.rigs.limits`: anatomical limits of a skeleton's joints, the link frames they are
   measured in, and the compiled kernels that place a link within them;
 - :mod:`~geoik.rigs.pose`: :class:`~geoik.TreePose`, world positions and the root's rotation;

@@ -10,7 +10,8 @@ side is :mod:`geoik.robots.analytic`):
   which axes are parallel or meet, the kinematic family, and the plan
   (:class:`.decompose.Plan`);
 - :mod:`.families` and :mod:`.finish`: one compiled call per pose that composes the family's
-  subproblems, polishes each candidate by Newton's method on the full forward kinematics,
+  subproblems, polishes each candidate by Newton's method on the full forward kinematics
+  (:mod:`.polish`),
   keeps the joint values inside their limits (turning by 2 pi where that helps), merges
   duplicates and sorts by distance from the start (:func:`.finish.all_solutions`);
 - :mod:`.five`: arms of four and five joints (axes 2-4 parallel), every solution of a pose or,

@@ -2,11 +2,11 @@
 
 :func:`all_solutions` is the one compiled call of an analytic solve: the family's composition
 (:func:`.families.solve_6r`), then per candidate a few Newton steps on the full forward
-kinematics (:func:`polish`: the closed forms are exact in theory, and this takes their rounding,
-and an arm whose axes meet only within the decomposition's tolerance, down to the last bits),
-the pose error, joint values into the limits (each wrapped into (-pi, pi], then moved by 2 pi
-where that puts it inside, and of two such the one nearer the start), duplicates merged, and
-the order by distance from the start.
+kinematics (:func:`.polish.polish`, re-exported here with its helpers: the closed forms are
+exact in theory, and this takes their rounding, and an arm whose axes meet only within the
+decomposition's tolerance, down to the last bits), the pose error, joint values into the limits
+(each wrapped into (-pi, pi], then moved by 2 pi where that puts it inside, and of two such the
+one nearer the start), duplicates merged, and the order by distance from the start.
 """
 
 from __future__ import annotations
@@ -17,7 +17,13 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into, wrap
-from geoik.solvers.analytic.families import mm, mmt, mv, rot, solve_6r
+from geoik.solvers.analytic.families import mmt, mv, solve_6r
+from geoik.solvers.analytic.polish import _errors as _errors  # the Newton steps' names
+from geoik.solvers.analytic.polish import _gauss as _gauss
+from geoik.solvers.analytic.polish import forward as forward
+from geoik.solvers.analytic.polish import jacobian as jacobian
+from geoik.solvers.analytic.polish import polish as polish
+from geoik.solvers.analytic.polish import try_step as try_step
 from geoik.solvers.analytic.subproblems import DEGENERATE
 
 __all__ = [
@@ -41,143 +47,6 @@ OUTSIDE_LIMITS = 4
 
 _SAME = 1e-7
 """Two solutions whose joints differ by at most this (radians) are one."""
-
-
-@njit(cache=True)
-def forward(H, P, R_tip, q):
-    """Tip rotation (9-tuple) and position (3-tuple) of the chain ``H``, ``P``, ``R_tip`` at
-    ``q`` (product of exponentials, revolute joints)."""
-    acc = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-    p = (P[0, 0], P[0, 1], P[0, 2])
-    for i in range(H.shape[0]):
-        acc = mm(acc, rot((H[i, 0], H[i, 1], H[i, 2]), q[i]))
-        d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
-        p = (p[0] + d[0], p[1] + d[1], p[2] + d[2])
-    r = (
-        R_tip[0, 0],
-        R_tip[0, 1],
-        R_tip[0, 2],
-        R_tip[1, 0],
-        R_tip[1, 1],
-        R_tip[1, 2],
-        R_tip[2, 0],
-        R_tip[2, 1],
-        R_tip[2, 2],
-    )
-    return mm(acc, r), p
-
-
-@njit(cache=True)
-def _errors(R_goal, p_goal, R, p):
-    """Position error (3-tuple, goal minus current), rotation error (rotation vector of
-    ``R_goal R^T``, 3-tuple), and their sizes."""
-    ep = (p_goal[0] - p[0], p_goal[1] - p[1], p_goal[2] - p[2])
-    d = mmt(R_goal, R)
-    # rotation vector of d: angle from the trace, axis from the skew part
-    vx, vy, vz = d[7] - d[5], d[2] - d[6], d[3] - d[1]
-    s = 0.5 * math.sqrt(vx * vx + vy * vy + vz * vz)
-    c = 0.5 * (d[0] + d[4] + d[8] - 1.0)
-    ang = math.atan2(s, c)
-    if s > 1e-300:
-        f = ang / (2.0 * s)
-        er = (vx * f, vy * f, vz * f)
-    else:
-        er = (0.5 * vx, 0.5 * vy, 0.5 * vz)
-    return ep, er, math.sqrt(ep[0] * ep[0] + ep[1] * ep[1] + ep[2] * ep[2]), ang
-
-
-@njit(cache=True)
-def jacobian(H, P, q, p, jac):
-    """The chain's Jacobian at ``q`` into ``jac[:6, :n]``, one column per joint: rows 0-2 the
-    tip's velocity (metres per radian) for the tip at ``p`` (3-tuple, metres), rows 3-5 the
-    angular velocity (the joint's axis in the base frame, unitless)."""
-    acc = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-    o = (P[0, 0], P[0, 1], P[0, 2])
-    for i in range(H.shape[0]):
-        w = mv(acc, (H[i, 0], H[i, 1], H[i, 2]))
-        r = (p[0] - o[0], p[1] - o[1], p[2] - o[2])
-        jac[0, i] = w[1] * r[2] - w[2] * r[1]
-        jac[1, i] = w[2] * r[0] - w[0] * r[2]
-        jac[2, i] = w[0] * r[1] - w[1] * r[0]
-        jac[3, i] = w[0]
-        jac[4, i] = w[1]
-        jac[5, i] = w[2]
-        acc = mm(acc, rot((H[i, 0], H[i, 1], H[i, 2]), q[i]))
-        d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
-        o = (o[0] + d[0], o[1] + d[1], o[2] + d[2])
-
-
-@njit(cache=True)
-def try_step(H, P, R_tip, R_goal, p_goal, q, trial, dp, da, position):
-    """Take the joint values ``trial`` (n,) into ``q`` (n,) when they bring the tip nearer the
-    goal than the errors ``dp`` (metres) and ``da`` (radians) of ``q``: their sum, or with
-    ``position`` the position error alone. Returns ``(taken, p, ep, er, dp, da)`` at
-    ``trial``: its tip position (3-tuple) and :func:`_errors`."""
-    R2, p2 = forward(H, P, R_tip, trial)
-    ep2, er2, dp2, da2 = _errors(R_goal, p_goal, R2, p2)
-    worse = dp2 >= dp if position else dp2 + da2 >= dp + da
-    if not worse:
-        copy_into(q, trial)
-    return not worse, p2, ep2, er2, dp2, da2
-
-
-@njit(cache=True)
-def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac):
-    """Up to ``steps`` Newton steps on the pose error, in place on ``q``, each kept only if it
-    makes the error smaller; ``jac`` (6, 7) scratch. Returns the final (position error, angle
-    error)."""
-    n = H.shape[0]
-    R, p = forward(H, P, R_tip, q)
-    ep, er, dp, da = _errors(R_goal, p_goal, R, p)
-    trial = q.copy()
-    for _ in range(steps):
-        if dp + da == 0.0:
-            break
-        jacobian(H, P, q, p, jac)
-        jac[0, n] = ep[0]
-        jac[1, n] = ep[1]
-        jac[2, n] = ep[2]
-        jac[3, n] = er[0]
-        jac[4, n] = er[1]
-        jac[5, n] = er[2]
-        if not _gauss(jac, n):
-            break
-        for i in range(n):
-            trial[i] = q[i] + jac[i, n]
-        # p stays the first tip position: the later steps' Jacobians are taken there
-        taken, _, ep2, er2, dp2, da2 = try_step(
-            H, P, R_tip, R_goal, p_goal, q, trial, dp, da, False
-        )
-        if not taken:
-            break
-        ep, er, dp, da = ep2, er2, dp2, da2
-    return dp, da
-
-
-@njit(cache=True)
-def _gauss(a, n):
-    """Solve the square system ``a[:, :n] x = a[:, n]`` in place (partial pivoting), ``x`` into
-    ``a[:n, n]``; False when singular."""
-    for col in range(n):
-        piv = col
-        for r in range(col + 1, n):
-            if abs(a[r, col]) > abs(a[piv, col]):
-                piv = r
-        if abs(a[piv, col]) < 1e-14:
-            return False
-        if piv != col:
-            for c in range(n + 1):
-                a[col, c], a[piv, c] = a[piv, c], a[col, c]
-        for r in range(col + 1, n):
-            f = a[r, col] / a[col, col]
-            for c in range(col, n + 1):
-                a[r, c] -= f * a[col, c]
-    for col in range(n - 1, -1, -1):
-        s = a[col, n]
-        for c in range(col + 1, n):
-            s -= a[col, c] * a[c, n]
-        a[col, n] = s / a[col, col]
-    return True
 
 
 @njit(cache=True)
@@ -358,7 +227,8 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     count = solve_6r(code, H, P, points, R06, pg, tip0, cand, cflags, two, four3)
     fine = 1e-13 * chain_size(P)  # a closed form's rounding: no Newton step below it
     kept = 0
-    # the loop over the candidates stays whole: with its steps as functions it ran ~6 % slower
+    # the loop over the candidates stays whole: with its steps as functions it ran ~6 % slower;
+    # its duplicate test and distance are duplicate_of and distance, inlined
     for c in range(count):
         copy_into(q, cand[c])
         R, p = forward(H, P, R_tip, q)
@@ -377,27 +247,11 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
                     flags |= OUTSIDE_LIMITS
             rows[kept, j] = v
         g_new = 2 if flags & NOT_EXACT else 1 if flags & OUTSIDE_LIMITS else 0
-        dup = -1
-        for k in range(kept):
-            if group[k] == g_new:
-                same = True
-                for j in range(n):
-                    if abs(wrap(rows[k, j] - rows[kept, j])) > _SAME:
-                        same = False
-                        break
-                if same:
-                    dup = k
-                    break
+        dup = duplicate_of(rows, group, kept, g_new, n)
         if dup >= 0:
             rflags[dup] |= flags & SINGULAR
             continue
-        dist = 0.0
-        for j in range(n):
-            dj = rows[kept, j] - start[j]
-            if lo[j] == -np.inf:
-                dj = wrap(dj)
-            dist += dj * dj
-        keys[kept] = dp + da if g_new == 2 else dist
+        keys[kept] = dp + da if g_new == 2 else distance(rows, kept, start, lo)
         group[kept] = g_new
         rflags[kept] = flags
         rerr[kept, 0] = dp
@@ -451,7 +305,7 @@ def chain_size(P):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def duplicate_of(rows, group, kept, g, n):
     """The row of ``rows[:kept]`` in group ``g`` whose ``n`` joint values all lie within
     :data:`_SAME` radians of those of ``rows[kept]`` (modulo 2 pi); -1 when none does."""
@@ -467,7 +321,7 @@ def duplicate_of(rows, group, kept, g, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def distance(rows, r, start, lo):
     """The squared distance (radians squared) of ``rows[r]`` from ``start`` (n,), wrapped for a
     continuous joint (``lo`` -inf)."""
