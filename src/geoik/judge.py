@@ -90,29 +90,32 @@ def judge(target, end, code, tol, base, params):
     """
     if target.shape[0] == 3:
         return judge_xyz(
-            target[0],
-            target[1],
-            target[2],
-            end[0],
-            end[1],
-            end[2],
+            (target[0], target[1], target[2]),
+            (end[0], end[1], end[2]),
             code,
             tol,
-            base[0],
-            base[1],
-            base[2],
+            (base[0], base[1], base[2]),
             params,
         )
     return judge_xyz(
-        target[0], target[1], 0.0, end[0], end[1], 0.0, code, tol, base[0], base[1], 0.0, params
+        (target[0], target[1], 0.0),
+        (end[0], end[1], 0.0),
+        code,
+        tol,
+        (base[0], base[1], 0.0),
+        params,
     )
 
 
 @njit(cache=True, inline="always")  # inlined: a call would count references to params
-def judge_xyz(tx, ty, tz, ex, ey, ez, code, tol, bx, by, bz, params):
-    """:func:`judge` on coordinates (z = 0 in 2-D), for loops over many targets that should not
-    make an array view per target. ``params`` may be the array or a tuple of its four values
-    (a tuple costs no reference counting, even inlined)."""
+def judge_xyz(target, end, code, tol, base, params):
+    """:func:`judge` on coordinates: ``target``, ``end`` and ``base`` as 3-tuples (z = 0 in
+    2-D), for loops over many targets that should not make an array view per target.
+    ``params`` may be the array or a tuple of its four values (a tuple costs no reference
+    counting, even inlined)."""
+    tx, ty, tz = target
+    ex, ey, ez = end
+    bx, by, bz = base
     error = norm3(ex - tx, ey - ty, ez - tz)
     if error <= tol:
         return REACHED, error

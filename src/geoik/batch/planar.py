@@ -216,17 +216,11 @@ def _lane_block(kernel, cost_fn, model, job, idx, used, buffers, out):
     for b in range(used):
         i = idx[b]
         st, err = judge_xyz(
-            t[b, 0],
-            t[b, 1],
-            0.0,
-            end[b, 0],
-            end[b, 1],
-            0.0,
+            (t[b, 0], t[b, 1], 0.0),
+            (end[b, 0], end[b, 1], 0.0),
             info[1, b],
             tol,
-            base[0],
-            base[1],
-            0.0,
+            (base[0], base[1], 0.0),
             radii,
         )
         status[i], iters[i], error[i] = st, info[2, b], err

@@ -60,10 +60,17 @@ MAX_SOLUTIONS = 16
 
 
 @njit(cache=True)
-def solve_6r(code, H, P, points, R06, p_goal, tip0, cand, cflags, two, four3):
-    """Every candidate of the family ``code`` (see :mod:`.decompose`) for the goal ``R06`` (a
-    9-tuple) and ``p_goal`` (3-tuple); ``tip0`` the tip's position at the zero configuration;
-    ``two`` (3, 2) and ``four3`` (4, 3) scratch. Returns the number of candidates."""
+def solve_6r(code, arm, goal, tip0, work):
+    """Every candidate of the family ``code`` (see :mod:`.decompose`).
+
+    ``arm`` is ``(H, P, points)``: the axes (6, 3), the offsets (7, 3) and the family's
+    special points (2, 3) (metres); ``goal`` ``(R06, p_goal)``, a 9-tuple rotation and a
+    3-tuple position; ``tip0`` the tip's position at the zero configuration (3-tuple);
+    ``work`` ``(cand, cflags, two, four3)``: the candidates (16, 6) and their subproblem flags
+    (16,) written, with (3, 2) and (4, 3) scratch. Returns the number of candidates."""
+    H, P, points = arm
+    R06, p_goal = goal
+    cand, cflags, two, four3 = work
     axes = (_v(H, 0), _v(H, 1), _v(H, 2), _v(H, 3), _v(H, 4), _v(H, 5))
     o0 = _v(P, 0)
     o1 = _add(o0, _v(P, 1))

@@ -224,7 +224,7 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     cand, rows, rerr, keys, two, four3, jac, q, cflags, group, rflags, order = _buffers(
         out.shape[0], n
     )
-    count = solve_6r(code, H, P, points, R06, pg, tip0, cand, cflags, two, four3)
+    count = solve_6r(code, (H, P, points), (R06, pg), tip0, (cand, cflags, two, four3))
     fine = 1e-13 * chain_size(P)  # a closed form's rounding: no Newton step below it
     kept = 0
     # the loop over the candidates stays whole: with its steps as functions it ran ~6 % slower;

@@ -14,15 +14,11 @@ from geoik.geometry import wrap
 from geoik.solvers.analytic.finish import (
     NOT_EXACT,
     OUTSIDE_LIMITS,
-    _errors,
-    _gauss,
     _into_limits,
     distance,
     duplicate_of,
-    forward,
-    jacobian,
-    try_step,
 )
+from geoik.solvers.analytic.polish import _errors, _gauss, forward, jacobian, try_step
 
 NEAREST_ORIENTATION = 8
 """Solution flag: the position exact, the orientation the nearest the arm attains there (its

@@ -111,7 +111,7 @@ def _nearest(problem, v, work):
     outputs and scratch."""
     model, held, goal, start = problem
     Rg, pg = goal
-    cand, cflags, two, four3 = work
+    cand, cflags = work[0], work[1]
     j = int(held[0])
     H = model[2:20].reshape((6, 3))
     P = model[20:41].reshape((7, 3))
@@ -124,7 +124,7 @@ def _nearest(problem, v, work):
     tip0 = (0.0, 0.0, 0.0)
     for i in range(7):
         tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
-    count = solve_6r(int(model[0]), H, P, points, R06, g_pos, tip0, cand, cflags, two, four3)
+    count = solve_6r(int(model[0]), (H, P, points), (R06, g_pos), tip0, work)
     dv = v - start[j]
     if held[7] == -np.inf:
         dv = wrap(dv)
