@@ -40,7 +40,7 @@ from geoik.geometry import (
     qrot,
     toward,
 )
-from geoik.rigs.limits import (
+from geoik.rigs.limit_geometry import (
     allowed_direction,
     local_direction,
     place_link,
@@ -78,7 +78,7 @@ def _guide(j, c, p, want, pos, frames, lim):
 
     ``want`` and ``pos`` are (m, d) positions (wanted, current), ``frames`` (m, 4) the links'
     frames (quaternions), ``lim`` the limits' arrays ``(rest, cone, hinge, lo, hi)`` of
-    :attr:`geoik.rigs.limits.Limits.arrays`."""
+    :attr:`geoik.rigs.limits.TreeLimits.arrays`."""
     rest, cone, hinge, lo, hi = lim
     d0x, d0y, d0z = _offset(want, pos, j, p)
     d0x, d0y, d0z = _unit(d0x, d0y, d0z)
@@ -225,7 +225,7 @@ def fabrik_tree_limited(tree, goal, pos, tol, max_iter, scale, lim, root_q):
         The tolerance (metres), the iteration budget and the tree's size (metres) that scales
         the stall test.
     lim : tuple
-        :attr:`geoik.rigs.limits.Limits.arrays`, ``(rest, cone, hinge, lo, hi)``.
+        :attr:`geoik.rigs.limits.TreeLimits.arrays`, ``(rest, cone, hinge, lo, hi)``.
     root_q : (4,) array
         The root's orientation (w, x, y, z).
 
