@@ -44,7 +44,7 @@ from geoik.rigs.tree import (
 )
 from geoik.solvers.auto import AUTO
 from geoik.solvers.circles.tree import circles_tree
-from geoik.solvers.fabrik import fabrik_tree
+from geoik.solvers.fabrik.tree import fabrik_tree
 
 __all__ = ["TreeBatchResult", "evaluate_tree"]
 

@@ -90,7 +90,7 @@ from geoik.robots.solve import solve_robot_tree
 from geoik.solution import STATUSES, Status, TreeSolution
 from geoik.solvers.auto import AUTO, ROBOT_AUTO
 from geoik.solvers.circles.tree import circles_tree
-from geoik.solvers.fabrik import fabrik_tree
+from geoik.solvers.fabrik.tree import fabrik_tree
 
 __all__ = ["METHODS", "TreeSolution", "solve_tree", "tree_scale"]
 
