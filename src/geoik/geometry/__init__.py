@@ -54,6 +54,7 @@ from geoik.geometry.points import (
     distance,
     max_move,
     norm3,
+    settled,
     toward,
 )
 from geoik.geometry.quaternions import (
@@ -117,6 +118,7 @@ __all__ = [
     "quats_from_positions_3d",
     "rotvec_to_q",
     "rotvecs_from_quats",
+    "settled",
     "sq",
     "total_length",
     "toward",

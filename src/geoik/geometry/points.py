@@ -7,7 +7,15 @@ import math
 
 from numba import njit
 
-from geoik.geometry.core import TINY, sq
+from geoik.geometry.core import (
+    MAX_ITERATIONS,
+    REACHED,
+    STALLED,
+    TINY,
+    TREE_MOVED,
+    copy_into,
+    sq,
+)
 
 
 @njit(cache=True)
@@ -133,3 +141,21 @@ def max_move(pos, prev, active):
         if active[j]:
             worst = max(worst, dist2(pos[j], prev[j]))
     return math.sqrt(worst)
+
+
+@njit(cache=True, inline="always")
+def settled(pos, prev, active, done, it, max_iter):
+    """How a tree kernel's iteration ``it`` ended: ``(status, iterations)`` if the kernel stops
+    there (REACHED, STALLED, or MAX_ITERATIONS once ``it`` is ``max_iter``), else ``(-1, it)``
+    after copying the pose ``pos`` (m, d) into ``prev``. ``active`` (m,) marks the joints on
+    the paths to the targets; ``done`` is ``(targeted, targets, has_closest, closest, tol,
+    scale)`` (see :func:`all_done`; ``scale``, the tree's size, scales the stall test)."""
+    targeted, targets, has_closest, closest, tol, scale = done
+    if all_done(pos, targeted, targets, has_closest, closest, tol):
+        return REACHED, it
+    if max_move(pos, prev, active) <= TREE_MOVED * scale:
+        return STALLED, it
+    if it >= max_iter:
+        return MAX_ITERATIONS, max_iter
+    copy_into(prev[:, :], pos)
+    return -1, it

@@ -26,18 +26,7 @@ def fk_3d(lengths, base, quats, pos, world):
     pos[0, 0] = base[0]
     pos[0, 1] = base[1]
     pos[0, 2] = base[2]
-    f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0
-    for i in range(lengths.shape[0]):
-        f0, f1, f2, f3 = qmul(f0, f1, f2, f3, quats[i, 0], quats[i, 1], quats[i, 2], quats[i, 3])
-        f0, f1, f2, f3 = qnormalize(f0, f1, f2, f3)
-        world[i, 0] = f0
-        world[i, 1] = f1
-        world[i, 2] = f2
-        world[i, 3] = f3
-        dx, dy, dz = qrot(f0, f1, f2, f3, 1.0, 0.0, 0.0)
-        pos[i + 1, 0] = pos[i, 0] + lengths[i] * dx
-        pos[i + 1, 1] = pos[i, 1] + lengths[i] * dy
-        pos[i + 1, 2] = pos[i, 2] + lengths[i] * dz
+    fk_3d_from(0, lengths, quats, pos, world)
 
 
 @njit(cache=True)

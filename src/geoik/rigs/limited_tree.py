@@ -30,14 +30,12 @@ from numba import njit
 from geoik.geometry import (
     MAX_ITERATIONS,
     REACHED,
-    STALLED,
     TINY,
-    TREE_MOVED,
     all_done,
-    max_move,
     q_between,
     qmul,
     qrot,
+    settled,
     toward,
 )
 from geoik.rigs.limit_geometry import (
@@ -187,23 +185,6 @@ def forward_pass(tree, lim, active, pos, work):
             place_link(j, p, (dx, dy, dz), lengths, lim, frames, pos)
         else:
             set_link(j, p, local[j, 0], local[j, 1], local[j, 2], lengths, rest, hinge, frames, pos)
-
-
-@njit(cache=True, inline="always")
-def settled(pos, prev, active, done, it, max_iter):
-    """How iteration ``it`` ended: ``(status, iterations)`` if the kernel stops there (REACHED,
-    STALLED, or MAX_ITERATIONS once ``it`` is ``max_iter``), else ``(-1, it)`` after copying
-    the pose ``pos`` (m, d) into ``prev``. ``done`` is ``(targeted, targets, has_closest,
-    closest, tol, scale)`` (see :func:`geoik.geometry.all_done`; ``scale`` in metres)."""
-    targeted, targets, has_closest, closest, tol, scale = done
-    if all_done(pos, targeted, targets, has_closest, closest, tol):
-        return REACHED, it
-    if max_move(pos, prev, active) <= TREE_MOVED * scale:
-        return STALLED, it
-    if it >= max_iter:
-        return MAX_ITERATIONS, max_iter
-    prev[:, :] = pos
-    return -1, it
 
 
 @njit(cache=True)

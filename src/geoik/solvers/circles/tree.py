@@ -11,13 +11,11 @@ from numba import njit
 from geoik.geometry import (
     MAX_ITERATIONS,
     REACHED,
-    STALLED,
-    TREE_MOVED,
     all_done,
     clamp,
     copy_into,
     dist2,
-    max_move,
+    settled,
     toward,
 )
 from geoik.solvers.circles.place import place_chain, reach_of
@@ -83,6 +81,7 @@ def circles_tree(segments, active, goal, pos, tol, max_iter, scale):
     """
     top, key = segments[0], segments[1]
     targeted, targets, has_closest, closest = goal
+    done = (targeted, targets, has_closest, closest, tol, scale)
     m, dim = pos.shape
     nseg = top.shape[0]
     want = pos.copy()
@@ -107,9 +106,7 @@ def circles_tree(segments, active, goal, pos, tol, max_iter, scale):
             _propose(s, segments, want, pos, acc, cnt, prop)
         for s in range(nseg):
             _place(s, segments, want, targeted, targets, pos)
-        if all_done(pos, targeted, targets, has_closest, closest, tol):
-            return REACHED, it
-        if max_move(pos, prev, active) <= TREE_MOVED * scale:
-            return STALLED, it
-        copy_into(prev[:, :], pos)
+        code, used = settled(pos, prev, active, done, it, max_iter)
+        if code >= 0:
+            return code, used
     return MAX_ITERATIONS, max_iter

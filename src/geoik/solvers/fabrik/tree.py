@@ -11,11 +11,9 @@ from numba import njit
 from geoik.geometry import (
     MAX_ITERATIONS,
     REACHED,
-    STALLED,
-    TREE_MOVED,
     all_done,
     copy_into,
-    max_move,
+    settled,
     toward,
 )
 
@@ -45,6 +43,7 @@ def fabrik_tree(tree, goal, pos, tol, max_iter, scale):
     """
     parent, lengths, order, active = tree
     targeted, targets, has_closest, closest = goal
+    done = (targeted, targets, has_closest, closest, tol, scale)
     m, dim = pos.shape
     want = pos.copy()
     acc = np.zeros((m, dim))
@@ -73,9 +72,7 @@ def fabrik_tree(tree, goal, pos, tol, max_iter, scale):
             if active[j]:
                 p = parent[j]
                 toward(pos[p], want[j], prev[p], prev[j], lengths[j], pos[j])
-        if all_done(pos, targeted, targets, has_closest, closest, tol):
-            return REACHED, it
-        if max_move(pos, prev, active) <= TREE_MOVED * scale:
-            return STALLED, it
-        copy_into(prev[:, :], pos)
+        code, used = settled(pos, prev, active, done, it, max_iter)
+        if code >= 0:
+            return code, used
     return MAX_ITERATIONS, max_iter
