@@ -109,6 +109,24 @@ def _shell_where() -> list[str]:
     return [b.where for b in BLOCKS if b.lang == "sh" and _lines(b.code)]
 
 
+def _shell_plans() -> list[tuple[list[str], str]]:
+    """The shell blocks to run, each with the places it stands for: a block whose lines begin
+    another block (``geoik experiment all --quick`` on the front page and in the reproductions'
+    guide) is run once, by the longer one. Each block runs in a fresh directory, so the lines
+    they share meet the same files either way."""
+    blocks = list(zip(_shell_blocks(), _shell_where(), strict=True))
+    plans: list[tuple[list[str], str]] = []
+    for lines, _ in blocks:
+        longer = [other for other, _ in blocks if len(other) > len(lines)]
+        if any(other[: len(lines)] == lines for other in longer):
+            continue  # run by the longer block
+        if any(lines == other for other, _ in plans):
+            continue  # run by the first of equal blocks
+        places = [w for other, w in blocks if lines[: len(other)] == other]
+        plans.append((lines, "+".join(places)))
+    return plans
+
+
 def _toml_files() -> dict[str, str]:
     """Each TOML block under the file name the paragraph just before it gives
     (`` `arm.toml`: ``); one name, one text, whichever page holds it."""
@@ -224,7 +242,19 @@ print(json.dumps(done))
 numba's start once; reports each line's exit status, standard error and files not written."""
 
 
-@pytest.mark.parametrize("lines", _shell_blocks(), ids=_shell_where())
+def test_every_shell_block_is_run():
+    """Each shell block is run: by itself, or as the beginning of a longer one."""
+    run = [place for _, where in _shell_plans() for place in where.split("+")]
+    assert sorted(run) == sorted(_shell_where())
+    for lines, where in _shell_plans():
+        for place in where.split("+"):
+            ran = _shell_blocks()[_shell_where().index(place)]
+            assert lines[: len(ran)] == ran, (place, where)
+
+
+@pytest.mark.parametrize(
+    "lines", [lines for lines, _ in _shell_plans()], ids=[where for _, where in _shell_plans()]
+)
 def test_shell_example_runs(lines, tmp_path):
     for name, text in _toml_files().items():
         (tmp_path / name).write_text(text, encoding="utf-8")
