@@ -95,3 +95,32 @@ def _solution(chain, motion):
         motion=motion,
         tol=1e-9,
     )
+
+
+def test_a_path_of_rounding_noise_settles():
+    """A step that hardly moves the end effector (joints turning about axes through it) has a
+    path of rounding noise, which two estimates never agree on relatively: the sampling stops
+    once they agree to a trillionth of the chain's size, not after 65,536 samples."""
+    from geoik.motion.replay import SETTLED_SIZE, settled
+
+    size = 2.0
+    noise = 1e-12
+    assert settled(noise, 2.0 * noise, size)  # both estimates are rounding noise
+    assert not settled(1.0, 1.0 + 1e-6, size)  # a real path still needs 1e-8 relative
+    assert settled(1.0, 1.0 + 0.5e-8, size)
+    assert not settled(0.0, 2.0 * SETTLED_SIZE * size, size)
+
+
+def test_a_twist_of_the_last_link_adds_no_path():
+    """A step whose last joint turns about its own link while the base bends a little: the
+    twist does not move the end effector, so the path is the base's arc alone."""
+    c = ik.Chain.spatial([1.0, 1.0])
+    keys = np.zeros((2, 2, 4))
+    keys[:, :, 0] = 1.0
+    half = math.radians(80.0) / 2.0
+    keys[1, 1] = (math.cos(half), math.sin(half), 0.0, 0.0)  # about the link's own +x
+    keys[1, 0] = (math.cos(0.01), 0.0, 0.0, math.sin(0.01))  # and a tiny bend at the base
+    count, total, path = Motion(c, keys).measure()
+    assert count == 1
+    assert total == pytest.approx(math.radians(80.0) + 0.02, rel=1e-12)
+    assert path == pytest.approx(0.02 * 2.0, rel=1e-6)  # the base's bend alone moves the tip

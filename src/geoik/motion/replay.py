@@ -29,12 +29,15 @@ STILL = 1e-12
 # How a 3-D multi-joint step's path is integrated: polylines through 1 in 1, 1 in 2 and 1 in 4
 # samples, extrapolated by :func:`romberg`. The samples start so that no joint turns more than
 # SAMPLE_STEP between two, and are doubled (up to MAX_SAMPLES) until the two Richardson
-# estimates agree to SETTLED, relative; a step whose joint turns nearly cancel at the end
-# effector needs many more than a smooth one. Measured against Gauss-Legendre integration of the
-# end effector's speed, the relative error of a solve's path length is below about 1e-7
-# (typically 1e-10).
+# estimates agree to SETTLED, relative, or to SETTLED_SIZE times the chain's size: a step that
+# hardly moves the end effector (joints turning about axes through it) has a path of rounding
+# noise, which no relative bound settles. A step whose joint turns nearly cancel at the end
+# effector needs many more samples than a smooth one. Measured against Gauss-Legendre
+# integration of the end effector's speed, the relative error of a solve's path length is below
+# about 1e-7 (typically 1e-10).
 SAMPLE_STEP = math.radians(0.25)
 SETTLED = 1e-8
+SETTLED_SIZE = 1e-10
 MAX_SAMPLES = 1 << 16
 
 
@@ -55,6 +58,14 @@ def samples(biggest):
     """Even number of samples of a multi-joint step whose largest joint rotation is ``biggest``
     (radians), so that no joint turns more than ``SAMPLE_STEP`` between two samples."""
     return 2 * max(1, int(math.ceil(biggest / (2.0 * SAMPLE_STEP))))
+
+
+@njit(cache=True, inline="always")
+def settled(r_fine, r_mid, size):
+    """Whether a step's two Richardson estimates of its path length (``r_fine`` and ``r_mid``)
+    agree: to :data:`SETTLED` relative, or to :data:`SETTLED_SIZE` times ``size`` (the chain's
+    or robot's size, metres)."""
+    return abs(r_fine - r_mid) <= SETTLED * r_fine + SETTLED_SIZE * size
 
 
 @njit(cache=True)
@@ -186,8 +197,12 @@ def _slerp_keys(a, b, t, cur):
 
 @njit(cache=True)
 def costs_3d(lengths, base, keys, nkeys):
-    """Costs of a 3-D motion; see :func:`costs_2d`."""
+    """Costs of a 3-D motion; see :func:`costs_2d` (the chain's size, which the path's
+    accuracy is measured against, is the sum of ``lengths``)."""
     n = lengths.shape[0]
+    size = 0.0
+    for i in range(n):
+        size += lengths[i]
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))
     cur = np.empty((n, 4))
@@ -238,7 +253,7 @@ def costs_3d(lengths, base, keys, nkeys):
                 lengths, base, keys[k - 1], keys[k], start, m, cur, pos, world
             )
             r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
-            if abs(r_fine - r_mid) <= SETTLED * r_fine or m >= MAX_SAMPLES:
+            if settled(r_fine, r_mid, size) or m >= MAX_SAMPLES:
                 break
             m *= 2
         path += romberg(fine, mid, coarse)

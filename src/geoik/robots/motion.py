@@ -18,7 +18,15 @@ from geoik.geometry import sq
 from geoik.jit import call
 from geoik.kinematics import fk_robot, slides
 from geoik.motion import REPLAY_WORK, Motion
-from geoik.motion.replay import FIVE_DEG, MAX_SAMPLES, SETTLED, STILL, richardson, romberg, samples
+from geoik.motion.replay import (
+    FIVE_DEG,
+    MAX_SAMPLES,
+    STILL,
+    richardson,
+    romberg,
+    samples,
+    settled,
+)
 
 __all__ = ["RobotMotion", "costs_robot", "trace_robot"]
 
@@ -87,7 +95,7 @@ def costs_robot(model, size, keys, nkeys):
                     coarse += math.sqrt(sq(x - rx) + sq(y - ry) + sq(z - rz))
                     rx, ry, rz = x, y, z
             r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
-            if abs(r_fine - r_mid) <= SETTLED * max(r_fine, 1e-300) or n >= MAX_SAMPLES:
+            if settled(r_fine, r_mid, size) or n >= MAX_SAMPLES:
                 break
             n *= 2
         path += romberg(fine, mid, coarse)
