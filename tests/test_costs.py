@@ -100,7 +100,7 @@ def _solution(chain, motion):
 def test_a_path_of_rounding_noise_settles():
     """A step that hardly moves the end effector (joints turning about axes through it) has a
     path of rounding noise, which two estimates never agree on relatively: the sampling stops
-    once they agree to a trillionth of the chain's size, not after 65,536 samples."""
+    once they agree to 1e-10 of the chain's size, not after 65,536 samples."""
     from geoik.motion.replay import SETTLED_SIZE, settled
 
     size = 2.0
