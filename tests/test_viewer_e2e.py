@@ -979,8 +979,8 @@ def tips_settled(pg, timeout=30_000):
     return state(pg, "s.robot.reply")
 
 
-def test_a_hand_has_a_handle_and_a_readout_per_fingertip(browser):
-    # the shared pages rest meanwhile, held still by only_the_tests_pages_run
+def test_a_hand_has_a_handle_and_a_readout_per_fingertip(browser, page):
+    page.click("#tabs button[data-scene=chain]")  # the other page rests meanwhile
     from geoik.robots.urdf import EXAMPLES, example_path
     from geoik.viewer.models import Models, load_robot
 
@@ -1033,10 +1033,10 @@ def handles_in_view(pg):
 
 
 @pytest.mark.parametrize("name", ["panda", "ur5", "ur10", "kinova", "z1", "allegro"])
-def test_every_bundled_robot_is_framed_with_its_handles_well_inside_the_view(browser, name):
+def test_every_bundled_robot_is_framed_with_its_handles_well_inside_the_view(browser, page, name):
     """At rest, with its meshes loaded, on a desktop window and on a phone: every handle is
-    inside the middle of the view (its arrows whole), and the robot is in sight. (The shared
-    pages rest meanwhile, held still by ``only_the_tests_pages_run``.)"""
+    inside the middle of the view (its arrows whole), and the robot is in sight."""
+    page.click("#tabs button[data-scene=chain]")
     from geoik.robots.urdf import EXAMPLES, example_path
     from geoik.viewer.models import Models, load_robot
 
@@ -1180,10 +1180,10 @@ def put_handle(pg, frame):
     )
 
 
-def test_the_ur5_shows_its_other_solutions_and_a_click_takes_one(browser):
+def test_the_ur5_shows_its_other_solutions_and_a_click_takes_one(browser, page):
     """For a pose with k solutions the UR5 shows k - 1 ghost arms, each on the pose; a click
-    on one puts the arm on its joint values, and the next move continues from there. (The
-    shared pages rest meanwhile, held still by ``only_the_tests_pages_run``.)"""
+    on one puts the arm on its joint values, and the next move continues from there."""
+    page.click("#tabs button[data-scene=chain]")  # the other page rests meanwhile
     import geoik as ik
     from geoik.robots.urdf import EXAMPLES, example_path
     from geoik.viewer.models import Models, load_robot
