@@ -101,14 +101,14 @@ def test_a_path_of_rounding_noise_settles():
     """A step that hardly moves the end effector (joints turning about axes through it) has a
     path of rounding noise, which two estimates never agree on relatively: the sampling stops
     once they agree to 1e-10 of the chain's size, not after 65,536 samples."""
-    from geoik.motion.replay import SETTLED_SIZE, settled
+    from geoik.motion.replay import SETTLED_SIZE, path_settled
 
     size = 2.0
     noise = 1e-12
-    assert settled(noise, 2.0 * noise, size)  # both estimates are rounding noise
-    assert not settled(1.0, 1.0 + 1e-6, size)  # a real path still needs 1e-8 relative
-    assert settled(1.0, 1.0 + 0.5e-8, size)
-    assert not settled(0.0, 2.0 * SETTLED_SIZE * size, size)
+    assert path_settled(noise, 2.0 * noise, size)  # both estimates are rounding noise
+    assert not path_settled(1.0, 1.0 + 1e-6, size)  # a real path still needs 1e-8 relative
+    assert path_settled(1.0, 1.0 + 0.5e-8, size)
+    assert not path_settled(0.0, 2.0 * SETTLED_SIZE * size, size)
 
 
 def test_a_twist_of_the_last_link_adds_no_path():

@@ -54,8 +54,8 @@ from geoik.geometry.points import (
     distance,
     max_move,
     norm3,
-    settled,
     toward,
+    tree_settled,
 )
 from geoik.geometry.quaternions import (
     identity_quats,
@@ -118,7 +118,7 @@ __all__ = [
     "quats_from_positions_3d",
     "rotvec_to_q",
     "rotvecs_from_quats",
-    "settled",
+    "tree_settled",
     "sq",
     "total_length",
     "toward",

@@ -15,6 +15,7 @@ from geoik.geometry.core import (
     TREE_MOVED,
     copy_into,
     sq,
+    total_length,
 )
 
 
@@ -23,9 +24,7 @@ def beyond_reach(lengths, base, target, out):
     """If the target lies beyond the chain's total length, write into ``out`` the point at that
     length from the base towards it (the closest reachable point of a chain that can straighten
     and point anywhere) and return True; else return False."""
-    total = 0.0
-    for i in range(lengths.shape[0]):
-        total += lengths[i]
+    total = total_length(lengths)
     d2 = 0.0
     for k in range(base.shape[0]):
         d2 += sq(target[k] - base[k])
@@ -144,7 +143,7 @@ def max_move(pos, prev, active):
 
 
 @njit(cache=True, inline="always")
-def settled(pos, prev, active, done, it, max_iter):
+def tree_settled(pos, prev, active, done, it, max_iter):
     """How a tree kernel's iteration ``it`` ended: ``(status, iterations)`` if the kernel stops
     there (REACHED, STALLED, or MAX_ITERATIONS once ``it`` is ``max_iter``), else ``(-1, it)``
     after copying the pose ``pos`` (m, d) into ``prev``. ``active`` (m,) marks the joints on

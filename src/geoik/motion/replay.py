@@ -19,6 +19,7 @@ from geoik.geometry import (
     qrot,
     rotvec_to_q,
     sq,
+    total_length,
 )
 from geoik.motion.arcs import MAX_ORDER, MAX_SPLITS, RESYNC, _directions, _step_path_2d
 
@@ -61,7 +62,7 @@ def samples(biggest):
 
 
 @njit(cache=True, inline="always")
-def settled(r_fine, r_mid, size):
+def path_settled(r_fine, r_mid, size):
     """Whether a step's two Richardson estimates of its path length (``r_fine`` and ``r_mid``)
     agree: to :data:`SETTLED` relative, or to :data:`SETTLED_SIZE` times ``size`` (the chain's
     or robot's size, metres)."""
@@ -200,9 +201,7 @@ def costs_3d(lengths, base, keys, nkeys):
     """Costs of a 3-D motion; see :func:`costs_2d` (the chain's size, which the path's
     accuracy is measured against, is the sum of ``lengths``)."""
     n = lengths.shape[0]
-    size = 0.0
-    for i in range(n):
-        size += lengths[i]
+    size = total_length(lengths)
     pos = np.empty((n + 1, 3))
     world = np.empty((n, 4))
     cur = np.empty((n, 4))
@@ -253,7 +252,7 @@ def costs_3d(lengths, base, keys, nkeys):
                 lengths, base, keys[k - 1], keys[k], start, m, cur, pos, world
             )
             r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
-            if settled(r_fine, r_mid, size) or m >= MAX_SAMPLES:
+            if path_settled(r_fine, r_mid, size) or m >= MAX_SAMPLES:
                 break
             m *= 2
         path += romberg(fine, mid, coarse)

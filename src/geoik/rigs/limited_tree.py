@@ -35,8 +35,8 @@ from geoik.geometry import (
     q_between,
     qmul,
     qrot,
-    settled,
     toward,
+    tree_settled,
 )
 from geoik.rigs.limit_geometry import (
     allowed_direction,
@@ -224,7 +224,7 @@ def fabrik_tree_limited(tree, goal, pos, tol, max_iter, scale, lim, root_q):
     for it in range(1, max_iter + 1):
         backward_pass(links, lim, active, targeted, targets, pos, work)
         forward_pass(links, lim, active, pos, work)
-        code, used = settled(pos, work[7], active, done, it, max_iter)
+        code, used = tree_settled(pos, work[7], active, done, it, max_iter)
         if code >= 0:
             return code, used
     return MAX_ITERATIONS, max_iter
@@ -311,7 +311,7 @@ def circles_tree_limited(segments, tree, goal, pos, tol, max_iter, scale, lim, r
         else:
             backward_pass(links, lim, active, targeted, targets, pos, work)
             forward_pass(links, lim, active, pos, work)
-        code, used = settled(pos, work[7], active, done, it, max_iter)
+        code, used = tree_settled(pos, work[7], active, done, it, max_iter)
         if code >= 0:
             return code, used
     return MAX_ITERATIONS, max_iter

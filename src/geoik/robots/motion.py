@@ -22,10 +22,10 @@ from geoik.motion.replay import (
     FIVE_DEG,
     MAX_SAMPLES,
     STILL,
+    path_settled,
     richardson,
     romberg,
     samples,
-    settled,
 )
 
 __all__ = ["RobotMotion", "costs_robot", "trace_robot"]
@@ -95,7 +95,7 @@ def costs_robot(model, size, keys, nkeys):
                     coarse += math.sqrt(sq(x - rx) + sq(y - ry) + sq(z - rz))
                     rx, ry, rz = x, y, z
             r_fine, r_mid = richardson(fine, mid), richardson(mid, coarse)
-            if settled(r_fine, r_mid, size) or n >= MAX_SAMPLES:
+            if path_settled(r_fine, r_mid, size) or n >= MAX_SAMPLES:
                 break
             n *= 2
         path += romberg(fine, mid, coarse)

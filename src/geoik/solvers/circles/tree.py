@@ -15,8 +15,8 @@ from geoik.geometry import (
     clamp,
     copy_into,
     dist2,
-    settled,
     toward,
+    tree_settled,
 )
 from geoik.solvers.circles.place import place_chain, reach_of
 
@@ -106,7 +106,7 @@ def circles_tree(segments, active, goal, pos, tol, max_iter, scale):
             _propose(s, segments, want, pos, acc, cnt, prop)
         for s in range(nseg):
             _place(s, segments, want, targeted, targets, pos)
-        code, used = settled(pos, prev, active, done, it, max_iter)
+        code, used = tree_settled(pos, prev, active, done, it, max_iter)
         if code >= 0:
             return code, used
     return MAX_ITERATIONS, max_iter

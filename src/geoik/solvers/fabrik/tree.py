@@ -13,8 +13,8 @@ from geoik.geometry import (
     REACHED,
     all_done,
     copy_into,
-    settled,
     toward,
+    tree_settled,
 )
 
 
@@ -72,7 +72,7 @@ def fabrik_tree(tree, goal, pos, tol, max_iter, scale):
             if active[j]:
                 p = parent[j]
                 toward(pos[p], want[j], prev[p], prev[j], lengths[j], pos[j])
-        code, used = settled(pos, prev, active, done, it, max_iter)
+        code, used = tree_settled(pos, prev, active, done, it, max_iter)
         if code >= 0:
             return code, used
     return MAX_ITERATIONS, max_iter
