@@ -98,6 +98,32 @@ def test_count_against_brute_force(arm):
             assert min(_gap(sol.angles, s) for s in res.angles) < 1e-5
 
 
+def test_every_row_reports_its_own_errors(arm):
+    """Each row's stated position and angle errors are those of its forward kinematics: the
+    solutions, and the least-squares candidates, which are polished only when the pose is out
+    of reach (a reached pose keeps them as the closed form gives them)."""
+    _, robot = arm
+    rng = np.random.default_rng(12)
+    far = 2.0 * robot.total_length
+    for i, q in enumerate(robot.random_angles(rng, 8)):
+        frame = robot.tip_frame(q)
+        target = frame[:3, 3] * (far / np.linalg.norm(frame[:3, 3]) if i % 2 else 1.0)
+        res = ik.solve_all(robot, target, orientation=frame[:3, :3])
+        assert res.status is (ik.SetStatus.OUT_OF_REACH if i % 2 else ik.SetStatus.SOLVED)
+        for rows, errors in ((res.angles, res.errors), (res.closest, res.closest_errors)):
+            assert np.all(np.isfinite(rows)) and np.all(np.isfinite(errors))
+            for s, (dp, da) in zip(rows, errors, strict=True):
+                got = robot.tip_frame(s)
+                assert np.linalg.norm(got[:3, 3] - target) == pytest.approx(dp, abs=1e-9)
+                assert jit.call(angle_between, frame[:3, :3], got[:3, :3]) == pytest.approx(
+                    da, abs=1e-9
+                )
+        if i % 2:  # out of reach: the nearest candidate first
+            assert len(res.closest) >= 1
+            keys = res.closest_errors.sum(axis=1)
+            assert np.all(np.diff(keys) >= 0)
+
+
 def test_out_of_reach_says_so_and_solve_gives_closest(arm):
     _, robot = arm
     far = np.array([robot.total_length * 2.0, 0.1, 0.2])

@@ -2,9 +2,10 @@
 
 :func:`all_solutions` is the one compiled call of an analytic solve: the family's composition
 (:func:`.families.solve_6r`), then per candidate a few Newton steps on the full forward
-kinematics (:func:`.polish.polish`, re-exported here with its helpers: the closed forms are
-exact in theory, and this takes their rounding, and an arm whose axes meet only within the
-decomposition's tolerance, down to the last bits), the pose error, joint values into the limits
+kinematics where a candidate is off by more than a closed form's rounding (:func:`.polish.polish`,
+re-exported here with its helpers: the closed forms are exact in theory, and this takes an arm
+whose axes meet only within the decomposition's tolerance onto the pose; a far least-squares
+candidate only when the pose is out of reach), the pose error, joint values into the limits
 (each wrapped into (-pi, pi], then moved by 2 pi where that puts it inside, and of two such the
 one nearer the start), duplicates merged, and the order by distance from the start.
 """
@@ -24,7 +25,7 @@ from geoik.solvers.analytic.polish import forward as forward
 from geoik.solvers.analytic.polish import jacobian as jacobian
 from geoik.solvers.analytic.polish import polish as polish
 from geoik.solvers.analytic.polish import try_step as try_step
-from geoik.solvers.analytic.subproblems import DEGENERATE
+from geoik.solvers.analytic.subproblems import DEGENERATE, LEAST_SQUARES
 
 __all__ = [
     "MODEL_SIZE",
@@ -47,6 +48,14 @@ OUTSIDE_LIMITS = 4
 
 _SAME = 1e-7
 """Two solutions whose joints differ by at most this (radians) are one."""
+_FINE = 1e-11
+"""A candidate whose pose error is at most this (radians, and times the arm's size in metres:
+a closed form's rounding, or an arm whose axes meet only to ~1e-13) is kept as it is; above it,
+Newton steps polish it (and at most 1 % of the tolerances asked for)."""
+_NEAR = 1e-3
+"""A least-squares candidate farther from the pose than this (radians, and times the arm's size
+in metres) is polished only when no candidate comes nearer: far beyond the error of an arm
+whose axes meet within the decomposition's tolerance (1e-5)."""
 
 
 @njit(cache=True)
@@ -221,43 +230,76 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     n = 6
     Rg, pg, R06 = chain_goal(model, Rg_in, pg_in)
     tip0 = tip_at_zero(P)
-    cand, rows, rerr, keys, two, four3, jac, q, cflags, group, rflags, order = _buffers(
-        out.shape[0], n
-    )
+    cand, rows, rerr, keys, cflags, group, rflags, order, scratch = _buffers(out.shape[0], n)
+    two, four3, jac, q, cerr, cgroup = scratch
     count = solve_6r(code, (H, P, points), (R06, pg), tip0, (cand, cflags, two, four3))
-    fine = 1e-13 * chain_size(P)  # a closed form's rounding: no Newton step below it
+    size = chain_size(P)
+    # a candidate is polished when its error is above a closed form's rounding (and well
+    # within the tolerances asked for); a least-squares candidate far from the pose only when
+    # no candidate comes near it (the pose out of reach): see _errors_first
+    fine = (min(_FINE * size, 0.01 * tol), min(_FINE, 0.01 * angle_tol))
+    exact_near = _errors_first(
+        (H, P, R_tip), (Rg, pg), (cand, cflags, count), _NEAR * size, cerr, cgroup
+    )
     kept = 0
     # the loop over the candidates stays whole: with its steps as functions it ran ~6 % slower;
-    # its duplicate test and distance are duplicate_of and distance, inlined
-    for c in range(count):
-        copy_into(q, cand[c])
-        R, p = forward(H, P, R_tip, q)
-        _, _, dp, da = _errors(Rg, pg, R, p)
-        if dp > fine or da > 1e-12:  # axes that meet only within tolerance, or rounding
-            dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac)
-        flags = SINGULAR if cflags[c] & DEGENERATE else 0
-        if dp > tol or da > angle_tol:
-            flags |= NOT_EXACT
-        # back to the robot's joints
-        for j in range(n):
-            v = _into_limits(wrap(-q[n - 1 - j] if reverse else q[j]), lo[j], hi[j], start[j])
-            if v != v:  # no turn by 2 pi puts it inside: keep the wrapped value
-                v = wrap(-q[n - 1 - j] if reverse else q[j])
-                if not flags & NOT_EXACT:
-                    flags |= OUTSIDE_LIMITS
-            rows[kept, j] = v
-        g_new = 2 if flags & NOT_EXACT else 1 if flags & OUTSIDE_LIMITS else 0
-        dup = duplicate_of(rows, group, kept, g_new, n)
-        if dup >= 0:
-            rflags[dup] |= flags & SINGULAR
-            continue
-        keys[kept] = dp + da if g_new == 2 else distance(rows, kept, start, lo)
-        group[kept] = g_new
-        rflags[kept] = flags
-        rerr[kept, 0] = dp
-        rerr[kept, 1] = da
-        kept += 1
+    # its duplicate test and distance are duplicate_of and distance, inlined. The far
+    # least-squares candidates (cgroup -1 after _errors_first) come second.
+    for phase in range(2):
+        for c in range(count):
+            if (cgroup[c] < 0) != (phase == 1):
+                continue
+            copy_into(q, cand[c])
+            dp, da = cerr[c, 0], cerr[c, 1]
+            if (dp > fine[0] or da > fine[1]) and (phase == 0 or not exact_near):
+                dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac)
+            flags = SINGULAR if cflags[c] & DEGENERATE else 0
+            if dp > tol or da > angle_tol:
+                flags |= NOT_EXACT
+            # back to the robot's joints
+            for j in range(n):
+                v = _into_limits(wrap(-q[n - 1 - j] if reverse else q[j]), lo[j], hi[j], start[j])
+                if v != v:  # no turn by 2 pi puts it inside: keep the wrapped value
+                    v = wrap(-q[n - 1 - j] if reverse else q[j])
+                    if not flags & NOT_EXACT:
+                        flags |= OUTSIDE_LIMITS
+                rows[kept, j] = v
+            g_new = 2 if flags & NOT_EXACT else 1 if flags & OUTSIDE_LIMITS else 0
+            dup = duplicate_of(rows, group, kept, g_new, n)
+            if dup >= 0:
+                rflags[dup] |= flags & SINGULAR
+                continue
+            keys[kept] = dp + da if g_new == 2 else distance(rows, kept, start, lo)
+            group[kept] = g_new
+            rflags[kept] = flags
+            rerr[kept, 0] = dp
+            rerr[kept, 1] = da
+            kept += 1
     return _write_sorted(rows, rflags, rerr, keys, group, order, kept, out)
+
+
+@njit(cache=True, inline="always")
+def _errors_first(chain, goal, cands, near, err, group):
+    """Each candidate's pose error before any polish: ``err[c]`` (position, metres; angle,
+    radians), and ``group[c]`` -1 for a far least-squares candidate (flagged so by its
+    subproblems, and farther than ``near`` metres or :data:`_NEAR` radians from the pose),
+    else 0. Returns whether any candidate lies within those bounds: then the pose is reached
+    (or nearly), and the far ones are kept as they are, unpolished. ``chain`` is ``(H, P,
+    R_tip)``, ``goal`` ``(R_goal, p_goal)`` (9- and 3-tuples), ``cands`` ``(cand, cflags,
+    count)``."""
+    H, P, R_tip = chain
+    Rg, pg = goal
+    cand, cflags, count = cands
+    any_near = False
+    for c in range(count):
+        R, p = forward(H, P, R_tip, cand[c])
+        _, _, dp, da = _errors(Rg, pg, R, p)
+        err[c, 0] = dp
+        err[c, 1] = da
+        is_near = dp <= near and da <= _NEAR
+        any_near = any_near or is_near
+        group[c] = -1 if cflags[c] & LEAST_SQUARES and not is_near else 0
+    return any_near
 
 
 @njit(cache=True, inline="always")
@@ -265,24 +307,26 @@ def _buffers(m, n):
     """The work arrays of :func:`solve_goal` for ``m`` output rows and ``n`` joints, cut from
     one float and one integer array (no further allocation): for ``M = 4 m`` candidates,
     ``cand``, ``rows`` (M, n), ``rerr`` (M, 2), ``keys`` (M,), ``two`` (3, 2), ``four3``
-    (4, 3), ``jac`` (6, 7), ``q`` (n,); ``cflags``, ``group``, ``rflags``, ``order`` (M,)
-    int64 (zeros)."""
+    (4, 3), ``jac`` (6, 7), ``q`` (n,), ``cerr`` (M, 2); ``cflags``, ``group``, ``rflags``,
+    ``order``, ``cgroup`` (M,) int64 (zeros)."""
     M = 4 * m
-    fw = np.empty(M * (2 * n + 3) + 6 + 12 + 42 + n)
-    iw = np.zeros(4 * M, dtype=np.int64)
+    fw = np.empty(M * (2 * n + 5) + 6 + 12 + 42 + n)
+    iw = np.zeros(5 * M, dtype=np.int64)
     cand = fw[: M * n].reshape((M, n))
     rows = fw[M * n : 2 * M * n].reshape((M, n))
     rerr = fw[2 * M * n : 2 * M * n + 2 * M].reshape((M, 2))
     keys = fw[2 * M * n + 2 * M : 2 * M * n + 3 * M]
-    rest = 2 * M * n + 3 * M
+    cerr = fw[2 * M * n + 3 * M : 2 * M * n + 5 * M].reshape((M, 2))
+    rest = 2 * M * n + 5 * M
     two = fw[rest : rest + 6].reshape((3, 2))
     four3 = fw[rest + 6 : rest + 18].reshape((4, 3))
     jac = fw[rest + 18 : rest + 60].reshape((6, 7))
     q = fw[rest + 60 : rest + 60 + n]
     group = iw[M : 2 * M]
     rflags = iw[2 * M : 3 * M]
-    order = iw[3 * M :]
-    return cand, rows, rerr, keys, two, four3, jac, q, iw[:M], group, rflags, order
+    order = iw[3 * M : 4 * M]
+    scratch = (two, four3, jac, q, cerr, iw[4 * M :])
+    return cand, rows, rerr, keys, iw[:M], group, rflags, order, scratch
 
 
 @njit(cache=True, inline="always")
