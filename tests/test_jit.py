@@ -270,13 +270,13 @@ def test_mode_names_are_checked():
 
 
 def test_warm_up_compiles_what_a_robot_solve_runs():
-    """``warm_up(..., robots=True)``: a robot's forward kinematics, the orientation error and the
-    general kernel run compiled from the first solve on."""
+    """``warm_up(..., robots=True)``: a robot's forward kinematics (the pose a solve reports),
+    the orientation error and the general kernel run compiled from the first solve on."""
     code = (
         "import geoik as ik\n"
-        "from geoik.kinematics import angle_between, fk_robot\n"
+        "from geoik.kinematics import angle_between, robot_pose\n"
         "from geoik.solvers import REGISTRY\n"
-        "kernels = (fk_robot, angle_between, REGISTRY['dls'].kernel_general)\n"
+        "kernels = (robot_pose, angle_between, REGISTRY['dls'].kernel_general)\n"
         "out['before'] = [bool(k.signatures) for k in kernels]\n"
         "ik.warm_up(['dls'], dims=(3,), robots=True)\n"
         "out['after'] = [bool(k.signatures) for k in kernels]\n"

@@ -10,7 +10,6 @@ with the batch engine and the tree solvers).
 from __future__ import annotations
 
 import contextlib
-import copy
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -183,16 +182,14 @@ def _robot_auto(
         tol_ = DEFAULT_ROBOT_TOL if tol is None else tol
         first: Solution | None = None
         with contextlib.suppress(LimitError):  # raised when reachable only outside the limits
-            first = solve_analytic(robot, target, tol_, q0, orientation, angle_tol)
+            first = solve_analytic(robot, target, tol_, q0, orientation, angle_tol, AUTO)
         if first is not None and not robot_fallback(robot, first.status):
-            sol = first
-        else:
-            sol = solve_robot(
-                robot, target, names[1], tol_, max_iter, q0, orientation, angle_tol, options
-            )
-    out = copy.copy(sol)
-    out.__dict__["requested"] = AUTO  # the frozen solution, as chosen by auto
-    return out
+            return first
+        sol = solve_robot(
+            robot, target, names[1], tol_, max_iter, q0, orientation, angle_tol, options
+        )
+    sol.__dict__["requested"] = AUTO  # the frozen solution, new here, as chosen by auto
+    return sol
 
 
 def _run(

@@ -152,6 +152,30 @@ def fk_robot(model, q, rot, pos, origins, world_axes, tips_rot, tips_pos):
 
 
 @njit(cache=True)
+def robot_pose(model, slides, q, pts, frame):
+    """What a robot's solve reports, from one :func:`fk_robot`: ``pts`` (m + 2, 3) the base,
+    every joint's origin (before its motion; a prismatic joint's frame after it, where
+    ``slides`` (m,) is True) and the first tip; ``frame`` (4, 4) the first tip's homogeneous
+    transform. ``model`` as :func:`fk_robot` takes it, ``q`` (m,) checked joint values."""
+    m = q.shape[0]
+    k = model[7].shape[0]
+    rot, pos = np.empty((m, 3, 3)), np.empty((m, 3))
+    origins, world_axes = np.empty((m, 3)), np.empty((m, 3))
+    trot, tpos = np.empty((k, 3, 3)), np.empty((k, 3))
+    fk_robot(model, q, rot, pos, origins, world_axes, trot, tpos)
+    for r in range(3):
+        pts[0, r] = 0.0
+        for j in range(m):
+            pts[j + 1, r] = pos[j, r] if slides[j] else origins[j, r]
+        pts[m + 1, r] = tpos[0, r]
+        for c in range(3):
+            frame[r, c] = trot[0, r, c]
+        frame[r, 3] = tpos[0, r]
+        frame[3, r] = 0.0
+    frame[3, 3] = 1.0
+
+
+@njit(cache=True)
 def quat_from_matrix(r):
     """Unit quaternion (w, x, y, z) of a rotation matrix (Shepperd's method: the largest of the
     four diagonal combinations is taken first, so no branch divides by a small number)."""

@@ -372,6 +372,7 @@ def solve_analytic(
     start: Any,
     orientation: Any,
     angle_tol: float | None,
+    requested: str = "analytic",
 ) -> Solution:
     """``geoik.solve(robot, ..., method="analytic")``: the solution nearest ``start`` (REACHED);
     out of reach the least-squares candidate nearest the pose (CLOSEST); reachable only
@@ -379,7 +380,8 @@ def solve_analytic(
     (:mod:`geoik.solvers.analytic.families`): the start, STALLED. An arm of four or five
     joints whose orientation is out of reach at the position: the position with the nearest
     orientation (CLOSEST, its ``angle_error`` said); a position only (no ``orientation``):
-    the solution that keeps the tip's orientation at ``start`` best, judged on the position."""
+    the solution that keeps the tip's orientation at ``start`` best, judged on the position.
+    ``requested``: the method the caller asked for (``Solution.requested``)."""
     plan = _plan(robot)
     t = _point(target)
     q0 = _start(robot, start)
@@ -418,7 +420,7 @@ def solve_analytic(
         status = Status.REACHED
     rec = np.empty((2, robot.n))  # the motion: the start, then the answer
     rec[0], rec[1] = q0, q
-    return Solution(
+    return Solution.fast(
         robot,  # type: ignore[arg-type]
         t,
         "analytic",
@@ -433,4 +435,5 @@ def solve_analytic(
         None if position_only else angle_error,
         None if position_only else angle_tol_,
         frame,
+        requested,
     )

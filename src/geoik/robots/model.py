@@ -27,7 +27,7 @@ import numpy as np
 from geoik.checks import check_array, check_ints, check_names, check_rotations
 from geoik.errors import InvalidChainError, InvalidPoseError, describe
 from geoik.jit import call
-from geoik.kinematics import KIND_NAMES, fk_robot, slides, wraps
+from geoik.kinematics import KIND_NAMES, fk_robot, robot_pose, slides, wraps
 from geoik.robots.poe import SerialPOE, serial_poe
 from geoik.solvers.analytic.decompose import Plan, decompose
 
@@ -100,7 +100,6 @@ class Robot:
     total_length: float = field(init=False, repr=False, compare=False)
     """The model's size: the longest path from the base to a tip, as the sum of the distances
     between consecutive joint origins (plus the prismatic joints' largest travel)."""
-    _prismatic_rows: np.ndarray = field(init=False, repr=False, compare=False)
     kernel_arrays: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
     """The model as the general kernels take it: ``(parents, kinds, origin_xyz, origin_rot,
     axes, lo, hi, tip_parents, tip_xyz, tip_rot, on_path)``."""
@@ -112,7 +111,6 @@ class Robot:
         fields = {
             **joints,
             **tips,
-            "_prismatic_rows": joints["slides"][:, None],
             "on_path": on_path,
             "n": len(joints["joint_names"]),
             "dim": 3,
@@ -311,15 +309,9 @@ class Robot:
     def pose_of(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(:meth:`joint_positions`, the first tip's (4, 4) frame) of checked joint values
         ``q``, from one forward kinematics (what a solve reports)."""
-        _, pos, origins, _, trot, tpos = self._fk(q)
         pts = np.empty((self.n + 2, 3))
-        pts[0] = 0.0
-        pts[1:-1] = np.where(self._prismatic_rows, pos, origins)
-        pts[-1] = tpos[0]
-        frame = np.zeros((4, 4))
-        frame[:3, :3] = trot[0]
-        frame[:3, 3] = tpos[0]
-        frame[3, 3] = 1.0
+        frame = np.empty((4, 4))
+        call(robot_pose, self.kernel_arrays, self.slides, q, pts, frame)
         return pts, frame
 
     def _one_tip(self, tip: str | None) -> int:
