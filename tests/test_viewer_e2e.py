@@ -493,13 +493,22 @@ def handle_xy(pg, view):
 def drag_handle(pg, view, dx, dy, steps=12):
     """A real mouse drag of the 3-D handle (three's TransformControls): press on its centre,
     which moves it in the plane facing the camera, move by (dx, dy) pixels, let go. The view is
-    first drawn as it is now (a tab just shown frames its view on its first drawings)."""
-    view_drawn(pg, view)
-    browser_frames(pg, 2)
-    x0, y0 = handle_xy(pg, view)
+    first drawn as it is now (a tab just shown frames its view on its first drawings); a press
+    that misses the handle (moved or drawn anew in between) is let go and made again."""
     moves = state(pg, f"s.view3d.{view}.handleMoves")
-    pg.mouse.move(x0, y0)
-    pg.mouse.down()
+    for _ in range(10):
+        view_drawn(pg, view)
+        browser_frames(pg, 2)
+        x0, y0 = handle_xy(pg, view)
+        pg.mouse.move(x0, y0)
+        pg.mouse.down()
+        if state(pg, f"s.view3d.{view}.dragging"):
+            break
+        # the press missed the handle: a reply moved it, or the view was drawn anew, between
+        # reading its place and pressing (a loaded machine); let go without moving, again
+        pg.mouse.up()
+    else:
+        raise AssertionError("ten presses on the handle's centre did not take it")
     pg.mouse.move(x0 + dx, y0 + dy, steps=steps)
     pg.mouse.up()
     assert state(pg, f"s.view3d.{view}.handleMoves") > moves, "the handle did not move"
