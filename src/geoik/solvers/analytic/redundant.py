@@ -100,10 +100,11 @@ def held_goal(held, Rg, pg, v):
 
 
 @njit(cache=True)
-def _nearest(problem, v, work):
+def _nearest(problem, v, work, bound):
     """The squared distance from ``start`` (7,) of the nearest candidate within the limits at
     held value ``v``, from the family's composition alone (candidates flagged least squares
-    left out); inf when none.
+    left out); inf when none. A candidate is dropped as soon as its distance reaches ``bound``
+    (then the answer is at least ``bound``: none nearer; inf for the exact distance).
 
     ``problem`` is ``(model, held, goal, start)``: the packed arm (:func:`.finish.pack`), the
     held joint (:func:`pack_held`), the tip's goal (rotation 9-tuple, position 3-tuple) and the
@@ -144,6 +145,8 @@ def _nearest(problem, v, work):
             if lo[i] == -np.inf:
                 d = wrap(d)
             dist += d * d
+            if dist >= bound:
+                break
         best = min(best, dist)
     return best
 
@@ -158,8 +161,8 @@ def _refine(problem, b, fb, h, span, work):
     lo, hi = span
     a = max(lo, b - h)
     c = min(hi, b + h)
-    fa = _nearest(problem, a, work) if a < b else np.inf
-    fc = _nearest(problem, c, work) if c > b else np.inf
+    fa = _nearest(problem, a, work, np.inf) if a < b else np.inf
+    fc = _nearest(problem, c, work, np.inf) if c > b else np.inf
     for _ in range(_REFINE):
         if c - a < 1e-6:
             break
@@ -175,7 +178,7 @@ def _refine(problem, b, fb, h, span, work):
             if c <= b:
                 break
             x = 0.5 * (b + c)
-        fx = _nearest(problem, x, work)
+        fx = _nearest(problem, x, work, np.inf)
         if fx < fb:
             if x < b:
                 c, fc = b, fb
@@ -303,7 +306,7 @@ def _scan(problem, span, count, work):
     j = int(held[0])
     v0 = min(max(start[j], lo), hi)
     best_v = v0
-    best = _nearest(problem, v0, work)
+    best = _nearest(problem, v0, work, np.inf)
     # a solution near the start can lie in a narrow window of the held joint (a joint near its
     # limit): offsets from the start's value growing threefold, each tried while it can still
     # be nearer than the best found
@@ -314,7 +317,7 @@ def _scan(problem, span, count, work):
             break
         for v in (v0 - off, v0 + off):
             if lo <= v <= hi:
-                key = _nearest(problem, v, work)
+                key = _nearest(problem, v, work, best)
                 if key < best:
                     best, best_v = key, v
         off *= 3.0
@@ -327,7 +330,7 @@ def _scan(problem, span, count, work):
         d = wrap(v - v0) if held[7] == -np.inf else v - v0
         if d * d >= best:
             continue
-        key = _nearest(problem, v, work)
+        key = _nearest(problem, v, work, best)
         if key < best:
             best, best_v = key, v
     return best_v, best
