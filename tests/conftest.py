@@ -17,6 +17,13 @@ import geoik as ik
 from geoik import geometry as g
 from geoik.reach import closest_reachable_point
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto`` (the default, pyproject.toml): one worker per core this process may use, at
+    most four; with numba's cache cold, each worker compiles the kernels its tests need."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, 4))
+
+
 settings.register_profile(
     "default",
     max_examples=int(os.environ.get("GEOIK_EXAMPLES", "60")),
