@@ -252,7 +252,7 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
             copy_into(q, cand[c])
             dp, da = cerr[c, 0], cerr[c, 1]
             if (dp > fine[0] or da > fine[1]) and (phase == 0 or not exact_near):
-                dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac)
+                dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac, fine)
             flags = SINGULAR if cflags[c] & DEGENERATE else 0
             if dp > tol or da > angle_tol:
                 flags |= NOT_EXACT

@@ -99,16 +99,17 @@ def try_step(H, P, R_tip, R_goal, p_goal, q, trial, dp, da, position):
 
 
 @njit(cache=True)
-def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac):
+def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac, enough):
     """Up to ``steps`` Newton steps on the pose error, in place on ``q``, each kept only if it
-    makes the error smaller; ``jac`` (6, 7) scratch. Returns the final (position error, angle
+    makes the error smaller, until the position and angle errors are within ``enough``
+    (metres, radians); ``jac`` (6, 7) scratch. Returns the final (position error, angle
     error)."""
     n = H.shape[0]
     R, p = forward(H, P, R_tip, q)
     ep, er, dp, da = _errors(R_goal, p_goal, R, p)
     trial = q.copy()
     for _ in range(steps):
-        if dp + da == 0.0:
+        if dp <= enough[0] and da <= enough[1]:
             break
         jacobian(H, P, q, p, jac)
         jac[0, n] = ep[0]
