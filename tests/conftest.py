@@ -17,6 +17,7 @@ import geoik as ik
 from geoik import geometry as g
 from geoik.reach import closest_reachable_point
 
+
 def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto`` (the default, pyproject.toml): one worker per core this process may use, at
     most four; with numba's cache cold, each worker compiles the kernels its tests need."""
