@@ -270,16 +270,17 @@ def test_mode_names_are_checked():
 
 
 def test_warm_up_compiles_what_a_robot_solve_runs():
-    """``warm_up(..., robots=True)``: a robot's forward kinematics (the pose a solve reports),
-    the orientation error and the general kernel run compiled from the first solve on."""
+    """``warm_up(..., robots=True)``: a robot's forward kinematics with the position and
+    orientation errors (what a solve reports) and the general kernel run compiled from the
+    first solve on."""
     code = (
         "import geoik as ik\n"
-        "from geoik.kinematics import angle_between, robot_pose\n"
+        "from geoik.kinematics import pose_errors\n"
         "from geoik.solvers import REGISTRY\n"
-        "kernels = (robot_pose, angle_between, REGISTRY['dls'].kernel_general)\n"
+        "kernels = (pose_errors, REGISTRY['dls'].kernel_general)\n"
         "out['before'] = [bool(k.signatures) for k in kernels]\n"
         "ik.warm_up(['dls'], dims=(3,), robots=True)\n"
         "out['after'] = [bool(k.signatures) for k in kernels]\n"
     )
     out = _run(code, None)  # numba's own cache, warm or not
-    assert out["before"] == [False] * 3 and out["after"] == [True] * 3
+    assert out["before"] == [False] * 2 and out["after"] == [True] * 2

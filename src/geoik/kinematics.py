@@ -232,6 +232,17 @@ def angle_between(goal, cur):
 
 
 @njit(cache=True)
+def pose_errors(model, slides, q, target, goal, pts, frame):
+    """:func:`robot_pose` into ``pts`` and ``frame``, then the first tip's distance (metres)
+    from ``target`` (3,) and its angle (radians) from the orientation ``goal`` (3, 3)."""
+    robot_pose(model, slides, q, pts, frame)
+    dx = frame[0, 3] - target[0]
+    dy = frame[1, 3] - target[1]
+    dz = frame[2, 3] - target[2]
+    return math.sqrt(dx * dx + dy * dy + dz * dz), angle_between(goal, frame[:3, :3])
+
+
+@njit(cache=True)
 def tip_errors(tips_pos, tips_rot, targets, goal_rot, targeted, oriented, pos_err, ang_err):
     """Per tip: ``pos_err[i]`` the distance (metres) to its target, ``ang_err[i]`` the angle
     (radians) to its target orientation; 0 for tips without a target (or an orientation)."""

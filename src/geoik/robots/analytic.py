@@ -32,7 +32,6 @@ from geoik.errors import (
     describe,
 )
 from geoik.jit import runner
-from geoik.kinematics import angle_between
 from geoik.robots.model import Robot
 from geoik.robots.motion import RobotMotion
 from geoik.robots.solution_set import SetStatus, SolutionSet, _set_status
@@ -412,9 +411,8 @@ def solve_analytic(
         q, status = np.clip(out_q[a + b], robot.lo, robot.hi), Status.CLOSEST
     else:  # the searched family found no candidate at all: the start, unmoved
         q, status = np.clip(q0, robot.lo, robot.hi), Status.STALLED
-    points, frame = robot.pose_of(q)
-    error = math.dist(frame[:3, 3].tolist(), t.tolist())
-    angle_error = float(runner(angle_between)(goal, frame[:3, :3]))
+    points, frame, error, angle = robot.pose_errors(q, t, goal)
+    angle_error = float(angle)  # type: ignore[arg-type]
     position_only = orientation is None  # an arm of fewer than six joints (_orientation)
     if status is Status.CLOSEST and error <= tol_ and (position_only or angle_error <= angle_tol_):
         status = Status.REACHED

@@ -27,7 +27,7 @@ import numpy as np
 from geoik.checks import check_array, check_ints, check_names, check_rotations
 from geoik.errors import InvalidChainError, InvalidPoseError, describe
 from geoik.jit import call
-from geoik.kinematics import KIND_NAMES, fk_robot, robot_pose, slides, wraps
+from geoik.kinematics import KIND_NAMES, fk_robot, pose_errors, robot_pose, slides, wraps
 from geoik.robots.poe import SerialPOE, serial_poe
 from geoik.solvers.analytic.decompose import Plan, decompose
 
@@ -35,6 +35,9 @@ __all__ = ["Robot"]
 
 _LIMIT_SLACK = 1e-9
 _UNIT_TOL = 1e-9
+_NO_ORIENTATION = np.eye(3)
+"""The orientation :meth:`Robot.pose_errors` measures from when none is asked for (its angle
+unused)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -313,6 +316,20 @@ class Robot:
         frame = np.empty((4, 4))
         call(robot_pose, self.kernel_arrays, self.slides, q, pts, frame)
         return pts, frame
+
+    def pose_errors(
+        self, q: np.ndarray, target: np.ndarray, orientation: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray, float, float | None]:
+        """:meth:`pose_of` of checked joint values ``q``, with the first tip's distance (metres)
+        from ``target`` (3,) and its angle (radians) from ``orientation`` (3, 3; None: no
+        angle), from one compiled call (what a solve reports)."""
+        pts = np.empty((self.n + 2, 3))
+        frame = np.empty((4, 4))
+        goal = _NO_ORIENTATION if orientation is None else orientation
+        error, angle = call(
+            pose_errors, self.kernel_arrays, self.slides, q, target, goal, pts, frame
+        )
+        return pts, frame, error, None if orientation is None else angle
 
     def _one_tip(self, tip: str | None) -> int:
         if tip is not None:

@@ -82,11 +82,9 @@ def solve_robot(
     q = start_values(robot, start)
     goals = _goal_arrays(robot, {0: (t, goal_rot)})
     code, used, q, rec = _run(solver, robot, goals, q, tol_, angle_tol_, iters, opts)
-    points, frame = robot.pose_of(q)
-    error = math.dist(frame[:3, 3].tolist(), t.tolist())
-    angle_error = None if goal_rot is None else float(call(angle_between, goal_rot, frame[:3, :3]))
+    points, frame, error, angle_error = robot.pose_errors(q, t, goal_rot)
     status = STATUSES[judge_robot(code, error, angle_error, tol_, angle_tol_)]
-    return Solution(
+    return Solution.fast(
         robot,  # type: ignore[arg-type]
         t,
         solver.name,
