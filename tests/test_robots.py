@@ -99,6 +99,23 @@ def test_forward_kinematics_of_every_joint_kind(synthetic):
     assert np.abs(ours - theirs).max() <= 1e-9
 
 
+def test_the_pose_a_solve_reports_and_its_errors(synthetic):
+    """``pose_errors``: the points and tip frame of ``pose_of`` (the first tip), with the tip's
+    distance from a target and its angle from an orientation (None without one); every joint
+    kind, a prismatic joint's point after its slide."""
+    robot = ik.load_urdf(synthetic, tips=["tool", "side"])
+    rng = np.random.default_rng(4)
+    for q in robot.random_angles(rng, 20):
+        target = rng.normal(size=3)
+        goal = robot.tip_frame(robot.random_angles(rng), tip="tool")[:3, :3]
+        points, frame, error, angle = robot.pose_errors(q, target, goal)
+        np.testing.assert_array_equal(frame, robot.tip_frame(q, tip="tool"))
+        np.testing.assert_array_equal(points, robot.joint_positions(q))
+        assert error == pytest.approx(np.linalg.norm(frame[:3, 3] - target), rel=1e-15)
+        assert angle == pytest.approx(float(angle_between(goal, frame[:3, :3])), abs=1e-15)
+        assert robot.pose_errors(q, target, None)[3] is None
+
+
 def test_default_tips_base_and_paths(synthetic):
     robot = ik.load_urdf(synthetic)
     assert robot.tip_names == ("tool", "side")
