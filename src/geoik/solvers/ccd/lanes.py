@@ -189,7 +189,7 @@ def _start(lengths, base, targets, angles, work, nrec):
         dist = math.sqrt(sq(tx - bx) + sq(ty - by))
         # geometry.beyond_reach, inlined: the point at full reach towards t
         beyond = dist > total
-        scale = total / dist
+        scale = total / dist if beyond else 0.0  # (no division by a target at the base)
         work[w + BEYOND, b] = 1.0 if beyond else 0.0
         work[w + OX, b] = bx + (tx - bx) * scale if beyond else 0.0
         work[w + OY, b] = by + (ty - by) * scale if beyond else 0.0
