@@ -252,7 +252,9 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
             copy_into(q, cand[c])
             dp, da = cerr[c, 0], cerr[c, 1]
             if (dp > fine[0] or da > fine[1]) and (phase == 0 or not exact_near):
-                dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac, fine)
+                e = cerr[c]
+                at = ((e[2], e[3], e[4]), (e[5], e[6], e[7]), (e[8], e[9], e[10]), dp, da)
+                dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac, fine, at)
             flags = SINGULAR if cflags[c] & DEGENERATE else 0
             if dp > tol or da > angle_tol:
                 flags |= NOT_EXACT
@@ -281,7 +283,8 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
 @njit(cache=True, inline="always")
 def _errors_first(chain, goal, cands, near, err, group):
     """Each candidate's pose error before any polish: ``err[c]`` (position, metres; angle,
-    radians), and ``group[c]`` -1 for a far least-squares candidate (flagged so by its
+    radians; then the tip position and the two error vectors of ``polish.polish``'s ``at``,
+    3 values each), and ``group[c]`` -1 for a far least-squares candidate (flagged so by its
     subproblems, and farther than ``near`` metres or :data:`_NEAR` radians from the pose),
     else 0. Returns whether any candidate lies within those bounds: then the pose is reached
     (or nearly), and the far ones are kept as they are, unpolished. ``chain`` is ``(H, P,
@@ -293,9 +296,13 @@ def _errors_first(chain, goal, cands, near, err, group):
     any_near = False
     for c in range(count):
         R, p = forward(H, P, R_tip, cand[c])
-        _, _, dp, da = _errors(Rg, pg, R, p)
+        ep, er, dp, da = _errors(Rg, pg, R, p)
         err[c, 0] = dp
         err[c, 1] = da
+        for i in range(3):
+            err[c, 2 + i] = p[i]
+            err[c, 5 + i] = ep[i]
+            err[c, 8 + i] = er[i]
         is_near = dp <= near and da <= _NEAR
         any_near = any_near or is_near
         group[c] = -1 if cflags[c] & LEAST_SQUARES and not is_near else 0
@@ -307,17 +314,17 @@ def _buffers(m, n):
     """The work arrays of :func:`solve_goal` for ``m`` output rows and ``n`` joints, cut from
     one float and one integer array (no further allocation): for ``M = 4 m`` candidates,
     ``cand``, ``rows`` (M, n), ``rerr`` (M, 2), ``keys`` (M,), ``two`` (3, 2), ``four3``
-    (4, 3), ``jac`` (6, 7), ``q`` (n,), ``cerr`` (M, 2); ``cflags``, ``group``, ``rflags``,
+    (4, 3), ``jac`` (6, 7), ``q`` (n,), ``cerr`` (M, 11); ``cflags``, ``group``, ``rflags``,
     ``order``, ``cgroup`` (M,) int64 (zeros)."""
     M = 4 * m
-    fw = np.empty(M * (2 * n + 5) + 6 + 12 + 42 + n)
+    fw = np.empty(M * (2 * n + 14) + 6 + 12 + 42 + n)
     iw = np.zeros(5 * M, dtype=np.int64)
     cand = fw[: M * n].reshape((M, n))
     rows = fw[M * n : 2 * M * n].reshape((M, n))
     rerr = fw[2 * M * n : 2 * M * n + 2 * M].reshape((M, 2))
     keys = fw[2 * M * n + 2 * M : 2 * M * n + 3 * M]
-    cerr = fw[2 * M * n + 3 * M : 2 * M * n + 5 * M].reshape((M, 2))
-    rest = 2 * M * n + 5 * M
+    cerr = fw[2 * M * n + 3 * M : 2 * M * n + 14 * M].reshape((M, 11))
+    rest = 2 * M * n + 14 * M
     two = fw[rest : rest + 6].reshape((3, 2))
     four3 = fw[rest + 6 : rest + 18].reshape((4, 3))
     jac = fw[rest + 18 : rest + 60].reshape((6, 7))

@@ -99,14 +99,14 @@ def try_step(H, P, R_tip, R_goal, p_goal, q, trial, dp, da, position):
 
 
 @njit(cache=True)
-def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac, enough):
+def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac, enough, at):
     """Up to ``steps`` Newton steps on the pose error, in place on ``q``, each kept only if it
     makes the error smaller, until the position and angle errors are within ``enough``
-    (metres, radians); ``jac`` (6, 7) scratch. Returns the final (position error, angle
-    error)."""
+    (metres, radians); ``jac`` (6, 7) scratch. ``at`` is where ``q`` puts the tip and how far
+    that is from the goal, as the caller computed them: ``(p, ep, er, dp, da)``, the tip
+    position and :func:`_errors`. Returns the final (position error, angle error)."""
     n = H.shape[0]
-    R, p = forward(H, P, R_tip, q)
-    ep, er, dp, da = _errors(R_goal, p_goal, R, p)
+    p, ep, er, dp, da = at
     trial = q.copy()
     for _ in range(steps):
         if dp <= enough[0] and da <= enough[1]:
