@@ -496,23 +496,31 @@ def drag_handle(pg, view, dx, dy, steps=12):
     first drawn as it is now (a tab just shown frames its view on its first drawings); a press
     that misses the handle (moved or drawn anew in between) is let go and made again."""
     moves = state(pg, f"s.view3d.{view}.handleMoves")
-    for _ in range(10):
-        view_drawn(pg, view)
-        browser_frames(pg, 2)
-        x0, y0 = handle_xy(pg, view)
-        pg.mouse.move(x0, y0)
-        pg.mouse.down()
-        if state(pg, f"s.view3d.{view}.dragging"):
-            break
-        # the press missed the handle: a reply moved it, or the view was drawn anew, between
-        # reading its place and pressing (a loaded machine); let go without moving, again
-        pg.mouse.up()
-    else:
-        raise AssertionError("ten presses on the handle's centre did not take it")
+    x0, y0 = press_handle(pg, view)
     pg.mouse.move(x0 + dx, y0 + dy, steps=steps)
     pg.mouse.up()
     assert state(pg, f"s.view3d.{view}.handleMoves") > moves, "the handle did not move"
     return state(pg, f"s.view3d.{view}.handlePose()")
+
+
+def press_handle(pg, view, where=None, taken="true"):
+    """Press the mouse on the 3-D handle of ``view`` (its centre, or the client point the
+    JavaScript expression ``where`` gives) and keep it down, once the press has taken the
+    handle (the view says it is dragging, and the expression ``taken`` holds); returns the
+    point pressed. A press that misses (a reply moved the handle, or the view was drawn anew,
+    between reading its place and pressing: a loaded machine) is let go without moving and
+    made again."""
+    where = where or f"(v => v.toClient(v.handlePose().position))(geoikState.view3d.{view})"
+    for _ in range(10):
+        view_drawn(pg, view)
+        browser_frames(pg, 2)
+        x0, y0 = pg.evaluate(where)
+        pg.mouse.move(x0, y0)
+        pg.mouse.down()
+        if state(pg, f"s.view3d.{view}.dragging && ({taken})"):
+            return x0, y0
+        pg.mouse.up()
+    raise AssertionError("ten presses on the handle did not take it")
 
 
 def test_dragging_the_3d_handle_moves_the_arm_and_the_ball(page):
@@ -1004,10 +1012,9 @@ def test_a_hand_has_a_handle_and_a_readout_per_fingertip(browser, page):
         r = tips_settled(pg)
         assert [t["status"] for t in r["tips"]] == ["REACHED"] * 4
         # press the third fingertip's ball and drag it: its handle moves, the arrows go with it
-        x, y = pg.evaluate("geoikState.robot.handleClient(2)")
         before = state(pg, "s.robot.tips")
-        pg.mouse.move(x, y)
-        pg.mouse.down()
+        where = "geoikState.robot.handleClient(2)"
+        x, y = press_handle(pg, "robot", where, "s.robot.selected === 2")
         pg.mouse.move(x + 12, y + 16, steps=6)
         pg.mouse.up()
         assert state(pg, "s.robot.selected") == 2
@@ -1076,10 +1083,8 @@ def test_a_handle_dragged_past_the_views_edge_keeps_moving(model_page):
     pg.click("#tabs button[data-scene=robot]")
     pg.click("#r-rest")
     robot_settled(pg)
-    x0, y0 = handle_xy(pg, "robot")
     rect = pg.eval_on_selector("#r-3d", "c => c.getBoundingClientRect().toJSON()")
-    pg.mouse.move(x0, y0)
-    pg.mouse.down()
+    x0, y0 = press_handle(pg, "robot")
     pg.mouse.move(rect["right"] - 4, y0, steps=8)
     inside = state(pg, "s.view3d.robot.handlePose().position")
     pg.mouse.move(rect["right"] + 120, y0, steps=8)  # beyond the view, over the side panel
