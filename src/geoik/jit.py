@@ -38,6 +38,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
+import os
+import pickle
+import subprocess
+import sys
 import threading
 import time
 import types
@@ -58,6 +63,7 @@ __all__ = [
     "CompileStats",
     "Job",
     "call",
+    "compile_ahead",
     "compile_stats",
     "interpreted",
     "job",
@@ -310,6 +316,7 @@ class _Watch(event.Listener):
         self.pending: dict[int, Dispatcher] = {}  # functions expected to compile, by id
         self.functions = 0
         self.seconds = 0.0
+        self.window: tuple[float, float] | None = None  # compile_ahead: (start, seconds before)
 
     def on_start(self, ev: event.Event) -> None:
         depth = getattr(self.local, "depth", 0)
@@ -343,7 +350,9 @@ class _Watch(event.Listener):
             reports = list(self.reports)
             done, total = self.functions, self.functions + len(self.pending)
             seconds = self.seconds
-            if getattr(self.local, "depth", 0) > 0 and self.local.ours:
+            if self.window is not None:  # within compile_ahead, all of its time
+                seconds = self.window[1] + time.perf_counter() - self.window[0]
+            elif getattr(self.local, "depth", 0) > 0 and self.local.ours:
                 seconds += time.perf_counter() - self.local.t0
         for report in reports:
             report(done, total, seconds)
@@ -388,6 +397,209 @@ def _callees(fn: Dispatcher) -> dict[int, Dispatcher]:
 
 _WATCH = _Watch()
 event.register("numba:compile", _WATCH)
+
+
+def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None:
+    """Compile each ``(function, argument types)`` of ``items`` that is neither compiled in this
+    process nor in numba's disk cache, before it is first called, on two cores.
+
+    numba compiles one function at a time, in one thread: a command that needs several kernels
+    (a map compiles its solver's kernel and the engine that runs it, a comparison one kernel per
+    solver) would wait for each in turn on one core. With ``helper`` (and two cores or more, and
+    two items or more to compile), a second Python process compiles items too, into numba's disk
+    cache: this process takes them from the front of ``items`` and the helper from the back, each
+    the next one the other has not taken, until they meet; then this process loads the helper's
+    from the disk cache. Whatever the helper fails to compile (it ended, or numba's cache is
+    off), this process compiles itself: the results never depend on the helper.
+
+    The time spent here, waiting for the helper included, counts as compiling in
+    :func:`compile_stats` and :func:`watching`, and the helper's functions count with this
+    process's. Does nothing in the ``"interpreted"`` and ``"no-compile"`` modes (:func:`mode`).
+    """
+    if _mode.value in _NO_READY:
+        return
+    todo: list[tuple[Any, Any]] = []
+    for fn, sig in items:
+        if isinstance(fn, Dispatcher) and (fn, sig) not in todo and not _has(fn, sig):
+            todo.append((fn, sig))
+    if not todo:
+        return
+    with _WATCH.lock:
+        outer = _WATCH.window is None
+        if outer:
+            _WATCH.window = (time.perf_counter(), _WATCH.seconds)
+    try:
+        child = _Helper.start(todo) if helper and len(todo) > 1 and _cores() > 1 else None
+        if child is None:
+            for fn, sig in todo:
+                fn.compile(sig)
+            return
+        try:
+            while (i := child.claim_front()) is not None:
+                todo[i][0].compile(todo[i][1])
+            child.finish()
+        finally:
+            child.close()
+        for fn, sig in todo:  # the helper's, from the disk cache (or compiled here if it failed)
+            fn.compile(sig)
+    finally:
+        if outer:
+            with _WATCH.lock:
+                assert _WATCH.window is not None
+                start, before = _WATCH.window
+                _WATCH.window = None
+                _WATCH.seconds = before + time.perf_counter() - start
+            _WATCH._tell()
+
+
+def _has(fn: Dispatcher, sig: Any) -> bool:
+    """Whether ``fn`` is compiled in this process for ``sig``, or numba's disk cache holds it
+    (read through numba's internal API; if that changes, the answer is False)."""
+    try:
+        from numba.core import sigutils
+
+        args, _ = sigutils.normalize_signature(sig)
+        if tuple(args) in fn.overloads:
+            return True
+        cache = fn._cache
+        key = cache._index_key(sig, fn.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:
+        return False
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class _Helper:
+    """The second process of :func:`compile_ahead` and the two ends of its list. The helper asks
+    for an item (``next``), is given the last one not yet taken by either process (or ``stop``),
+    compiles it and says so (``done i functions``); this side answers from a thread."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], count: int) -> None:
+        self.proc = proc
+        self.lock = threading.Condition()
+        self.front, self.back = 0, count - 1
+        self.busy: set[int] = set()  # items the helper is compiling
+        self.ended = False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    @classmethod
+    def start(cls, todo: list[tuple[Any, Any]]) -> _Helper | None:
+        """The helper, started on ``todo`` (None if it cannot be: a function that its module
+        does not name, or no process could start)."""
+        names = []
+        for fn, sig in todo:
+            module, name = fn.py_func.__module__, fn.py_func.__qualname__
+            if getattr(sys.modules.get(module), name, None) is not fn:
+                return None
+            names.append((module, name, sig))
+        try:
+            payload = pickle.dumps(names)
+            proc = subprocess.Popen(
+                [sys.executable, "-c", "from geoik.jit import _helper_main; _helper_main()"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+            assert proc.stdin is not None
+            proc.stdin.write(len(payload).to_bytes(8, "little") + payload)
+            proc.stdin.flush()
+        except (OSError, pickle.PicklingError, ValueError):
+            return None
+        return cls(proc, len(todo))
+
+    def claim_front(self) -> int | None:
+        """The next item for this process, or None when none is left."""
+        with self.lock:
+            if self.front > self.back:
+                return None
+            self.front += 1
+            return self.front - 1
+
+    def finish(self) -> None:
+        """Wait until the helper has ended the items it took (or has ended)."""
+        with self.lock:
+            while self.busy and not self.ended:
+                self.lock.wait(0.5)
+                _WATCH._tell()
+
+    def close(self) -> None:
+        """Stop the helper (at once if it is still compiling)."""
+        with self.lock:
+            self.back = self.front - 1  # nothing more for it
+        proc = self.proc
+        with contextlib.suppress(OSError, ValueError):
+            assert proc.stdin is not None
+            proc.stdin.close()
+        if proc.poll() is None and self.busy:
+            proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(5)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        self.thread.join(5)
+
+    def _serve(self) -> None:
+        assert self.proc.stdout is not None and self.proc.stdin is not None
+        try:
+            for line in self.proc.stdout:
+                words = line.split()
+                if words == [b"next"]:
+                    with self.lock:
+                        if self.back >= self.front:
+                            i, self.back = self.back, self.back - 1
+                            self.busy.add(i)
+                        else:
+                            i = -1
+                    self.proc.stdin.write(b"stop\n" if i < 0 else b"%d\n" % i)
+                    self.proc.stdin.flush()
+                elif len(words) == 3 and words[0] == b"done":
+                    with self.lock:
+                        self.busy.discard(int(words[1]))
+                        self.lock.notify_all()
+                    with _WATCH.lock:
+                        _WATCH.functions += int(words[2])
+                    _WATCH._tell()
+        except (OSError, ValueError):
+            pass
+        finally:
+            with self.lock:
+                self.ended = True
+                self.lock.notify_all()
+
+
+def _helper_main() -> None:
+    """The helper process of :func:`compile_ahead` (standard input and output: see
+    :class:`_Helper`)."""
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    size = int.from_bytes(inp.read(8), "little")
+    names = pickle.loads(inp.read(size))
+    while True:
+        out.write(b"next\n")
+        out.flush()
+        line = inp.readline().strip()
+        if not line or line == b"stop":
+            return
+        i = int(line)
+        module, name, sig = names[i]
+        before = compile_stats().functions
+        try:
+            fn = importlib.import_module(module)
+            for part in name.split("."):
+                fn = getattr(fn, part)
+            fn.compile(sig)
+        except Exception:  # this process compiles it then
+            pass
+        out.write(b"done %d %d\n" % (i, compile_stats().functions - before))
+        out.flush()
 
 
 def compile_stats() -> CompileStats:

@@ -138,7 +138,8 @@ def _engine_for(kernel: Any) -> tuple[Any, Any]:
     kernel.compile(KERNEL_ARGS)
     if not _engine.signatures:
         _engine.compile(_ENGINE_SIG)
-        _engine.disable_compile()
+    # also when compile_ahead compiled it: a call never adds a specialisation
+    _engine.disable_compile()
     return _engine, kernel
 
 

@@ -317,6 +317,32 @@ def _evaluate(
     return _batch_result(req, out, want_angles, want_costs, solved_by)
 
 
+def kernels_for(
+    chain: Chain | Skeleton | Robot,
+    method: str = DEFAULT_METHOD,
+    tol: float | None = None,
+    max_iter: int | None = None,
+    costs: bool = True,
+    **options: Any,
+) -> list[tuple[Any, Any]]:
+    """What :func:`evaluate` compiles to solve ``chain`` by ``method`` (``"auto"``: every
+    attempt) with these arguments: ``(function, argument types)`` pairs, for
+    :func:`geoik.jit.compile_ahead`; none for a skeleton or a robot arm (their engines compile
+    as they run). Raises what :func:`evaluate` raises for a bad method, option, ``tol`` or
+    ``max_iter``."""
+    if not isinstance(chain, Chain):
+        return []
+    req = check_request(chain, method, tol, max_iter, options, "a geoik.Chain or a geoik.Skeleton")
+    costs = check_flag(costs, "costs")
+    out: list[tuple[Any, Any]] = []
+    for solver, opts, _ in req.attempts:
+        if chain.dim == 2:
+            out += planar.kernels(solver, costs)
+        else:
+            out += spatial.kernels(solver, np.ascontiguousarray(opts), costs)
+    return out
+
+
 RESULT_BYTES = 49
 """Bytes of results per target of a chain: status (1), iterations, error, rotations over 5
 degrees, the rotation sum (and its degrees) and the path length (8 each)."""

@@ -286,6 +286,17 @@ def run(
     run_threads(work, min(threads(), -(-m // size)))
 
 
+def kernels(solver: Solver, costs: bool) -> list[tuple[Any, Any]]:
+    """What :func:`run` compiles for ``solver`` (with ``costs`` or not): ``(function, argument
+    types)`` pairs, the solver's kernel first and the engine last, for
+    :func:`geoik.jit.compile_ahead`."""
+    cost = (costs_2d if costs else no_costs, COSTS_2D_ARGS)
+    if solver.kernel_2d_lanes is not None:
+        lanes = (solver.kernel_2d_lanes, KERNEL_2D_LANES_ARGS)
+        return [lanes, cost, (_lane_engine, _LANE_ENGINE_SIG)]
+    return [(solver.kernel_2d, KERNEL_2D_ARGS), cost, (_engine, _ENGINE_SIG)]
+
+
 def _lanes(costs: bool, cap: int, n: int) -> int:
     """Targets per call of a lane kernel: :data:`LANES`, fewer when keyframes are recorded so
     that the keyframe buffer stays within about 256 KiB."""
@@ -314,4 +325,5 @@ def _compile_once(engine: Any, signature: Any) -> None:
     own type, is then passed as the first-class function type of the signature."""
     if not engine.signatures:
         engine.compile(signature)
-        engine.disable_compile()
+    # also when compile_ahead compiled it: a call never adds a specialisation
+    engine.disable_compile()

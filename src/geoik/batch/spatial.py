@@ -214,6 +214,17 @@ def run(
     run_threads(work, min(threads(), -(-targets.shape[0] // CHUNK)))
 
 
+def kernels(solver: Any, opts: np.ndarray, costs: bool) -> list[tuple[Any, Any]]:
+    """What :func:`run` compiles for ``solver`` with ``opts`` (and ``costs`` or not):
+    ``(function, argument types)`` pairs, the solver's kernel first and the engine last, for
+    :func:`geoik.jit.compile_ahead`."""
+    cost = (costs_3d if costs else no_costs, COSTS_3D_ARGS)
+    if solver.kernel_3d_lanes is not None and solver.lanes_for(opts):
+        lanes = (solver.kernel_3d_lanes, KERNEL_3D_LANES_ARGS)
+        return [lanes, cost, (_lane_engine, _LANE_ENGINE_SIG)]
+    return [(solver.kernel_3d, KERNEL_3D_ARGS), cost, (_engine, _ENGINE_SIG)]
+
+
 @functools.cache
 def _engine_for(kernel: Any) -> tuple[Any, Any]:
     """The one-target engine and ``kernel``, both compiled for the engine's signature (on first
@@ -235,4 +246,5 @@ def _compile_once(engine: Any, signature: Any) -> None:
     """Compile ``engine`` for ``signature`` and for nothing else."""
     if not engine.signatures:
         engine.compile(signature)
-        engine.disable_compile()
+    # also when compile_ahead compiled it: a call never adds a specialisation
+    engine.disable_compile()

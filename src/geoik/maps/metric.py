@@ -31,11 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from geoik.batch.engine import evaluate
+from geoik.batch.engine import evaluate, kernels_for
 from geoik.chain import Chain
 from geoik.checks import check_memory
 from geoik.errors import InvalidChainError, InvalidOptionError, describe
 from geoik.geometry import REACHED
+from geoik.jit import compile_ahead
 from geoik.maps.result import PLANES, MetricMap, plane_axes
 from geoik.maps.result import _fmt as _fmt  # the parameters as a title states them
 from geoik.maps.tiles import (
@@ -223,10 +224,13 @@ def check_jobs(
         _check(chain, metric, size, tile_rows, plane)
     # before anything is compiled: a map that cannot fit is refused at once
     check_map_memory(jobs, int(size) ** 2, f"{size}x{size} pixels")
+    costs = metric in NEEDS_COSTS  # compiled only for the metrics that read them
+    # every map's request checked (raising here) before anything compiles; then the kernels
+    # and engines of all of them compiled on two cores at once
+    kernels = [k for c, m in jobs for k in kernels_for(c, m, costs=costs, **solver_options)]
+    compile_ahead(kernels)
     for chain, method in jobs:
-        # validates, raises here; with no target, compiles what the tiles will run (the costs
-        # only for the metrics that read them)
-        costs = metric in NEEDS_COSTS
+        # validates the rest, raises here; with no target, loads what the tiles will run
         evaluate(chain, np.empty((0, chain.dim)), method, costs=costs, **solver_options)
 
 

@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from geoik.batch.engine import evaluate
+from geoik.batch.engine import evaluate, kernels_for
 from geoik.chain import Chain
 from geoik.errors import InvalidOptionError
 from geoik.geometry import REACHED
+from geoik.jit import compile_ahead
 from geoik.maps.metric import (
     PLANES,
     MetricMap,
@@ -171,8 +172,11 @@ def check_volume(
             f"a volume map is of a 3-D chain, got a {chain.dim}-D chain", argument="volume"
         )
     check_map_memory([(chain, method)], int(size) ** 3, f"{size}x{size}x{size} voxels")
-    # validates; with no target, compiles what the tiles run (the costs if the metric reads them)
-    evaluate(chain, np.empty((0, 3)), method, costs=metric in NEEDS_COSTS, **solver_options)
+    # validates; with no target, compiles what the tiles run (the costs if the metric reads
+    # them), the kernel and the engine on two cores at once
+    costs = metric in NEEDS_COSTS
+    compile_ahead(kernels_for(chain, method, costs=costs, **solver_options))
+    evaluate(chain, np.empty((0, 3)), method, costs=costs, **solver_options)
     return rows
 
 
