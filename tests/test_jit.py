@@ -284,3 +284,152 @@ def test_warm_up_compiles_what_a_robot_solve_runs():
     )
     out = _run(code, None)  # numba's own cache, warm or not
     assert out["before"] == [False] * 2 and out["after"] == [True] * 2
+
+
+_AHEAD_ITEMS = (
+    "from numba import types\n"
+    "from geoik.geometry import core\n"
+    "from geoik.solvers import REGISTRY\n"
+    "from geoik.batch.engine import KERNEL_2D_ARGS\n"
+    "f8 = types.float64\n"
+    "items = [(REGISTRY['two-bone'].kernel_2d, KERNEL_2D_ARGS), (core.clamp, (f8, f8, f8)),\n"
+    "         (core.wrap, (f8,)), (core.sq, (f8,))]\n"
+)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc for the helper process")
+@pytest.mark.parametrize("helper", [True, False])
+def test_compile_ahead_compiles_every_item_once(tmp_path, helper):
+    """With an empty cache, :func:`geoik.jit.compile_ahead` leaves every item compiled in this
+    process for its argument types and in numba's disk cache, whichever process compiled it
+    (with a helper, this one compiles only what the helper did not take: at most every item
+    once), counts the helper's functions with its own, and leaves no process behind."""
+    code = _AHEAD_ITEMS + (
+        "import os\n"
+        "from geoik import jit\n"
+        "mine = {f.py_func: 0 for f, _ in items}\n"
+        "class Mine(event.Listener):\n"
+        "    def on_start(self, e):\n"
+        "        f = e.data['dispatcher'].py_func\n"
+        "        if f in mine: mine[f] += 1\n"
+        "    def on_end(self, e): pass\n"
+        "event.register('numba:compile', Mine())\n"
+        "before = jit.compile_stats().functions\n"
+        f"jit.compile_ahead(items + items[1:2], helper={helper})\n"  # a repeat compiles once
+        "out['here'] = all(tuple(s) in f.overloads for f, s in items)\n"
+        "out['on_disk'] = all(jit._has(f, s) for f, s in items)\n"
+        "out['functions'] = jit.compile_stats().functions - before\n"
+        "out['here_compiled'] = list(mine.values())\n"
+        "out['clamp'] = core.clamp(5.0, 0.0, 1.0)\n"
+        "def parent(p):\n"
+        "    with open(f'/proc/{p}/stat') as f: return int(f.read().rsplit(')', 1)[1].split()[1])\n"
+        "out['children'] = [p for p in os.listdir('/proc') if p.isdigit() and\n"
+        "                   os.path.exists(f'/proc/{p}/stat') and parent(p) == os.getpid()]\n"
+    )
+    out = _run(code, str(tmp_path))
+    assert out["here"] and out["on_disk"] and out["clamp"] == 1.0
+    assert out["functions"] >= 4  # the four items at least, whoever compiled them
+    assert all(n <= 1 for n in out["here_compiled"])  # here, never an item twice
+    if not helper:
+        assert out["here_compiled"] == [1, 1, 1, 1]
+    assert out["children"] == []  # no helper left behind
+
+
+def test_compile_ahead_helper_takes_items_as_told_and_stops(tmp_path):
+    """The helper process's side of the exchange: it asks for an item, compiles the one it is
+    given into numba's disk cache and says how many functions that took, asks again, and ends
+    on ``stop``."""
+    code = _AHEAD_ITEMS + (
+        "import pickle, subprocess, sys\n"
+        "from geoik import jit\n"
+        "names = [(f.py_func.__module__, f.py_func.__qualname__, s) for f, s in items]\n"
+        "payload = pickle.dumps(names)\n"
+        "p = subprocess.Popen([sys.executable, '-c',\n"
+        "                      'from geoik.jit import _helper_main; _helper_main()'],\n"
+        "                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)\n"
+        "p.stdin.write(len(payload).to_bytes(8, 'little') + payload); p.stdin.flush()\n"
+        "lines = [p.stdout.readline().decode()]\n"
+        "p.stdin.write(b'2\\n'); p.stdin.flush()\n"  # core.wrap
+        "lines += [p.stdout.readline().decode(), p.stdout.readline().decode()]\n"
+        "p.stdin.write(b'stop\\n'); p.stdin.flush()\n"
+        "out['rc'] = p.wait(60)\n"
+        "out['lines'] = lines\n"
+        "out['on_disk'] = [jit._has(f, s) for f, s in items]\n"
+    )
+    out = _run(code, str(tmp_path))
+    assert out["rc"] == 0
+    first, done, again = out["lines"]
+    assert first == "next\n" and again == "next\n"
+    word, item, functions = done.split()
+    assert (word, item) == ("done", "2") and int(functions) >= 1
+    assert out["on_disk"] == [False, False, True, False]  # wrap, and only wrap
+
+
+def test_kernels_for_names_what_a_batch_compiles():
+    """:func:`geoik.batch.engine.kernels_for` lists, for every solver and dimension, the
+    functions and argument types the batch engine then runs: each is compiled (or loaded)
+    for exactly those types once a batch has run."""
+    from geoik.batch.engine import kernels_for
+
+    for dim in (2, 3):
+        chain = ik.Chain.planar([1.0] * 4) if dim == 2 else ik.Chain.spatial([1.0] * 4)
+        for method in [*METHODS, "auto"]:
+            if method == "two-bone":
+                chain = ik.Chain.planar([1.0, 1.0]) if dim == 2 else ik.Chain.spatial([1.0, 1.0])
+            for costs in (False, True):
+                items = kernels_for(chain, method, costs=costs)
+                assert items, (method, dim)
+                ik.batch.evaluate(chain, np.zeros((1, dim)), method, costs=costs)
+                for fn, sig in items:
+                    assert jit._has(fn, sig), (method, dim, costs, fn)
+    with pytest.raises(ik.UnknownMethodError):
+        kernels_for(ik.Chain.planar([1.0, 1.0]), "nope")
+    with pytest.raises(ik.InvalidOptionError):
+        kernels_for(ik.Chain.planar([1.0, 1.0]), "ccd", tol=-1.0)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the lock is POSIX flock")
+def test_cache_saves_wait_for_the_lock(tmp_path):
+    """Saving into numba's disk cache takes the cache directory's lock: a save (here from a
+    thread) does not touch the index while another holder keeps the lock, and completes once it
+    is released. Two processes compiling at once (compile_ahead's helper) therefore never
+    interleave their reads and writes of one function's index."""
+    import fcntl
+    import threading
+
+    from numba.core.caching import IndexDataCacheFile
+
+    assert jit._SAVES_LOCKED
+    cache = IndexDataCacheFile(str(tmp_path), "f-1.py311", ("stamp", 1))
+    fd = os.open(tmp_path / "geoik-cache.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        saver = threading.Thread(target=cache.save, args=(("sig",), b"code"))
+        saver.start()
+        saver.join(0.5)
+        assert saver.is_alive() and not (tmp_path / "f-1.py311.nbi").exists()
+    finally:
+        os.close(fd)
+    saver.join(60)
+    assert not saver.is_alive()
+    assert cache.load(("sig",)) == b"code"
+
+
+def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for():
+    """``ccd_3d`` declares its escape and lane kernels as parts (:func:`geoik.jit.parts`), to be
+    compiled ahead on two cores. Once a 3-D CCD solve (escape off and on) and a 3-D CCD batch
+    have run compiled, numba's disk cache holds each part for one signature only, the declared
+    one: a declaration that differed from the types ``ccd_3d`` passes would have added a second
+    specialisation (compiled ahead for nothing)."""
+    from geoik.batch.spatial import KERNEL_3D_ARGS
+    from geoik.solvers.ccd import _parts_3d, ccd_3d
+
+    chain = ik.Chain.spatial([1.0] * 4)
+    with jit.mode("compiled"):
+        for escape in (0, 1):
+            ik.solve(chain, (1.0, 2.0, 0.5), method="ccd", escape=escape)
+    ik.batch.evaluate(chain, np.zeros((1, 3)), "ccd")
+    for part, sig in _parts_3d(KERNEL_3D_ARGS):
+        index = part._cache._cache_file._load_index()
+        assert [key[0] for key in index] == [sig], part
+    assert jit._has(ccd_3d, KERNEL_3D_ARGS)

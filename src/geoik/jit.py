@@ -68,6 +68,7 @@ __all__ = [
     "interpreted",
     "job",
     "mode",
+    "parts",
     "runner",
     "watching",
 ]
@@ -95,6 +96,7 @@ _state: dict[Any, Any] = {}  # dispatcher -> _READY or seconds spent running it 
 _ready_any = [False]  # whether any function has been made _READY in this process
 _disk: dict[Any, bool] = {}  # dispatcher -> whether numba's disk cache held it when asked
 _twins: dict[int, Callable[..., Any]] = {}
+_parts: dict[Any, Callable[[tuple[Any, ...]], list[tuple[Any, Any]]]] = {}  # see parts()
 _module_globals: dict[int, dict[str, Any]] = {}
 
 
@@ -163,6 +165,9 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
     if how == "compiled" or (how == "auto" and _compiles_now(fn, args, work)):
         _state[fn] = _READY
         _ready_any[0] = True
+        if fn in _parts and not _compiled_for(fn, args):
+            with contextlib.suppress(Exception):  # a value numba cannot type: fn(*args) says so
+                compile_ahead([(fn, tuple(typeof(a) for a in args))])
         return fn(*args)
     spent = _state.get(fn, 0.0)
     if spent is _READY:  # compiled already, run as Python on request (mode "interpreted")
@@ -399,6 +404,58 @@ _WATCH = _Watch()
 event.register("numba:compile", _WATCH)
 
 
+def _lock_cache_saves() -> bool:
+    """Make numba's disk cache safe for processes that compile at once; whether it is.
+
+    numba saves a compiled function into its disk cache by reading the function's index,
+    choosing the first data file name the index does not use, and writing both. Two processes
+    saving two signatures of one function at the same moment can choose the same data file, and
+    the index then names one signature's code for the other's. Here each save holds an exclusive
+    lock on one file in the cache's directory (``geoik-cache.lock``, POSIX ``flock``) from reading
+    the index to writing the data, in every geoik process: :func:`compile_ahead`'s helper, and
+    other geoik processes compiling at the same time (two commands, test workers). Where the lock
+    is not available (no ``fcntl``, or numba's cache class has changed) nothing is changed and
+    False is returned: :func:`compile_ahead` then starts no helper."""
+    try:
+        import fcntl
+
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:
+        return False
+    save = IndexDataCacheFile.save
+    if getattr(save, "geoik_locked", False):
+        return True
+    if "_cache_path" not in IndexDataCacheFile.__init__.__code__.co_names:
+        return False  # not the class this was written for
+
+    def locked(self: Any, key: Any, data: Any) -> Any:
+        try:
+            fd = os.open(os.path.join(self._cache_path, "geoik-cache.lock"), os.O_RDWR | os.O_CREAT)
+        except OSError:  # a cache directory without room for the lock: as numba does
+            return save(self, key, data)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            return save(self, key, data)
+        finally:
+            os.close(fd)  # releases the lock
+
+    locked.geoik_locked = True  # type: ignore[attr-defined]
+    IndexDataCacheFile.save = locked
+    return True
+
+
+_SAVES_LOCKED = _lock_cache_saves()
+
+
+def parts(fn: Any, of: Callable[[tuple[Any, ...]], list[tuple[Any, Any]]]) -> None:
+    """Declare that compiling ``fn`` for the argument types ``sig`` (a tuple of numba types)
+    compiles the large functions ``of(sig)`` (``(function, argument types)`` pairs, none calling
+    another), so that :func:`compile_ahead`, and :func:`call` when it compiles ``fn``, compile
+    them first, on two cores, then ``fn``. A kernel that dispatches to two large kernels (3-D
+    CCD: its lane kernel, or its escape kernel) compiles in about the time of the larger."""
+    _parts[fn] = of
+
+
 def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None:
     """Compile each ``(function, argument types)`` of ``items`` that is neither compiled in this
     process nor in numba's disk cache, before it is first called, on two cores.
@@ -406,7 +463,8 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
     numba compiles one function at a time, in one thread: a command that needs several kernels
     (a map compiles its solver's kernel and the engine that runs it, a comparison one kernel per
     solver) would wait for each in turn on one core. With ``helper`` (and two cores or more, and
-    two items or more to compile), a second Python process compiles items too, into numba's disk
+    two items or more to compile; and where numba's cache saves can be locked, see
+    :func:`_lock_cache_saves`), a second Python process compiles items too, into numba's disk
     cache: this process takes them from the front of ``items`` and the helper from the back, each
     the next one the other has not taken, until they meet; then this process loads the helper's
     from the disk cache. Whatever the helper fails to compile (it ended, or numba's cache is
@@ -418,6 +476,9 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
     """
     if _mode.value in _NO_READY:
         return
+    first = [p for fn, sig in items if fn in _parts and not _has(fn, sig) for p in _parts[fn](sig)]
+    if first:  # the parts declared by parts(), then what calls them
+        compile_ahead(first, helper)
     todo: list[tuple[Any, Any]] = []
     for fn, sig in items:
         if isinstance(fn, Dispatcher) and (fn, sig) not in todo and not _has(fn, sig):
@@ -429,7 +490,8 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
         if outer:
             _WATCH.window = (time.perf_counter(), _WATCH.seconds)
     try:
-        child = _Helper.start(todo) if helper and len(todo) > 1 and _cores() > 1 else None
+        parallel = helper and _SAVES_LOCKED and len(todo) > 1 and _cores() > 1
+        child = _Helper.start(todo) if parallel else None
         if child is None:
             for fn, sig in todo:
                 fn.compile(sig)

@@ -29,9 +29,10 @@ time, and so does the batch engine (``Solver.lanes_for``).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from geoik.geometry import (
     MAX_ITERATIONS,
@@ -54,6 +55,7 @@ from geoik.geometry import (
     qnormalize,
     qrot,
 )
+from geoik.jit import parts
 from geoik.solvers.base import Option, Solver, flag
 from geoik.solvers.ccd.general import capacity as capacity_general
 from geoik.solvers.ccd.general import ccd_general
@@ -232,6 +234,19 @@ def ccd_3d_escape(model, target, quats, tol, max_iter, opts, rec):
             return code, it, nrec
     return MAX_ITERATIONS, max_iter, nrec
 
+
+def _parts_3d(sig: tuple[Any, ...]) -> list[tuple[Any, Any]]:
+    """What compiling :func:`ccd_3d` for the argument types ``sig`` compiles: its escape kernel
+    for the same types, and the lane kernel for those ``ccd_3d`` passes it (one lane)."""
+    model, _, _, tol, max_iter, opts, _ = sig
+    i64, f8 = types.Array(types.int64, 1, "C"), types.Array(types.float64, 2, "C")
+    outputs = types.Tuple((i64, i64, i64, f8))
+    a3, a4 = types.Array(types.float64, 3, "C"), types.Array(types.float64, 4, "C")
+    lanes = (model, f8, a3, tol, max_iter, opts, a4, outputs, types.boolean)
+    return [(ccd_3d_escape, sig), (ccd_3d_lanes, lanes)]
+
+
+parts(ccd_3d, _parts_3d)
 
 SOLVER = Solver(
     name="ccd",
