@@ -593,21 +593,22 @@ class _Helper:
                 _WATCH._tell()
 
     def close(self) -> None:
-        """Stop the helper (at once if it is still compiling)."""
+        """Stop the helper at once: after :meth:`finish` it has nothing in hand (it may still
+        be starting, with nothing to lose), and on an interruption its work is dropped (numba
+        writes each cache file whole, under the lock, which ends with the process)."""
         with self.lock:
             self.back = self.front - 1  # nothing more for it
         proc = self.proc
         with contextlib.suppress(OSError, ValueError):
             assert proc.stdin is not None
             proc.stdin.close()
-        if proc.poll() is None and self.busy:
-            proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(5)
         if proc.poll() is None:
             proc.kill()
-            proc.wait()
+        proc.wait()
         self.thread.join(5)
+        with contextlib.suppress(OSError, ValueError):
+            assert proc.stdout is not None
+            proc.stdout.close()
 
     def _serve(self) -> None:
         assert self.proc.stdout is not None and self.proc.stdin is not None
