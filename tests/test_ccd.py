@@ -10,7 +10,7 @@ import pytest
 import geoik as ik
 from geoik.geometry import fk_2d
 from geoik.solvers.ccd import ccd_2d
-from geoik.solvers.ccd.lanes import ccd_2d_lanes
+from geoik.solvers.ccd.lanes import ccd_2d_lanes, ccd_2d_lanes_plain
 from geoik.state import rest_state
 
 N_TARGETS = 48
@@ -51,7 +51,7 @@ def _one_by_one(chain, targets, starts, cap):
     return out
 
 
-def _lanes(chain, targets, starts, cap, k):
+def _lanes(chain, targets, starts, cap, k, kernel=ccd_2d_lanes):
     arrays, n, m = _arrays(chain), chain.n, len(targets)
     out = []
     for i0 in range(0, m, k):
@@ -63,7 +63,7 @@ def _lanes(chain, targets, starts, cap, k):
         nrec, status, iters = (np.zeros(kk, np.int64) for _ in range(3))
         end = np.zeros((kk, 2))
         lane_out = (nrec, status, iters, end)
-        ccd_2d_lanes(arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec, lane_out, True)
+        kernel(arrays, t, ang, TOL, MAX_ITER, np.zeros(0), rec, lane_out, True)
         for b in range(kk):
             out.append((status[b], iters[b], nrec[b], ang[b], rec[b, : nrec[b]].copy()))
     return out
@@ -103,6 +103,27 @@ def test_lanes_equal_single_kernel(k, recording, which, shared):
         assert a[:3] == tuple(b[:3]), i
         assert np.array_equal(a[3], b[3]), i  # bit for bit: lanes do not interact
         assert np.array_equal(a[4], b[4]), i
+
+
+@pytest.mark.parametrize("k", [7, 48])
+@pytest.mark.parametrize("recording", [True, False], ids=["recording", "not-recording"])
+@pytest.mark.parametrize("which", [0, 1], ids=["free", "limits"])
+def test_the_plain_lane_kernel_equals_the_kernel_without_escape(k, recording, which):
+    """The lane kernel compiled without its escape paths (the batch engine's with ``escape``
+    off) gives every target what the kernel with them gives it with the option off, bit for
+    bit: the same operations, the option's branches left out; and the batch picks each."""
+    chain = _chains()[which]
+    targets = _targets(chain)
+    starts = _starts(chain, targets, False)
+    cap = 1 + chain.n * MAX_ITER if recording else 1
+    ref = _lanes(chain, targets, starts, cap, k)
+    got = _lanes(chain, targets, starts, cap, k, ccd_2d_lanes_plain)
+    for i, (a, b) in enumerate(zip(ref, got, strict=True)):
+        assert tuple(a[:3]) == tuple(b[:3]), i
+        assert np.array_equal(a[3], b[3]) and np.array_equal(a[4], b[4]), i
+    solver = ik.solvers.REGISTRY["ccd"]
+    assert solver.lane_kernel_2d(np.zeros(1)) is ccd_2d_lanes_plain
+    assert solver.lane_kernel_2d(np.ones(1)) is ccd_2d_lanes
 
 
 def test_solve_runs_the_lane_kernel_with_limits():

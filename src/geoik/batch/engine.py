@@ -337,7 +337,7 @@ def kernels_for(
     out: list[tuple[Any, Any]] = []
     for solver, opts, _ in req.attempts:
         if chain.dim == 2:
-            out += planar.kernels(solver, costs)
+            out += planar.kernels(solver, np.ascontiguousarray(opts), costs)
         else:
             out += spatial.kernels(solver, np.ascontiguousarray(opts), costs)
     return out

@@ -265,8 +265,9 @@ def run(
     model = chain.kernel_arrays
     cost_fn = cost_function(costs_2d if costs else no_costs, COSTS_2D_ARGS)
     counter = np.zeros(1, np.int64)
-    if solver.kernel_2d_lanes is not None:
-        engine, kernel = _lane_engine_for(solver.kernel_2d_lanes)
+    lanes_kernel = solver.lane_kernel_2d(opts)
+    if lanes_kernel is not None:
+        engine, kernel = _lane_engine_for(lanes_kernel)
         lanes = _lanes(costs, cap, n)
         per = lanes * max(1, TASK // lanes)
         if width > 0:  # a band of rows per task, blocks of GRID_COLUMNS columns
@@ -286,13 +287,14 @@ def run(
     run_threads(work, min(threads(), -(-m // size)))
 
 
-def kernels(solver: Solver, costs: bool) -> list[tuple[Any, Any]]:
-    """What :func:`run` compiles for ``solver`` (with ``costs`` or not): ``(function, argument
-    types)`` pairs, the solver's kernel first and the engine last, for
+def kernels(solver: Solver, opts: np.ndarray, costs: bool) -> list[tuple[Any, Any]]:
+    """What :func:`run` compiles for ``solver`` with ``opts`` (and ``costs`` or not):
+    ``(function, argument types)`` pairs, the solver's kernel first and the engine last, for
     :func:`geoik.jit.compile_ahead`."""
     cost = (costs_2d if costs else no_costs, COSTS_2D_ARGS)
-    if solver.kernel_2d_lanes is not None:
-        lanes = (solver.kernel_2d_lanes, KERNEL_2D_LANES_ARGS)
+    lanes_kernel = solver.lane_kernel_2d(opts)
+    if lanes_kernel is not None:
+        lanes = (lanes_kernel, KERNEL_2D_LANES_ARGS)
         return [lanes, cost, (_lane_engine, _LANE_ENGINE_SIG)]
     return [(solver.kernel_2d, KERNEL_2D_ARGS), cost, (_engine, _ENGINE_SIG)]
 

@@ -83,7 +83,10 @@ class Solver:
     with ``targets`` (K, d), the start poses ``angles`` (K, n) or (K, n, 4) and the keyframes
     ``rec`` (K, cap, ...) a row per lane, ``out`` the outputs ``(nrec, status, iterations,
     end)`` (:data:`geoik.batch.bundles.LANE_OUTPUTS`) and ``final`` whether to write the final
-    poses back.
+    poses back. ``kernel_2d_lanes_plain``, if given, is the same 2-D lane kernel compiled
+    without the paths of options that are off where ``plain_for(opts)`` is true (CCD: without
+    ``escape``), which compiles faster; the batch engine runs it there
+    (:meth:`lane_kernel_2d`).
 
     ``kernel_general``, if given, solves general joint models (:class:`geoik.Robot`)::
 
@@ -132,6 +135,8 @@ class Solver:
     kernel_2d_lanes: Any = None
     kernel_3d_lanes: Any = None
     lanes_for: Callable[[np.ndarray], bool] = lambda opts: True
+    kernel_2d_lanes_plain: Any = None
+    plain_for: Callable[[np.ndarray], bool] = lambda opts: False
     prepare: Callable[[Any, np.ndarray], np.ndarray] | None = None
     kernel_general: Any = None
     capacity_general: Callable[[int, int], int] | None = None
@@ -162,6 +167,14 @@ class Solver:
     def kernel(self, dim: int) -> Any:
         """The chain kernel for ``dim`` (2 or 3), or None."""
         return self.kernel_2d if dim == 2 else self.kernel_3d
+
+    def lane_kernel_2d(self, opts: np.ndarray) -> Any:
+        """The 2-D lane kernel the batch engine runs for the packed options ``opts``:
+        ``kernel_2d_lanes_plain`` where ``plain_for(opts)``, else ``kernel_2d_lanes`` (None:
+        the solver has none)."""
+        if self.kernel_2d_lanes_plain is not None and self.plain_for(opts):
+            return self.kernel_2d_lanes_plain
+        return self.kernel_2d_lanes
 
     def run(
         self,

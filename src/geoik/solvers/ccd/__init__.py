@@ -59,7 +59,7 @@ from geoik.jit import parts
 from geoik.solvers.base import Option, Solver, flag
 from geoik.solvers.ccd.general import capacity as capacity_general
 from geoik.solvers.ccd.general import ccd_general
-from geoik.solvers.ccd.lanes import MOVED, ccd_2d_lanes
+from geoik.solvers.ccd.lanes import MOVED, ccd_2d_lanes, ccd_2d_lanes_plain
 from geoik.solvers.ccd.lanes3d import ccd_3d_lanes
 from geoik.solvers.escape import ESCAPE_BEND, ESCAPE_HELP, ESCAPES, bend_3d, reach_out_3d
 from geoik.solvers.stop import GO, record, verdict
@@ -256,6 +256,8 @@ SOLVER = Solver(
     kernel_2d=ccd_2d,
     kernel_3d=ccd_3d,
     kernel_2d_lanes=ccd_2d_lanes,
+    kernel_2d_lanes_plain=ccd_2d_lanes_plain,
+    plain_for=lambda opts: opts[0] == 0.0,  # escape off: its paths compiled out
     kernel_3d_lanes=ccd_3d_lanes,
     lanes_for=lambda opts: opts[0] == 0.0,  # escape runs one target at a time in 3-D
     capacity=lambda n, max_iter: 1 + n * max_iter,
