@@ -400,19 +400,23 @@ def test_cache_saves_wait_for_the_lock(tmp_path):
     from numba.core.caching import IndexDataCacheFile
 
     assert jit._SAVES_LOCKED
-    cache = IndexDataCacheFile(str(tmp_path), "f-1.py311", ("stamp", 1))
-    fd = os.open(tmp_path / "geoik-cache.lock", os.O_RDWR | os.O_CREAT)
+    here = tmp_path
+    cache = IndexDataCacheFile(str(here), "f-1.py311", ("stamp", 1))
+    lock = jit._lock_path(str(here))
+    os.makedirs(os.path.dirname(lock), exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         saver = threading.Thread(target=cache.save, args=(("sig",), b"code"))
         saver.start()
         saver.join(0.5)
-        assert saver.is_alive() and not (tmp_path / "f-1.py311.nbi").exists()
+        assert saver.is_alive() and not (here / "f-1.py311.nbi").exists()
     finally:
         os.close(fd)
     saver.join(60)
     assert not saver.is_alive()
     assert cache.load(("sig",)) == b"code"
+    assert sorted(p.name for p in here.iterdir()) == ["f-1.py311.1.nbc", "f-1.py311.nbi"]
 
 
 def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for():

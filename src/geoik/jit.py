@@ -38,11 +38,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import importlib
 import os
 import pickle
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import types
@@ -413,7 +415,9 @@ def _lock_cache_saves() -> bool:
     the index then names one signature's code for the other's. Here each save holds an exclusive
     lock on one file in the cache's directory (``geoik-cache.lock``, POSIX ``flock``) from reading
     the index to writing the data, in every geoik process: :func:`compile_ahead`'s helper, and
-    other geoik processes compiling at the same time (two commands, test workers). Where the lock
+    other geoik processes compiling at the same time (two commands, test workers). The lock
+    files are the user's, in the system's temporary directory (:func:`_lock_path`), one per
+    cache directory, so that nothing is added to the cache directories. Where the lock
     is not available (no ``fcntl``, or numba's cache class has changed) nothing is changed and
     False is returned: :func:`compile_ahead` then starts no helper."""
     try:
@@ -430,8 +434,10 @@ def _lock_cache_saves() -> bool:
 
     def locked(self: Any, key: Any, data: Any) -> Any:
         try:
-            fd = os.open(os.path.join(self._cache_path, "geoik-cache.lock"), os.O_RDWR | os.O_CREAT)
-        except OSError:  # a cache directory without room for the lock: as numba does
+            path = _lock_path(self._cache_path)
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:  # no room for the lock: as numba does
             return save(self, key, data)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -442,6 +448,15 @@ def _lock_cache_saves() -> bool:
     locked.geoik_locked = True  # type: ignore[attr-defined]
     IndexDataCacheFile.save = locked
     return True
+
+
+def _lock_path(cache_path: str) -> str:
+    """The lock file of the numba cache directory ``cache_path`` (see
+    :func:`_lock_cache_saves`): in a directory of this user's in the system's temporary
+    directory, named by a hash of the cache directory's path."""
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    name = hashlib.sha1(os.path.abspath(cache_path).encode()).hexdigest()
+    return os.path.join(tempfile.gettempdir(), f"geoik-cache-locks-{user}", name + ".lock")
 
 
 _SAVES_LOCKED = _lock_cache_saves()
