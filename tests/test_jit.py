@@ -437,3 +437,54 @@ def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for():
         index = part._cache._cache_file._load_index()
         assert [key[0] for key in index] == [sig], part
     assert jit._has(ccd_3d, KERNEL_3D_ARGS)
+
+
+def test_compiling_behind_compiles_while_this_process_works(tmp_path):
+    """:func:`geoik.jit.compiling_behind`: with an empty cache, the helper compiles the items
+    into numba's disk cache while this process only waits (here, for the files to appear), so
+    that this process then compiles none of them; and a :func:`compile_ahead` of the same items
+    within the block stops the helper and leaves every item compiled once here at most."""
+    code = _AHEAD_ITEMS + (
+        "import os, time\n"
+        "from geoik import jit\n"
+        "mine = {f.py_func: 0 for f, _ in items}\n"
+        "class Mine(event.Listener):\n"
+        "    def on_start(self, e):\n"
+        "        f = e.data['dispatcher'].py_func\n"
+        "        if f in mine: mine[f] += 1\n"
+        "    def on_end(self, e): pass\n"
+        "event.register('numba:compile', Mine())\n"
+        "before = jit.compile_stats().functions\n"
+        "with jit.compiling_behind(items[1:]):\n"  # the three helpers of geometry.core
+        "    deadline = time.monotonic() + 300\n"
+        "    while not all(jit._has(f, s) for f, s in items[1:]) and time.monotonic() < deadline:\n"
+        "        time.sleep(0.05)\n"
+        "out['behind'] = [jit._has(f, s) for f, s in items]\n"
+        "out['functions'] = jit.compile_stats().functions - before\n"
+        "jit.compile_ahead(items[1:])\n"  # loads them
+        "out['here_after_behind'] = [mine[f.py_func] for f, _ in items]\n"
+        "with jit.compiling_behind(items[:1]):\n"  # the two-bone kernel
+        "    jit.compile_ahead(items[:1])\n"
+        "out['here'] = [mine[f.py_func] for f, _ in items]\n"
+        "out['two_bone'] = tuple(items[0][1]) in items[0][0].overloads\n"
+    )
+    out = _run(code, str(tmp_path))
+    assert out["behind"] == [False, True, True, True]
+    assert out["functions"] >= 3
+    assert out["here_after_behind"] == [0, 0, 0, 0]  # loaded from the disk cache, not compiled
+    assert out["here"][0] <= 1 and out["two_bone"]
+
+
+def test_the_metric_maps_experiment_declares_what_its_maps_compile():
+    """``geoik experiment all`` has a helper compile ``metric_maps_2010.kernels()`` while the
+    experiments before it run: after that experiment's kinds of maps have run (CCD's iterations
+    and path, CAA's iterations, small here), each declared item is compiled or cached for exactly
+    its declared types."""
+    from geoik.experiments import metric_maps_2010 as mm
+
+    for method, metric in (("ccd", "iterations"), ("ccd", "path"), ("caa", "iterations")):
+        mm.make_map([1.0] * 5, method, metric, 8, 5)
+    items = mm.kernels()
+    assert len(items) >= 6
+    for fn, sig in items:
+        assert jit._has(fn, sig), fn

@@ -67,6 +67,7 @@ __all__ = [
     "call",
     "compile_ahead",
     "compile_stats",
+    "compiling_behind",
     "interpreted",
     "job",
     "mode",
@@ -491,6 +492,9 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
     """
     if _mode.value in _NO_READY:
         return
+    for behind, theirs in list(_behind):  # compiling_behind's helper: wait, do not compile twice
+        if any(item in theirs for item in items):
+            behind.stop()
     first = [p for fn, sig in items if fn in _parts and not _has(fn, sig) for p in _parts[fn](sig)]
     if first:  # the parts declared by parts(), then what calls them
         compile_ahead(first, helper)
@@ -527,6 +531,39 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
                 _WATCH.window = None
                 _WATCH.seconds = before + time.perf_counter() - start
             _WATCH._tell()
+
+
+_behind: list[tuple[_Helper, list[tuple[Any, Any]]]] = []  # compiling_behind's, while it runs
+
+
+@contextlib.contextmanager
+def compiling_behind(items: Sequence[tuple[Any, Any]], helper: bool = True) -> Iterator[None]:
+    """Within the block, a helper process compiles ``items`` (``(function, argument types)``
+    pairs, the first needed first) into numba's disk cache while this process does other work:
+    a command of several steps (the reproductions) has the kernels of its later steps compiled
+    during the earlier ones, on the other core. This process loads each from the disk cache when
+    it first needs it. When :func:`compile_ahead` is asked for one of ``items``, the helper takes
+    no more, the one it is compiling is waited for rather than compiled twice, and
+    :func:`compile_ahead` compiles what is left on both cores. On leaving the block the helper
+    is stopped, the work in its hands dropped. The helper's functions count in
+    :func:`compile_stats`; its time does not (this process did not wait for it). Nothing is
+    started where :func:`compile_ahead` would start no helper."""
+    todo: list[tuple[Any, Any]] = []
+    if helper and _mode.value not in _NO_READY and _SAVES_LOCKED and _cores() > 1:
+        for fn, sig in items:
+            if isinstance(fn, Dispatcher) and (fn, sig) not in todo and not _has(fn, sig):
+                todo.append((fn, sig))
+    child = _Helper.start(todo[::-1]) if todo else None  # it takes them from the back
+    if child is None:
+        yield
+        return
+    entry = (child, todo)
+    _behind.append(entry)
+    try:
+        yield
+    finally:
+        _behind.remove(entry)
+        child.close()
 
 
 def _has(fn: Dispatcher, sig: Any) -> bool:
@@ -599,6 +636,12 @@ class _Helper:
                 return None
             self.front += 1
             return self.front - 1
+
+    def stop(self) -> None:
+        """Give the helper no more items, and wait until it has ended those it took."""
+        with self.lock:
+            self.back = self.front - 1
+        self.finish()
 
     def finish(self) -> None:
         """Wait until the helper has ended the items it took (or has ended)."""

@@ -3,6 +3,9 @@
 Each experiment is a subpackage whose ``__init__`` exposes ``NAME``, ``TITLE`` and
 ``run(out, seed=0, quick=False, progress=None) -> ExperimentResult``, which writes Markdown and
 CSV tables (and PNG figures) into ``out``. Published figures sit beside geoik's in every table.
+An experiment may also expose ``kernels()``: the ``(function, argument types)`` pairs its maps
+compile, which ``geoik experiment all`` has compiled by a helper process while the experiments
+before it run (:func:`geoik.jit.compiling_behind`).
 
 Within a subpackage, ``study`` holds the settings, the published numbers and the computations;
 the modules that build tables and figures import ``study``, and ``__init__`` imports them all;

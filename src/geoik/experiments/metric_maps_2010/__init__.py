@@ -19,7 +19,10 @@ in :mod:`.figures`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import geoik as ik
+from geoik.batch.engine import kernels_for
 from geoik.experiments._report import ExperimentResult, Progress
 from geoik.experiments.metric_maps_2010 import figures, study, tables
 from geoik.experiments.metric_maps_2010.study import (
@@ -56,6 +59,7 @@ __all__ = [
     "best_time",
     "compute",
     "doubling",
+    "kernels",
     "lengths",
     "make_map",
     "report",
@@ -78,6 +82,17 @@ def report(maps: Maps) -> ExperimentResult:
     res.tables.append(tables.timing_table(maps))
     res.figures.update(figures.figures(maps))
     return res
+
+
+def kernels() -> list[tuple[Any, Any]]:
+    """What the experiment's maps compile: CCD's iteration maps (no costs), its path map (the
+    costs) and CAA's iteration maps, as :func:`geoik.batch.engine.kernels_for` lists them."""
+    chain = ik.Chain.planar([1.0] * 5)
+    return [
+        *kernels_for(chain, "ccd", costs=False),
+        *kernels_for(chain, "ccd", costs=True),
+        *kernels_for(chain, "caa", costs=False),
+    ]
 
 
 def run(
