@@ -25,7 +25,7 @@ choice open, each reading is run and labelled. Nothing is tuned to match.
 Files are written only when an experiment has finished, each complete: an interrupted run
 leaves the previous results in place. The full run of 'all' takes about 100 s on two cores (the
 10,000 random 3-D targets of triangulation-2007 dominate), --quick about 20 s; a first run also
-compiles geoik's kernels, about a minute more (numba caches them for later runs)."""
+compiles geoik's kernels, about 30 s more (numba caches them for later runs)."""
 TITLES = (
     ("triangulation-2007", "Müller-Cajar & Mukundan 2007: triangulation against CCD (seed 000)"),
     (
