@@ -419,24 +419,31 @@ def test_cache_saves_wait_for_the_lock(tmp_path):
     assert sorted(p.name for p in here.iterdir()) == ["f-1.py311.1.nbc", "f-1.py311.nbi"]
 
 
-def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for():
+def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(monkeypatch):
     """``ccd_3d`` declares its escape and lane kernels as parts (:func:`geoik.jit.parts`), to be
-    compiled ahead on two cores. Once a 3-D CCD solve (escape off and on) and a 3-D CCD batch
-    have run compiled, numba's disk cache holds each part for one signature only, the declared
-    one: a declaration that differed from the types ``ccd_3d`` passes would have added a second
-    specialisation (compiled ahead for nothing)."""
+    compiled ahead on two cores, with the argument types it calls them with: typing ``ccd_3d``'s
+    body anew (a copy without numba's cache, for the solve's types) asks each part for exactly
+    the declared types. A declaration that differed would have each compiled twice."""
+    from numba import njit
+    from numba.core.dispatcher import Dispatcher
+
     from geoik.batch.spatial import KERNEL_3D_ARGS
     from geoik.solvers.ccd import _parts_3d, ccd_3d
 
-    chain = ik.Chain.spatial([1.0] * 4)
-    with jit.mode("compiled"):
-        for escape in (0, 1):
-            ik.solve(chain, (1.0, 2.0, 0.5), method="ccd", escape=escape)
-    ik.batch.evaluate(chain, np.zeros((1, 3)), "ccd")
-    for part, sig in _parts_3d(KERNEL_3D_ARGS):
-        index = part._cache._cache_file._load_index()
-        assert [key[0] for key in index] == [sig], part
-    assert jit._has(ccd_3d, KERNEL_3D_ARGS)
+    declared = dict(_parts_3d(KERNEL_3D_ARGS))
+    asked: dict = {}
+    template = Dispatcher.get_call_template
+
+    def recording(self, args, kws):
+        if self in declared:
+            asked.setdefault(self, []).append(tuple(args))
+        return template(self, args, kws)
+
+    monkeypatch.setattr(Dispatcher, "get_call_template", recording)
+    njit(ccd_3d.py_func).compile(KERNEL_3D_ARGS)
+    assert {fn: set(a) for fn, a in asked.items()} == {
+        fn: {tuple(sig)} for fn, sig in declared.items()
+    }
 
 
 def test_compiling_behind_compiles_while_this_process_works(tmp_path):
