@@ -294,6 +294,13 @@ _AHEAD_ITEMS = (
     "f8 = types.float64\n"
     "items = [(REGISTRY['two-bone'].kernel_2d, KERNEL_2D_ARGS), (core.clamp, (f8, f8, f8)),\n"
     "         (core.wrap, (f8,)), (core.sq, (f8,))]\n"
+    "mine = {f.py_func: 0 for f, _ in items}\n"  # compilations of each item in this process
+    "class Mine(event.Listener):\n"
+    "    def on_start(self, e):\n"
+    "        f = e.data['dispatcher'].py_func\n"
+    "        if f in mine: mine[f] += 1\n"
+    "    def on_end(self, e): pass\n"
+    "event.register('numba:compile', Mine())\n"
 )
 
 
@@ -307,13 +314,6 @@ def test_compile_ahead_compiles_every_item_once(tmp_path, helper):
     code = _AHEAD_ITEMS + (
         "import os\n"
         "from geoik import jit\n"
-        "mine = {f.py_func: 0 for f, _ in items}\n"
-        "class Mine(event.Listener):\n"
-        "    def on_start(self, e):\n"
-        "        f = e.data['dispatcher'].py_func\n"
-        "        if f in mine: mine[f] += 1\n"
-        "    def on_end(self, e): pass\n"
-        "event.register('numba:compile', Mine())\n"
         "before = jit.compile_stats().functions\n"
         f"jit.compile_ahead(items + items[1:2], helper={helper})\n"  # a repeat compiles once
         "out['here'] = all(tuple(s) in f.overloads for f, s in items)\n"
@@ -454,13 +454,6 @@ def test_compiling_behind_compiles_while_this_process_works(tmp_path):
     code = _AHEAD_ITEMS + (
         "import os, time\n"
         "from geoik import jit\n"
-        "mine = {f.py_func: 0 for f, _ in items}\n"
-        "class Mine(event.Listener):\n"
-        "    def on_start(self, e):\n"
-        "        f = e.data['dispatcher'].py_func\n"
-        "        if f in mine: mine[f] += 1\n"
-        "    def on_end(self, e): pass\n"
-        "event.register('numba:compile', Mine())\n"
         "before = jit.compile_stats().functions\n"
         "with jit.compiling_behind(items[1:]):\n"  # the three helpers of geometry.core
         "    deadline = time.monotonic() + 300\n"
