@@ -498,10 +498,7 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
     first = [p for fn, sig in items if fn in _parts and not _has(fn, sig) for p in _parts[fn](sig)]
     if first:  # the parts declared by parts(), then what calls them
         compile_ahead(first, helper)
-    todo: list[tuple[Any, Any]] = []
-    for fn, sig in items:
-        if isinstance(fn, Dispatcher) and (fn, sig) not in todo and not _has(fn, sig):
-            todo.append((fn, sig))
+    todo = _missing(items)
     if not todo:
         return
     with _WATCH.lock:
@@ -550,9 +547,7 @@ def compiling_behind(items: Sequence[tuple[Any, Any]], helper: bool = True) -> I
     started where :func:`compile_ahead` would start no helper."""
     todo: list[tuple[Any, Any]] = []
     if helper and _mode.value not in _NO_READY and _SAVES_LOCKED and _cores() > 1:
-        for fn, sig in items:
-            if isinstance(fn, Dispatcher) and (fn, sig) not in todo and not _has(fn, sig):
-                todo.append((fn, sig))
+        todo = _missing(items)
     child = _Helper.start(todo[::-1]) if todo else None  # it takes them from the back
     if child is None:
         yield
@@ -564,6 +559,16 @@ def compiling_behind(items: Sequence[tuple[Any, Any]], helper: bool = True) -> I
     finally:
         _behind.remove(entry)
         child.close()
+
+
+def _missing(items: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """The compiled functions of ``items``, each once, that are neither compiled in this
+    process for their types nor in numba's disk cache (:func:`_has`)."""
+    todo: list[tuple[Any, Any]] = []
+    for fn, sig in items:
+        if isinstance(fn, Dispatcher) and (fn, sig) not in todo and not _has(fn, sig):
+            todo.append((fn, sig))
+    return todo
 
 
 def _has(fn: Dispatcher, sig: Any) -> bool:
