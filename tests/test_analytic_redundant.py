@@ -79,6 +79,26 @@ def test_seven_joints_searched(name):
 
 
 @pytest.mark.parametrize("name", ["panda", "xarm7"])
+def test_a_start_near_a_solution_gets_one_at_most_as_far(name):
+    """Following a target: from a start within 0.05 rad per joint of a known solution ``q``,
+    the solution returned is as near the start as ``q`` (the nearest is at most as far; 0.01
+    rad^2 allowed for a fold, where the held joint turns back along the solutions and the
+    closed form meets the branch only at its edge), also near a singularity of the six joints,
+    where the nearest solution lies in a window of the held joint's values far narrower than
+    the search's grid."""
+    robot = _arm(name)
+    rng = np.random.default_rng(5)
+    for q in robot.random_angles(rng, 60):
+        frame = robot.tip_frame(q)
+        near = np.clip(q + rng.uniform(-0.05, 0.05, 7), robot.lo, robot.hi)
+        sol = ik.solve(
+            robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=near
+        )
+        assert sol.status is ik.Status.REACHED
+        assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+
+
+@pytest.mark.parametrize("name", ["panda", "xarm7"])
 def test_seven_joints_out_of_reach(name):
     """A pose beyond the arm's reach: CLOSEST, within the limits, not NaN."""
     robot = _arm(name)

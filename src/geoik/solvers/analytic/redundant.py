@@ -13,20 +13,28 @@ six-joint chain is the one with the held joint at 0 (:class:`.decompose.Plan`, p
   ``o_1``.
 
 :func:`held_solutions` is one compiled call: every solution at a given value, or, with the value
-NaN, a 1-D search of the held joint for the solution nearest the start. Each value tried is
-judged by the family's candidates alone (no polish, no sort): the squared distance from the
-start of the nearest candidate within the limits. The start's value is tried first, then values
-at growing offsets from it (a solution near the start can sit in a narrow window of the held
-joint, where another joint nears its limit), then :data:`SAMPLES` values evenly across the
-joint's limits, outward from the start's; a value farther from the start's than the best
-distance found is skipped (its own term alone exceeds it). Successive parabolic interpolation
-then refines the best value within a grid step, and the full solve (polished, checked by
-forward kinematics, sorted) runs at the value found. When the coarse grid finds nothing within
-the limits, a grid of :data:`FINE_SAMPLES` follows; when that finds nothing either, the
+NaN, a search of the held joint for the solution nearest the start. Each value tried is judged
+by the family's candidates alone (no polish, no sort): the squared distance from the start of
+the nearest candidate within the limits.
+
+The search first solves all seven joints locally from the start (:func:`_local`: Gauss-Newton
+steps that meet the linearised pose as near the start as they can). Where the start lies near a
+solution (a moving target followed), this lands on the nearest one, also near a singularity of
+the six joints, where it lies in a window of the held joint's values narrower than any grid's
+step; its held value is the seed (:func:`_edge`: at a fold, where the held joint turns back
+along the solutions, or with a joint at its limit, the closed form meets that branch only on one
+side of the value, and the value is bisected towards the branch's edge from there). Then the start's value is tried, then (without a seed)
+values at growing offsets from it, then :data:`SAMPLES` values evenly across the joint's
+limits, outward from the start's; a value farther from the start's than the best distance
+found is skipped (its own term alone exceeds it, so a good seed leaves little to try). Unless
+the seed is best, successive parabolic interpolation refines the best value within a grid step
+and the local solve runs again from its nearest candidate; the full solve (polished, checked
+by forward kinematics, sorted) runs at the value found. When the coarse grid finds nothing
+within the limits, a grid of :data:`FINE_SAMPLES` follows; when that finds nothing either, the
 coarse value whose answer comes nearest (solutions outside the limits, else the nearest
-least-squares candidate) is kept. Near a singularity of the six joints, where they swing far
-for a small turn of the held one, the nearest solution can be missed (another, farther one
-is returned).
+least-squares candidate) is kept. From a start far from every solution, a nearer solution in a
+window of the held joint between two grid values can be missed (another, farther one is
+returned).
 """
 
 from __future__ import annotations
@@ -41,9 +49,13 @@ from geoik.solvers.analytic.algebra import mm, mv, rot
 from geoik.solvers.analytic.families import MAX_SOLUTIONS, solve_6r
 from geoik.solvers.analytic.finish import (
     OUT_COLUMNS,
+    _errors,
+    _gauss,
     _into_limits,
     chain_goal,
+    forward,
     goal_error,
+    jacobian,
     solve_goal,
     tuple9,
 )
@@ -55,30 +67,49 @@ SAMPLES = 16
 """Values of the held joint the search scans, evenly across its limits (after the start's)."""
 FINE_SAMPLES = 8 * SAMPLES
 """Values the search scans when none of the coarse ones has a solution within the limits."""
-HELD_SIZE = 9
-"""Length of a packed held joint (:func:`pack_held`)."""
+HELD_SIZE = 10
+"""Length of a packed held joint's head (:func:`pack_held`); the arm's chain follows it."""
 _LADDER = 0.02
 """The first offset (radians) from the start's value of the held joint that the search tries
 before its grid."""
 _REFINE = 6
 """Evaluations of the refinement around the best sample."""
+_LOCAL_STEPS = 8
+"""Gauss-Newton steps of the local solve from the start (:func:`_local`)."""
+_LOCAL_STILL = 1e-7
+"""The local solve stops when no joint moves by more than this (radians) in a step: the held
+joint's value is then known far more finely than the search needs (the closed form at that
+value gives the exact solutions)."""
+_EDGE = 1e-3
+"""How far (radians) past an edge of a branch the search looks for the branch (:func:`_edge`)."""
+_EDGE_STEPS = 24
+"""Halvings of the bisection towards an edge of a branch (:func:`_edge`): to ~6e-11 rad."""
+_BRANCH = 0.1
+"""Two candidates within this (radians, every joint) of each other are one branch."""
+_LOCAL_MOVE = 0.5
+"""Largest turn of a joint (radians) in one step of the local solve."""
+_LOCAL_DAMPING = 1e-12
+"""Damping (squared, in the units of the Jacobian's rows) of the local solve's steps."""
 
 
 def pack_held(
     joint: int, H: np.ndarray, P: np.ndarray, R_tip: np.ndarray, lo: float, hi: float
 ) -> np.ndarray:
-    """The held joint as one float64 array of :data:`HELD_SIZE`, the second argument of
-    :func:`held_solutions`: its index (0 or 6), the axis and a point on it (the last joint: in
-    the tip's frame at the zero configuration; the first: in the base frame), its limits
-    (radians; +-inf when continuous). ``H`` (7, 3), ``P`` (8, 3), ``R_tip`` (3, 3): the 7R
-    chain in product-of-exponentials form (:mod:`geoik.robots.poe`)."""
+    """The held joint and the arm as one float64 array, the second argument of
+    :func:`held_solutions`: the held joint's index (0 or 6), its axis and a point on it (the
+    last joint: in the tip's frame at the zero configuration; the first: in the base frame),
+    its limits (radians; +-inf when continuous), the number of joints ``n``; then the whole
+    chain, ``H`` (n, 3), ``P`` (n + 1, 3) and ``R_tip`` (3, 3), row by row (the search's
+    local solve from the start, :func:`_local`). ``H``, ``P``, ``R_tip``: the 7R chain in
+    product-of-exponentials form (:mod:`geoik.robots.poe`)."""
     if joint == 0:
         axis, point = H[0], P[0]
     else:
         tip = P.sum(axis=0)
         axis = R_tip.T @ H[-1]
         point = R_tip.T @ (P[:-1].sum(axis=0) - tip)
-    out = np.array([float(joint), *axis, *point, lo, hi], dtype=np.float64)
+    head = [float(joint), *axis, *point, lo, hi, float(H.shape[0])]
+    out = np.concatenate([head, H.ravel(), P.ravel(), R_tip.ravel()]).astype(np.float64)
     out.setflags(write=False)
     return out
 
@@ -100,11 +131,13 @@ def held_goal(held, Rg, pg, v):
 
 
 @njit(cache=True)
-def _nearest(problem, v, work, bound):
+def _nearest(problem, v, work, bound, keep):
     """The squared distance from ``start`` (7,) of the nearest candidate within the limits at
     held value ``v``, from the family's composition alone (candidates flagged least squares
     left out); inf when none. A candidate is dropped as soon as its distance reaches ``bound``
-    (then the answer is at least ``bound``: none nearer; inf for the exact distance).
+    (then the answer is at least ``bound``: none nearer; inf for the exact distance). The
+    nearest candidate's seven joint values (robot order, ``v`` among them) go into ``keep``
+    (7,) when one is found below ``bound``.
 
     ``problem`` is ``(model, held, goal, start)``: the packed arm (:func:`.finish.pack`), the
     held joint (:func:`pack_held`), the tip's goal (rotation 9-tuple, position 3-tuple) and the
@@ -147,22 +180,173 @@ def _nearest(problem, v, work, bound):
             dist += d * d
             if dist >= bound:
                 break
+        if dist < best and dist < bound:
+            best = dist
+            for i in range(6):
+                x = wrap(-cand[c, 5 - i] if reverse else cand[c, i])
+                keep[i + 1 if i >= j else i] = _into_limits(
+                    x, lo[i], hi[i], start[i + 1 if i >= j else i]
+                )
+            keep[j] = v
         best = min(best, dist)
     return best
 
 
 @njit(cache=True)
-def _refine(problem, b, fb, h, span, work):
+def _local(problem, q_from, q, jac):
+    """The joint values nearest ``start`` among the arm's solutions near ``q_from`` (7,): from
+    ``q_from``, steps that each meet the linearised pose with the least distance from
+    ``start`` (the pose error's Gauss-Newton step plus the pull towards ``start`` within the
+    Jacobian's null space, damped by :data:`_LOCAL_DAMPING`, at most :data:`_LOCAL_MOVE`
+    radians a joint, each joint held within its limits), :data:`_LOCAL_STEPS` at most.
+    Followed through the joint space, the solutions near ``start`` are found where a scan of
+    the held joint's values steps over them: near a singularity of the six joints, the nearest
+    solution sits in a narrow window of the held joint's values. ``q`` (7,) the result (a
+    proposal: the caller judges its held value by the closed form's candidates there),
+    ``jac`` (6, 8) scratch. Returns False when the arm is not the 7R chain of ``held``.
+    ``problem`` as :func:`_nearest` takes it; the chain is the tail of ``held``
+    (:func:`pack_held`)."""
+    model, held, goal, start = problem
+    Rg, pg = goal
+    if int(held[9]) != 7 or start.shape[0] != 7:
+        return False
+    j = int(held[0])
+    H = held[10:31].reshape((7, 3))
+    P = held[31:55].reshape((8, 3))
+    R_tip = held[55:64].reshape((3, 3))
+    lo = np.empty(7)
+    hi = np.empty(7)
+    for i in range(7):
+        if i == j:
+            lo[i], hi[i] = held[7], held[8]
+        else:
+            k = i if i < j else i - 1
+            lo[i], hi[i] = model[56 + k], model[62 + k]
+        q[i] = min(max(q_from[i], lo[i]), hi[i])
+    a = np.empty((6, 7))
+    pull = np.empty(7)
+    step = np.empty(7)
+    for _ in range(_LOCAL_STEPS):
+        R, p = forward(H, P, R_tip, q)
+        ep, er, _, _ = _errors(Rg, pg, R, p)
+        jacobian(H, P, q, p, jac)
+        for i in range(7):
+            d = start[i] - q[i]
+            pull[i] = wrap(d) if lo[i] == -np.inf else d
+        # a joint at its limit that the step would push beyond it stays there: its column
+        # out, the others solve the linearised pose (an active set, refined twice)
+        for _ in range(3):
+            if not _local_step(jac, (ep, er), pull, a, step):
+                return True
+            pushed = False
+            for i in range(7):
+                out = (q[i] >= hi[i] and step[i] > 0.0) or (q[i] <= lo[i] and step[i] < 0.0)
+                if out and (jac[0, i] != 0.0 or pull[i] != 0.0):
+                    for r in range(6):
+                        jac[r, i] = 0.0
+                    pull[i] = 0.0
+                    pushed = True
+            if not pushed:
+                break
+        largest = 0.0
+        for i in range(7):
+            largest = max(largest, abs(step[i]))
+        scale = min(1.0, _LOCAL_MOVE / largest) if largest > 0.0 else 1.0
+        for i in range(7):
+            q[i] = min(max(q[i] + scale * step[i], lo[i]), hi[i])
+        if largest * scale <= _LOCAL_STILL:
+            break
+    return True
+
+
+@njit(cache=True)
+def _local_step(jac, err, pull, a, step):
+    """One step of :func:`_local` into ``step`` (7,): ``pull + J^T y`` with ``(J J^T +
+    damping) y = e - J pull``, ``J`` = ``jac[:, :7]``, ``e`` the pose error ``err`` (position,
+    rotation; 3-tuples), ``pull`` (7,) the way to the start; ``a`` (6, 7) scratch. False when
+    the system is singular."""
+    ep, er = err
+    for r in range(6):
+        for c in range(r, 6):
+            acc = 0.0
+            for i in range(7):
+                acc += jac[r, i] * jac[c, i]
+            a[r, c] = acc
+            a[c, r] = acc
+        a[r, r] += _LOCAL_DAMPING
+        jp = 0.0
+        for i in range(7):
+            jp += jac[r, i] * pull[i]
+        a[r, 6] = (ep[r] if r < 3 else er[r - 3]) - jp
+    if not _gauss(a, 6):
+        return False
+    for i in range(7):
+        acc = pull[i]
+        for r in range(6):
+            acc += jac[r, i] * a[r, 6]
+        step[i] = acc
+    return True
+
+
+@njit(cache=True)
+def _edge(problem, q, v, span, work):
+    """The held value for the local solve's solution ``q`` (7,), its held value ``v``, and the
+    distance from ``start`` of the nearest candidate there: ``(distance, value)``. Where the
+    closed form at ``v`` lacks ``q``'s branch (within the limits), ``v`` lies at an edge of
+    that branch: a fold, where the held joint turns back along the arm's solutions, or a joint
+    at its limit; the branch then lies on one side only, and the value is taken by bisection
+    towards the edge from that side (:data:`_EDGE` radians out, :data:`_EDGE_STEPS` halvings).
+    ``span`` ``(lo, hi)`` the held joint's range; ``problem`` and ``work`` as
+    :func:`_nearest` takes them."""
+    _, held, _, start = problem
+    lo, hi = span
+    keep = np.empty(7)
+    key = _nearest(problem, v, work, np.inf, keep)
+    if _same_branch(keep, q) and key < np.inf:
+        return key, v
+    for side in (1.0, -1.0):
+        good = min(max(v + side * _EDGE, lo), hi)
+        fg = _nearest(problem, good, work, np.inf, keep)
+        if not (fg < np.inf and _same_branch(keep, q)):
+            continue
+        bad = v
+        for _ in range(_EDGE_STEPS):
+            mid = 0.5 * (good + bad)
+            fm = _nearest(problem, mid, work, np.inf, keep)
+            if fm < np.inf and _same_branch(keep, q):
+                good, fg = mid, fm
+            else:
+                bad = mid
+        if fg < key:
+            return fg, good
+        break
+    return key, v
+
+
+@njit(cache=True, inline="always")
+def _same_branch(a, b):
+    """Whether the joint values ``a`` and ``b`` (7,) lie within :data:`_BRANCH` radians of each
+    other, joint by joint: the same branch of the solutions, near one value of the held
+    joint."""
+    far = 0.0
+    for i in range(7):
+        far = max(far, abs(a[i] - b[i]))
+    return far <= _BRANCH
+
+
+@njit(cache=True)
+def _refine(problem, b, fb, h, span, work, keep):
     """The held value near ``b`` (distance ``fb``, from a scan of spacing ``h``) whose nearest
     candidate is nearer ``start``: successive parabolic interpolation in the bracket
     ``[b - h, b + h]`` (within ``span``, ``(lo, hi)`` radians), an end without a candidate
-    within the limits drawn halfway in instead; :data:`_REFINE` evaluations at most.
-    ``problem`` and ``work`` as :func:`_nearest` takes them."""
+    within the limits drawn halfway in instead; :data:`_REFINE` evaluations at most. Returns
+    the value and its distance. ``problem``, ``work`` and ``keep`` (scratch here) as
+    :func:`_nearest` takes them."""
     lo, hi = span
     a = max(lo, b - h)
     c = min(hi, b + h)
-    fa = _nearest(problem, a, work, np.inf) if a < b else np.inf
-    fc = _nearest(problem, c, work, np.inf) if c > b else np.inf
+    fa = _nearest(problem, a, work, np.inf, keep) if a < b else np.inf
+    fc = _nearest(problem, c, work, np.inf, keep) if c > b else np.inf
     for _ in range(_REFINE):
         if c - a < 1e-6:
             break
@@ -178,7 +362,7 @@ def _refine(problem, b, fb, h, span, work):
             if c <= b:
                 break
             x = 0.5 * (b + c)
-        fx = _nearest(problem, x, work, np.inf)
+        fx = _nearest(problem, x, work, np.inf, keep)
         if fx < fb:
             if x < b:
                 c, fc = b, fb
@@ -189,7 +373,7 @@ def _refine(problem, b, fb, h, span, work):
             a, fa = x, fx
         else:
             c, fc = x, fx
-    return b
+    return b, fb
 
 
 @njit(cache=True)
@@ -251,11 +435,31 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     cand = np.empty((MAX_SOLUTIONS, 6))
     cflags = np.zeros(MAX_SOLUTIONS, dtype=np.int64)
     work = (cand, cflags, np.empty((3, 2)), np.empty((4, 3)))
+    seed = (np.inf, math.nan)
+    q7 = np.empty(7)
+    jac = np.empty((6, 8))
+    if _local(problem, start, q7, jac):
+        v = q7[j]
+        if abs(v - start[j]) <= _LOCAL_STILL:  # the start's own value, to the local solve's
+            v = start[j]  # precision (exactly: near a singular pose the candidates swing)
+        v = min(max(v, lo), hi)
+        seed = _edge(problem, q7, v, (lo, hi), work)
     for count in (SAMPLES, FINE_SAMPLES):  # the fine scan only when the coarse finds nothing
-        step = (hi - lo) / (count - 1)
-        v, key = _scan(problem, (lo, hi), count, work)
+        v, key = _scan(problem, (lo, hi), count, work, seed)
+        if key < np.inf and v != seed[1]:  # else the local solve found the nearest
+            step = (hi - lo) / (count - 1)
+            span = (lo, hi)
+            if held[7] > -np.inf:  # farther from the start's value than sqrt(key): no nearer
+                reach = math.sqrt(key)
+                span = (max(lo, start[j] - reach), min(hi, start[j] + reach))
+            v, key = _refine(problem, v, key, step, span, work, q7)
+            # from the nearest candidate there, the local solve towards the start
+            _nearest(problem, v, work, np.inf, q7)
+            if _local(problem, q7.copy(), q7, jac):
+                w = min(max(q7[j], lo), hi)
+                if _nearest(problem, w, work, key, q7) < key:
+                    v = w
         if key < np.inf:
-            v = _refine(problem, v, key, step, (lo, hi), work)
             sizes = _solve_at(problem, start6, v, tols, rows6, out)
             if sizes[0] > 0:
                 return sizes[0], sizes[1], sizes[2], v
@@ -295,29 +499,33 @@ def _fallback(problem, start6, span, tols, rows6, out):
 
 
 @njit(cache=True)
-def _scan(problem, span, count, work):
+def _scan(problem, span, count, work, seed):
     """The start's value of the held joint (clamped into ``span``, ``(lo, hi)`` radians) and
     ``count`` values evenly across ``span``, outward from it: the value whose nearest candidate
     is nearest ``start``, and its squared distance (inf when none has a candidate within the
-    limits). A value farther from the start's than the best distance found is skipped: its own
-    term alone exceeds it. ``problem`` and ``work`` as :func:`_nearest` takes them."""
+    limits), or ``seed`` ``(distance, value)`` when none is nearer. A value farther from the
+    start's than the best distance found is skipped: its own term alone exceeds it.
+    ``problem`` and ``work`` as :func:`_nearest` takes them."""
     _, held, _, start = problem
     lo, hi = span
     j = int(held[0])
     v0 = min(max(start[j], lo), hi)
-    best_v = v0
-    best = _nearest(problem, v0, work, np.inf)
+    best, best_v = seed
+    keep = np.empty(7)
+    key = _nearest(problem, v0, work, best, keep)
+    if key < best:
+        best, best_v = key, v0
     # a solution near the start can lie in a narrow window of the held joint (a joint near its
     # limit): offsets from the start's value growing threefold, each tried while it can still
     # be nearer than the best found
     step = (hi - lo) / (count - 1)
-    off = _LADDER
+    off = _LADDER if seed[0] == np.inf else step  # a seed: the local solve found that window
     while off < step:  # farther out, the grid's own spacing
         if off * off >= best:
             break
         for v in (v0 - off, v0 + off):
             if lo <= v <= hi:
-                key = _nearest(problem, v, work, best)
+                key = _nearest(problem, v, work, best, keep)
                 if key < best:
                     best, best_v = key, v
         off *= 3.0
@@ -330,7 +538,7 @@ def _scan(problem, span, count, work):
         d = wrap(v - v0) if held[7] == -np.inf else v - v0
         if d * d >= best:
             continue
-        key = _nearest(problem, v, work, best)
+        key = _nearest(problem, v, work, best, keep)
         if key < best:
             best, best_v = key, v
     return best_v, best
