@@ -17,24 +17,23 @@ NaN, a search of the held joint for the solution nearest the start. Each value t
 by the family's candidates alone (no polish, no sort): the squared distance from the start of
 the nearest candidate within the limits.
 
-The search first solves all seven joints locally from the start (:func:`_local`: Gauss-Newton
-steps that meet the linearised pose as near the start as they can). Where the start lies near a
-solution (a moving target followed), this lands on the nearest one, also near a singularity of
-the six joints, where it lies in a window of the held joint's values narrower than any grid's
-step; its held value is the seed (:func:`_edge`: at a fold, where the held joint turns back
-along the solutions, or with a joint at its limit, the closed form meets that branch only on one
-side of the value, and the value is bisected towards the branch's edge from there). Then the start's value is tried, then (without a seed)
-values at growing offsets from it, then :data:`SAMPLES` values evenly across the joint's
-limits, outward from the start's; a value farther from the start's than the best distance
-found is skipped (its own term alone exceeds it, so a good seed leaves little to try). Unless
-the seed is best, successive parabolic interpolation refines the best value within a grid step
-and the local solve runs again from its nearest candidate; the full solve (polished, checked
-by forward kinematics, sorted) runs at the value found. When the coarse grid finds nothing
-within the limits, a grid of :data:`FINE_SAMPLES` follows; when that finds nothing either, the
-coarse value whose answer comes nearest (solutions outside the limits, else the nearest
-least-squares candidate) is kept. From a start far from every solution, a nearer solution in a
-window of the held joint between two grid values can be missed (another, farther one is
-returned).
+The search first solves all seven joints locally from the start (:func:`_local`: Gauss-Newton steps
+that meet the linearised pose as near the start as they can). Where the start lies near a solution
+(a moving target followed), this lands on the nearest one, also near a singularity of the six
+joints, where it lies in a window of the held joint's values narrower than any grid's step; its
+held value is the seed (:func:`_edge`: at a fold, where the held joint turns back along the
+solutions, or with a joint at its limit, the closed form meets that branch only on one side of the
+value, and the value is bisected towards the branch's edge from there). Then the start's value is
+tried, then (without a seed) values at growing offsets from it, then :data:`SAMPLES` values evenly
+across the joint's limits, outward from the start's; a value farther from the start's than the best
+distance found is skipped (its own term alone exceeds it, so a good seed leaves little to try).
+Unless the seed is best, successive parabolic interpolation refines the best value within a grid
+step and the local solve runs again from its nearest candidate; the full solve (polished, checked
+by forward kinematics, sorted) runs at the value found. When the coarse grid finds nothing within
+the limits, a grid of :data:`FINE_SAMPLES` follows; when that finds nothing either, the coarse
+value whose answer comes nearest (solutions outside the limits, else the nearest least-squares
+candidate) is kept. From a start far from every solution, a nearer solution in a window of the held
+joint between two grid values can be missed (another, farther one is returned).
 """
 
 from __future__ import annotations
