@@ -43,7 +43,7 @@ from geoik.robots.model import Robot
 from geoik.robots.motion import RobotMotion
 from geoik.solution import STATUSES, Solution, TreeSolution
 from geoik.solvers import Solver, general_methods, get
-from geoik.state import reduce_huge
+from geoik.state import HUGE_ANGLE, reduce_huge
 
 __all__ = ["public_values", "solve_robot", "solve_robot_tree", "start_values"]
 
@@ -288,6 +288,10 @@ def start_values(robot: Robot, start: Any) -> np.ndarray:
     reduced exactly."""
     if start is None:
         return robot.rest_angles()
+    if type(start) is np.ndarray and start.dtype == np.float64 and start.shape == (robot.n,):
+        plain = _plain_start(robot, start)
+        if plain is not None:
+            return plain
     if isinstance(start, Solution | TreeSolution):
         owner = start.chain if isinstance(start, Solution) else start.skeleton
         if owner is not robot:
@@ -299,6 +303,21 @@ def start_values(robot: Robot, start: Any) -> np.ndarray:
     # a continuous joint's huge angle, reduced exactly as it enters (revolute and prismatic
     # joints are held within their limits)
     return reduce_huge(q, robot.wraps)
+
+
+def _plain_start(robot: Robot, start: np.ndarray) -> np.ndarray | None:
+    """``start`` (a float64 (n,) array) as a fresh array when every value lies within its
+    joint's limits and none is huge, the common case, checked value by value in Python (NumPy's
+    calls cost more than that on a few values); None otherwise, for the full check, which says
+    what is wrong, or clips and reduces."""
+    bounds = robot._cache.get("limit lists")
+    if bounds is None:
+        bounds = robot._cache["limit lists"] = (robot.lo.tolist(), robot.hi.tolist())
+    values = start.tolist()
+    for v, lo, hi in zip(values, *bounds, strict=True):
+        if not lo <= v <= hi or abs(v) > HUGE_ANGLE:  # NaN included
+            return None
+    return np.array(values)
 
 
 def _goal_arrays(
