@@ -27,6 +27,10 @@ solution, a solution is *exact* when it is within 1e-9 m and 1e-9 rad (and insid
 Contenders, each solving one pose per call from Python, timed alone (``time.perf_counter``
 around the call; the peers' frame conversions are done before, untimed):
 
+- geoik ``follow``: ``auto`` from a start within 0.05 rad of the pose's own joint values
+  (:data:`FOLLOW`, seeded), as when a moving target is followed; its note counts the answers
+  farther from the start than the pose's own joint values by more than 0.01 rad^2 (a jump to
+  another branch);
 - geoik ``dls``, ``auto`` and ``analytic`` through :func:`geoik.solve` with the orientation,
   ``tol=1e-4`` (metres), every other setting at its default (``max_iter`` included), from the
   rest configuration (``auto``'s row notes which solver answered how many poses: the analytic
@@ -85,6 +89,8 @@ TOL = 1e-4
 ANGLE_TOL = 1e-3
 EXACT = 1e-9
 SEED = 20250611
+FOLLOW = 0.05
+"""``geoik follow``'s start: the pose's own joint values moved by up to this (radians) each."""
 SIX_JOINT_GOAL_US = 25.0
 BATCH_GOAL = 1e6
 GEOIK_METHODS = ("dls", "auto", "analytic")
@@ -146,6 +152,7 @@ class Row:
     every: bool = False
     sets: list[np.ndarray] = field(default_factory=list)
     answered_by: dict[str, int] = field(default_factory=dict)
+    jumps: int = 0  # geoik follow: answers farther from the start than the pose's own joints
 
     def share(self, first: int | None = None) -> float:
         flags = self.solved[:first]
@@ -170,6 +177,7 @@ class Contender:
     batch: Callable[[list[np.ndarray]], Any] | None = None
     note: str = ""
     method_of: Callable[[Any], str] | None = None  # which solver answered (geoik's auto)
+    follows: bool = False  # prepare takes (goal, start near the pose's joint values)
 
 
 def geoik_contenders(robot: ik.Robot) -> dict[str, Contender | str]:
@@ -205,6 +213,24 @@ def geoik_contenders(robot: ik.Robot) -> dict[str, Contender | str]:
             wraps=False,
             batch=geoik_batch(robot, method),
             method_of=method_of,
+        )
+    if isinstance(out.get("geoik auto"), Contender):  # a target followed: auto from near it
+
+        def call_near(x: tuple[np.ndarray, np.ndarray]) -> Any:
+            goal, start = x
+            p, r = goal[:3, 3], goal[:3, :3]
+            return ik.solve(robot, p, method="auto", orientation=r, tol=TOL, start=start)
+
+        out["geoik follow"] = Contender(
+            "geoik follow",
+            lambda x: x,
+            call_near,
+            read,
+            every=False,
+            wraps=False,
+            note=f"auto from within {FOLLOW:g} rad of the pose's joints",
+            method_of=lambda sol: str(sol.method),
+            follows=True,
         )
     solve_all = getattr(ik, "solve_all", None)
     if solve_all is None:
@@ -401,7 +427,10 @@ def run_arm(arm: str, args: argparse.Namespace) -> tuple[ik.Robot, dict[str, Row
     robot = load_example(arm)
     fk = IndependentFK(example_path(arm), robot)
     rng = np.random.default_rng([args.seed, ARMS.index(arm)])
-    goals = [robot.tip_frame(q) for q in robot.random_angles(rng, args.poses)]
+    qs = robot.random_angles(rng, args.poses)
+    goals = [robot.tip_frame(q) for q in qs]
+    near = np.random.default_rng([args.seed, 7, ARMS.index(arm)])
+    starts = [np.clip(q + near.uniform(-FOLLOW, FOLLOW, robot.n), robot.lo, robot.hi) for q in qs]
     contenders: dict[str, Contender | str] = {
         **geoik_contenders(robot),
         **peer_contenders(robot, arm, args.threads),
@@ -417,7 +446,10 @@ def run_arm(arm: str, args: argparse.Namespace) -> tuple[ik.Robot, dict[str, Row
             live[name] = c
             rows[name].note = c.note
             rows[name].every = c.every
-    inputs = {name: [c.prepare(g) for g in goals] for name, c in live.items()}
+    inputs = {
+        name: [c.prepare((g, s) if c.follows else g) for g, s in zip(goals, starts, strict=True)]
+        for name, c in live.items()
+    }
     answers: dict[str, list[Any]] = {name: [] for name in live}
     order = list(live)
     for start in range(0, len(goals), args.chunk):
@@ -441,6 +473,12 @@ def run_arm(arm: str, args: argparse.Namespace) -> tuple[ik.Robot, dict[str, Row
             if c.method_of is not None:
                 by = rows[name].answered_by
                 by[c.method_of(answer)] = by.get(c.method_of(answer), 0) + 1
+        if c.follows:  # farther from the start than the pose's own joint values, by 0.01 rad^2
+            for q0, start, answer in zip(qs, starts, answers[name], strict=False):
+                got = c.read(answer)[0][0]
+                rows[name].jumps += bool(
+                    np.sum((got - start) ** 2) > np.sum((q0 - start) ** 2) + 0.01
+                )
     if args.batch_poses:
         batch_goals = [
             robot.tip_frame(q)
@@ -508,8 +546,10 @@ def print_table(results: list[tuple[str, ik.Robot, dict[str, Row]]], poses: int)
             max_it = max(row.iterations) if row.iterations else None
             capped = row.capped if row.iterations else None
             count = f" (first {len(row.solved)})" if len(row.solved) < poses else ""
-            if name == "geoik auto" and row.answered_by:
-                count += "by " + ", ".join(f"{m} {k}" for m, k in sorted(row.answered_by.items()))
+            if name in ("geoik auto", "geoik follow") and row.answered_by:
+                count += " by " + ", ".join(f"{m} {k}" for m, k in sorted(row.answered_by.items()))
+            if name == "geoik follow":
+                count += f"; {row.jumps} farther than the pose's own joints"
             print(
                 f"{arm:<10}{name:<16}{100 * row.share():>7.1f}%{row.outside:>8}"
                 f"{row.median_us():>11.1f}{fmt(sols, '.2f'):>7}{fmt(exact, '.2f'):>7}"
@@ -649,6 +689,14 @@ def print_goals(results: list[tuple[str, ik.Robot, dict[str, Row]]]) -> None:
         f"goal: Panda and xArm7 by auto 100 % with orientation, median <= "
         f"{SIX_JOINT_GOAL_US:g} us, inside the limits: {verdict(flags)}"
     )
+    for arm, _, rows in results:
+        row = rows.get("geoik follow")
+        if arm in ("panda", "xarm7") and row is not None and row.unavailable is None:
+            print(
+                f"  (not the goal's measure) {arm} following a target, auto from within "
+                f"{FOLLOW:g} rad of the pose's joints: {100 * row.share():.1f} %, median "
+                f"{row.median_us():.1f} us, {row.jumps} answers farther than the pose's own joints"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
