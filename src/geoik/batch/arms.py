@@ -11,14 +11,13 @@ errors and the status.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numba import njit, types
 
-from geoik.batch.parallel import run_threads, take, threads
+from geoik.batch.parallel import compiled, run_threads, take, threads
 from geoik.checks import check_angle_tol, check_int, check_memory, check_points, check_tol
 from geoik.errors import (
     ClusterError,
@@ -130,19 +129,6 @@ def _engine(kernel, model, job, tols, chunk, counter, rows):
         c = take(counter)
 
 
-@functools.cache
-def _engine_for(kernel: Any) -> tuple[Any, Any]:
-    """The engine and ``kernel``, each compiled for its one signature (on first use; numba
-    caches both on disk, each in its own file's cache, so a changed kernel is never run
-    through a stale engine)."""
-    kernel.compile(KERNEL_ARGS)
-    if not _engine.signatures:
-        _engine.compile(_ENGINE_SIG)
-    # also when compile_ahead compiled it: a call never adds a specialisation
-    _engine.disable_compile()
-    return _engine, kernel
-
-
 def evaluate_arm(
     robot: Robot, targets: Any, method: str, tol: float | None, options: dict[str, Any]
 ) -> ArmBatchResult:
@@ -217,7 +203,8 @@ def solve_block(
     plan = robot.analytic_plan()
     m = t.shape[0]
     model = analytic_model(robot, plan)
-    engine, kernel = _engine_for(kernel_of(plan))
+    engine = _engine
+    kernel = compiled(kernel_of(plan), KERNEL_ARGS, engine, _ENGINE_SIG)
     status = np.empty(m, np.int8)
     count = np.empty(m, np.int64)
     angles = np.empty((m, robot.n))

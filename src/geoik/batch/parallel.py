@@ -26,14 +26,16 @@ holds up the whole call.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["run_threads", "take", "threads"]
+__all__ = ["compiled", "run_threads", "take", "threads"]
 
 _pool: list[concurrent.futures.ThreadPoolExecutor] = []
 _pool_lock = threading.Lock()
@@ -86,3 +88,17 @@ def take(typingctx, counter):
         return builder.atomic_rmw("add", ptr, cgutils.intp_t(1), "monotonic")
 
     return sig, codegen
+
+
+@functools.cache
+def compiled(kernel: Any, kernel_types: Any, engine: Any, signature: Any) -> Any:
+    """``kernel`` compiled for ``kernel_types`` and ``engine`` for ``signature`` and nothing
+    else (once; numba caches both on disk, each in its own file's cache, so a changed kernel is
+    never run through a stale engine): every kernel, whatever its own type, is passed to the
+    engine as the first-class function type of the signature. Returns ``kernel``."""
+    kernel.compile(kernel_types)
+    if not engine.signatures:
+        engine.compile(signature)
+    # also when compile_ahead compiled it: a call never adds a specialisation
+    engine.disable_compile()
+    return kernel

@@ -18,7 +18,6 @@ result) is :mod:`geoik.batch.engine`; 3-D chains run in :mod:`geoik.batch.spatia
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,7 @@ from numba import njit, types
 
 from geoik.batch.bundles import CHAIN_2D, LANE_OUTPUTS, Job, Outputs, job_type, outputs_type
 from geoik.batch.costs import cost_function, no_costs
-from geoik.batch.parallel import run_threads, take, threads
+from geoik.batch.parallel import compiled, run_threads, take, threads
 from geoik.chain import Chain
 from geoik.geometry import copy_into, fk_2d, wrap_free_joints
 from geoik.judge import judge, judge_params, judge_xyz
@@ -263,11 +262,11 @@ def run(
     start = np.ascontiguousarray(rest_state(chain))
     job = Job(t, start, float(tol), int(iters), opts, int(cap), judge_params(chain), bool(costs))
     model = chain.kernel_arrays
-    cost_fn = cost_function(costs_2d if costs else no_costs, COSTS_2D_ARGS)
+    (kernel, kernel_types), cost, (engine, signature) = kernels(solver, opts, costs)
+    kernel = compiled(kernel, kernel_types, engine, signature)
+    cost_fn = cost_function(*cost)
     counter = np.zeros(1, np.int64)
-    lanes_kernel = solver.lane_kernel_2d(opts)
-    if lanes_kernel is not None:
-        engine, kernel = _lane_engine_for(lanes_kernel)
+    if engine is _lane_engine:
         lanes = _lanes(costs, cap, n)
         per = lanes * max(1, TASK // lanes)
         if width > 0:  # a band of rows per task, blocks of GRID_COLUMNS columns
@@ -278,7 +277,6 @@ def run(
 
         run_threads(lane_work, min(threads(), -(-m // per)))
         return
-    engine, kernel = _engine_for(solver.kernel_2d)
     size = max(1, min(256, -(-m // 64)))  # chunk of targets per task
 
     def work() -> None:
@@ -288,9 +286,10 @@ def run(
 
 
 def kernels(solver: Solver, opts: np.ndarray, costs: bool) -> list[tuple[Any, Any]]:
-    """What :func:`run` compiles for ``solver`` with ``opts`` (and ``costs`` or not):
-    ``(function, argument types)`` pairs, the solver's kernel first and the engine last, for
-    :func:`geoik.jit.compile_ahead`."""
+    """What :func:`run` runs for ``solver`` with ``opts`` (and ``costs`` or not), and
+    :func:`geoik.jit.compile_ahead` compiles: ``(function, argument types)`` pairs, the
+    solver's kernel (its lane kernel where it has one for ``opts``), the cost function, then
+    the engine."""
     cost = (costs_2d if costs else no_costs, COSTS_2D_ARGS)
     lanes_kernel = solver.lane_kernel_2d(opts)
     if lanes_kernel is not None:
@@ -303,29 +302,3 @@ def _lanes(costs: bool, cap: int, n: int) -> int:
     """Targets per call of a lane kernel: :data:`LANES`, fewer when keyframes are recorded so
     that the keyframe buffer stays within about 256 KiB."""
     return LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n)))
-
-
-@functools.cache
-def _engine_for(kernel: Any) -> tuple[Any, Any]:
-    """The one-target engine and ``kernel``, both compiled for the engine's signature (on first
-    use; numba caches both on disk)."""
-    kernel.compile(KERNEL_2D_ARGS)
-    _compile_once(_engine, _ENGINE_SIG)
-    return _engine, kernel
-
-
-@functools.cache
-def _lane_engine_for(kernel: Any) -> tuple[Any, Any]:
-    """The lane engine and the lane ``kernel``, compiled for their signatures on first use."""
-    kernel.compile(KERNEL_2D_LANES_ARGS)
-    _compile_once(_lane_engine, _LANE_ENGINE_SIG)
-    return _lane_engine, kernel
-
-
-def _compile_once(engine: Any, signature: Any) -> None:
-    """Compile ``engine`` for ``signature`` and for nothing else: every kernel, whatever its
-    own type, is then passed as the first-class function type of the signature."""
-    if not engine.signatures:
-        engine.compile(signature)
-    # also when compile_ahead compiled it: a call never adds a specialisation
-    engine.disable_compile()

@@ -15,7 +15,6 @@ first-class function, and the threads take tasks as they become free (:mod:`geoi
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -23,7 +22,7 @@ from numba import njit, types
 
 from geoik.batch.bundles import CHAIN_3D, LANE_OUTPUTS, Job, Outputs, job_type, outputs_type
 from geoik.batch.costs import cost_function, no_costs
-from geoik.batch.parallel import run_threads, take, threads
+from geoik.batch.parallel import compiled, run_threads, take, threads
 from geoik.geometry import copy_into, fk_3d, rotvecs_from_quats
 from geoik.judge import judge, judge_params
 from geoik.motion import costs_3d
@@ -195,18 +194,18 @@ def run(
         targets, start, float(tol), int(iters), opts, int(cap), judge_params(chain), bool(costs)
     )
     model = chain.kernel_arrays
-    cost_fn = cost_function(costs_3d if costs else no_costs, COSTS_3D_ARGS)
+    (kernel, kernel_types), cost, (engine, signature) = kernels(solver, opts, costs)
+    kernel = compiled(kernel, kernel_types, engine, signature)
+    cost_fn = cost_function(*cost)
     counter = np.zeros(1, np.int64)
-    if solver.kernel_3d_lanes is not None and solver.lanes_for(opts):
-        lane_engine, lane_kernel = _lane_engine_for(solver.kernel_3d_lanes)
+    if engine is _lane_engine:
         size = LANES if not costs else max(1, min(LANES, (1 << 15) // (cap * n * 4)))
 
         def lane_work() -> None:
-            lane_engine(lane_kernel, cost_fn, model, job, size, counter, out)
+            engine(kernel, cost_fn, model, job, size, counter, out)
 
         run_threads(lane_work, min(threads(), -(-targets.shape[0] // size)))
         return
-    engine, kernel = _engine_for(solver.kernel_3d)
 
     def work() -> None:
         engine(kernel, cost_fn, model, job, CHUNK, counter, out)
@@ -215,36 +214,12 @@ def run(
 
 
 def kernels(solver: Any, opts: np.ndarray, costs: bool) -> list[tuple[Any, Any]]:
-    """What :func:`run` compiles for ``solver`` with ``opts`` (and ``costs`` or not):
-    ``(function, argument types)`` pairs, the solver's kernel first and the engine last, for
-    :func:`geoik.jit.compile_ahead`."""
+    """What :func:`run` runs for ``solver`` with ``opts`` (and ``costs`` or not), and
+    :func:`geoik.jit.compile_ahead` compiles: ``(function, argument types)`` pairs, the
+    solver's kernel (its lane kernel where it has one for ``opts``), the cost function, then
+    the engine."""
     cost = (costs_3d if costs else no_costs, COSTS_3D_ARGS)
     if solver.kernel_3d_lanes is not None and solver.lanes_for(opts):
         lanes = (solver.kernel_3d_lanes, KERNEL_3D_LANES_ARGS)
         return [lanes, cost, (_lane_engine, _LANE_ENGINE_SIG)]
     return [(solver.kernel_3d, KERNEL_3D_ARGS), cost, (_engine, _ENGINE_SIG)]
-
-
-@functools.cache
-def _engine_for(kernel: Any) -> tuple[Any, Any]:
-    """The one-target engine and ``kernel``, both compiled for the engine's signature (on first
-    use; numba caches both on disk)."""
-    kernel.compile(KERNEL_3D_ARGS)
-    _compile_once(_engine, _ENGINE_SIG)
-    return _engine, kernel
-
-
-@functools.cache
-def _lane_engine_for(kernel: Any) -> tuple[Any, Any]:
-    """The lane engine and the lane ``kernel``, compiled for their signatures on first use."""
-    kernel.compile(KERNEL_3D_LANES_ARGS)
-    _compile_once(_lane_engine, _LANE_ENGINE_SIG)
-    return _lane_engine, kernel
-
-
-def _compile_once(engine: Any, signature: Any) -> None:
-    """Compile ``engine`` for ``signature`` and for nothing else."""
-    if not engine.signatures:
-        engine.compile(signature)
-    # also when compile_ahead compiled it: a call never adds a specialisation
-    engine.disable_compile()
