@@ -52,6 +52,7 @@ from geoik.solvers.analytic.finish import (
     _gauss,
     _into_limits,
     chain_goal,
+    chain_size,
     forward,
     goal_error,
     jacobian,
@@ -79,6 +80,12 @@ _LOCAL_STILL = 1e-7
 """The local solve stops when no joint moves by more than this (radians) in a step: the held
 joint's value is then known far more finely than the search needs (the closed form at that
 value gives the exact solutions)."""
+_LOCAL_CHECK = 3
+"""After this many steps, the local solve gives up when the pose is still :data:`_LOCAL_FAR`
+away: from a start near a solution, Gauss-Newton steps converge quadratically."""
+_LOCAL_FAR = 1e-4
+"""Pose error (radians, plus metres over the arm's size) after :data:`_LOCAL_CHECK` steps
+beyond which the local solve gives up."""
 _EDGE = 1e-3
 """How far (radians) past an edge of a branch the search looks for the branch (:func:`_edge`)."""
 _EDGE_STEPS = 24
@@ -202,13 +209,16 @@ def _local(problem, q_from, q, jac):
     the held joint's values steps over them: near a singularity of the six joints, the nearest
     solution sits in a narrow window of the held joint's values. ``q`` (7,) the result (a
     proposal: the caller judges its held value by the closed form's candidates there),
-    ``jac`` (6, 8) scratch. Returns False when the arm is not the 7R chain of ``held``.
+    ``jac`` (6, 8) scratch. Returns 1 when the steps settled (no joint moving by more than
+    :data:`_LOCAL_STILL`: ``q`` is a solution), 0 when they did not (steps used up, a singular
+    system, or the pose still far after :data:`_LOCAL_CHECK` steps), -1 when the arm is not
+    the 7R chain of ``held`` (``q`` untouched).
     ``problem`` as :func:`_nearest` takes it; the chain is the tail of ``held``
     (:func:`pack_held`)."""
     model, held, goal, start = problem
     Rg, pg = goal
     if int(held[9]) != 7 or start.shape[0] != 7:
-        return False
+        return -1
     j = int(held[0])
     H = held[10:31].reshape((7, 3))
     P = held[31:55].reshape((8, 3))
@@ -225,9 +235,12 @@ def _local(problem, q_from, q, jac):
     a = np.empty((6, 7))
     pull = np.empty(7)
     step = np.empty(7)
-    for _ in range(_LOCAL_STEPS):
+    size = chain_size(P)
+    for k in range(_LOCAL_STEPS):
         R, p = forward(H, P, R_tip, q)
-        ep, er, _, _ = _errors(Rg, pg, R, p)
+        ep, er, dp, da = _errors(Rg, pg, R, p)
+        if k == _LOCAL_CHECK and dp / size + da > _LOCAL_FAR:
+            return 0  # not converging: the start is far from every solution
         jacobian(H, P, q, p, jac)
         for i in range(7):
             d = start[i] - q[i]
@@ -236,7 +249,7 @@ def _local(problem, q_from, q, jac):
         # out, the others solve the linearised pose (an active set, refined twice)
         for _ in range(3):
             if not _local_step(jac, (ep, er), pull, a, step):
-                return True
+                return 0
             pushed = False
             for i in range(7):
                 out = (q[i] >= hi[i] and step[i] > 0.0) or (q[i] <= lo[i] and step[i] < 0.0)
@@ -254,8 +267,8 @@ def _local(problem, q_from, q, jac):
         for i in range(7):
             q[i] = min(max(q[i] + scale * step[i], lo[i]), hi[i])
         if largest * scale <= _LOCAL_STILL:
-            break
-    return True
+            return 1
+    return 0
 
 
 @njit(cache=True)
@@ -289,7 +302,7 @@ def _local_step(jac, err, pull, a, step):
 
 @njit(cache=True)
 def _edge(problem, q, v, span, work):
-    """The held value for the local solve's solution ``q`` (7,), its held value ``v``, and the
+    """The held value for the local solve's solution ``q`` (7,), of held value ``v``, and the
     distance from ``start`` of the nearest candidate there: ``(distance, value)``. Where the
     closed form at ``v`` lacks ``q``'s branch (within the limits), ``v`` lies at an edge of
     that branch: a fold, where the held joint turns back along the arm's solutions, or a joint
@@ -437,12 +450,16 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     seed = (np.inf, math.nan)
     q7 = np.empty(7)
     jac = np.empty((6, 8))
-    if _local(problem, start, q7, jac):
+    settled = _local(problem, start, q7, jac)
+    if settled >= 0:
         v = q7[j]
         if abs(v - start[j]) <= _LOCAL_STILL:  # the start's own value, to the local solve's
             v = start[j]  # precision (exactly: near a singular pose the candidates swing)
         v = min(max(v, lo), hi)
-        seed = _edge(problem, q7, v, (lo, hi), work)
+        if settled:  # q7 is a solution: its branch at v, or at the branch's edge
+            seed = _edge(problem, q7, v, (lo, hi), work)
+        else:
+            seed = (_nearest(problem, v, work, np.inf, q7), v)
     for count in (SAMPLES, FINE_SAMPLES):  # the fine scan only when the coarse finds nothing
         v, key = _scan(problem, (lo, hi), count, work, seed)
         if key < np.inf and v != seed[1]:  # else the local solve found the nearest
@@ -454,7 +471,7 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
             v, key = _refine(problem, v, key, step, span, work, q7)
             # from the nearest candidate there, the local solve towards the start
             _nearest(problem, v, work, np.inf, q7)
-            if _local(problem, q7.copy(), q7, jac):
+            if _local(problem, q7.copy(), q7, jac) >= 0:
                 w = min(max(q7[j], lo), hi)
                 if _nearest(problem, w, work, key, q7) < key:
                     v = w
