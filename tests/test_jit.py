@@ -177,6 +177,67 @@ def fresh(monkeypatch):
     return kernel
 
 
+class _StandInHelper:
+    """A compile helper that runs until told it has ended (see test below)."""
+
+    def __init__(self, todo):
+        self.todo = todo
+        self.ended = False
+        self.closed = False
+
+    def running(self):
+        return not self.ended
+
+    def close(self):
+        self.closed = True
+
+
+def test_a_slow_function_is_compiled_by_a_helper_while_its_calls_run_as_python(fresh, monkeypatch):
+    """A function declared slow to compile, its budget as Python spent: the next call starts a
+    helper process on it (once) and runs as Python, and so do the calls after it while the
+    helper works, nothing compiled in this process; the first call after the helper has ended
+    runs compiled (loaded from numba's disk cache, or compiled here if the helper failed).
+    Without a helper (no lock on numba's cache saves) it is compiled when due, as any."""
+    from numba import njit, types
+
+    @njit
+    def twice(x):
+        return 2 * x
+
+    started = []
+
+    def start(todo):
+        started.append(_StandInHelper(todo))
+        return started[-1]
+
+    monkeypatch.setattr(jit, "_slow", {twice})
+    monkeypatch.setattr(jit, "_behind_calls", {})
+    monkeypatch.setattr(jit, "_tried_behind", set())
+    monkeypatch.setattr(jit, "_exit_hook", [True])
+    monkeypatch.setattr(jit, "_SAVES_LOCKED", True)
+    monkeypatch.setattr(jit, "_cores", lambda: 2)
+    monkeypatch.setattr(jit, "_missing", lambda items: list(items))
+    monkeypatch.setattr(jit._Helper, "start", staticmethod(start))
+    jit._state[twice] = 2 * jit.INTERPRETED_BUDGET  # its budget as Python is spent
+    for x in (3, 4, 5):
+        assert jit.call(twice, x) == 2 * x
+        assert not twice.overloads  # ran as Python
+    assert len(started) == 1 and started[0].todo == [(twice, (types.int64,))]
+    started[0].ended = True
+    assert jit.call(twice, 6) == 12
+    assert twice.overloads and started[0].closed and len(started) == 1
+    assert jit.call(twice, 7) == 14  # compiled from now on
+
+    @njit
+    def thrice(x):
+        return 3 * x
+
+    monkeypatch.setattr(jit, "_slow", {thrice})
+    monkeypatch.setattr(jit, "_SAVES_LOCKED", False)
+    jit._state[thrice] = 2 * jit.INTERPRETED_BUDGET
+    assert jit.call(thrice, 3) == 9 and thrice.overloads and len(started) == 1
+
+
 def test_a_job_runs_as_python_while_the_rest_would_take_less_than_compiling(fresh, monkeypatch):
     """Within a job of known size, a function is compiled once the plain Python still to run is
     expected to take longer than compiling: by the time spent so far per unit done."""

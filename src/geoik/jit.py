@@ -19,6 +19,10 @@ takes milliseconds. So calls from Python into a kernel go through :func:`call` (
   expected to take longer than compiling it would (:data:`COMPILE_SECONDS`, or
   :data:`LOAD_SECONDS` when the disk cache holds it), so a small job runs as Python to its end.
 
+A function declared :func:`slow_to_compile` (the analytic solver's kernels: tens of seconds) is
+compiled instead by a helper process once its budget is spent, while its calls go on as plain
+Python; the first call after the helper has ended loads it.
+
 A one-off solve (``geoik solve`` on the command line, a first call in a notebook) therefore
 answers at once, with numba's cache empty or full, and a loop of solves is compiled after its
 first fraction of a second. Both forms run the same source on the same float64 operations, so
@@ -36,6 +40,7 @@ nothing).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import hashlib
@@ -73,6 +78,7 @@ __all__ = [
     "mode",
     "parts",
     "runner",
+    "slow_to_compile",
     "watching",
 ]
 
@@ -165,13 +171,21 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
         return fn(*args)
     if how == "no-compile":
         return fn(*args) if _compiled_for(fn, args) else interpreted(fn)(*args)
-    if how == "compiled" or (how == "auto" and _compiles_now(fn, args, work)):
+    due = how == "auto" and _compiles_now(fn, args, work)
+    if due and fn in _slow and work <= SMALL_WORK and _compiling_behind(fn, args):
+        return _as_python(fn, args)  # the helper process compiles it meanwhile
+    if how == "compiled" or due:
         _state[fn] = _READY
         _ready_any[0] = True
         if fn in _parts and not _compiled_for(fn, args):
             with contextlib.suppress(Exception):  # a value numba cannot type: fn(*args) says so
                 compile_ahead([(fn, tuple(typeof(a) for a in args))])
         return fn(*args)
+    return _as_python(fn, args)
+
+
+def _as_python(fn: Any, args: Sequence[Any]) -> Any:
+    """``fn(*args)`` as plain Python, its time counted against :data:`INTERPRETED_BUDGET`."""
     spent = _state.get(fn, 0.0)
     if spent is _READY:  # compiled already, run as Python on request (mode "interpreted")
         return interpreted(fn)(*args)
@@ -180,6 +194,61 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
         return interpreted(fn)(*args)
     finally:
         _state[fn] = spent + time.thread_time() - start
+
+
+def slow_to_compile(fn: Any) -> Any:
+    """Declare ``fn`` (a compiled function) slow to compile: tens of seconds, as the analytic
+    solver's kernels, which hold every kinematic family. Once its small calls have spent
+    :data:`INTERPRETED_BUDGET` as plain Python, a helper process compiles it into numba's disk
+    cache (:func:`compile_ahead`'s, on another core) while this process goes on running it as
+    Python; the call after the helper has ended loads it (milliseconds) and runs compiled. A
+    loop of solves then never stops for the compiler: it runs slower for as long as the helper
+    works. Without a helper (one core, no lock on numba's cache saves, or its start failed) it
+    is compiled when due, as any function. Returns ``fn`` (a decorator)."""
+    _slow.add(fn)
+    return fn
+
+
+_slow: set[Any] = set()  # slow_to_compile's functions
+_behind_calls: dict[Any, _Helper] = {}  # a slow function -> the helper compiling it
+
+
+def _compiling_behind(fn: Dispatcher, args: Sequence[Any]) -> bool:
+    """Whether a helper process is compiling ``fn`` for the types of ``args`` (started here when
+    it is due and none has yet; see :func:`slow_to_compile`). False once the helper has ended
+    (the caller then loads what it saved, or compiles) or when none can start."""
+    child = _behind_calls.get(fn)
+    if child is None:
+        if fn in _tried_behind or not (_SAVES_LOCKED and _cores() > 1):
+            return False
+        _tried_behind.add(fn)
+        try:
+            todo = _missing([(fn, tuple(typeof(a) for a in args))])
+        except Exception:  # a value numba cannot type: fn(*args) says so
+            return False
+        started = _Helper.start(todo) if todo else None
+        if started is None:
+            return False
+        child = _behind_calls[fn] = started
+        if not _exit_hook:
+            atexit.register(_stop_behind_calls)
+            _exit_hook.append(True)
+    if child.running():
+        return True
+    del _behind_calls[fn]
+    child.close()
+    return False
+
+
+_tried_behind: set[Any] = set()
+_exit_hook: list[bool] = []
+
+
+def _stop_behind_calls() -> None:
+    """At exit: stop the helpers still compiling (their work is dropped)."""
+    for child in list(_behind_calls.values()):
+        child.close()
+    _behind_calls.clear()
 
 
 def runner(fn: Any, work: int = 0) -> Callable[..., Any]:
@@ -633,6 +702,11 @@ class _Helper:
         except (OSError, pickle.PicklingError, ValueError):
             return None
         return cls(proc, len(todo))
+
+    def running(self) -> bool:
+        """Whether the helper still has items to take or in hand."""
+        with self.lock:
+            return not self.ended and (self.back >= self.front or bool(self.busy))
 
     def claim_front(self) -> int | None:
         """The next item for this process, or None when none is left."""

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into, wrap
+from geoik.jit import slow_to_compile
 from geoik.solvers.analytic.families import mmt, mv, solve_6r
 from geoik.solvers.analytic.polish import _errors as _errors  # the Newton steps' names
 from geoik.solvers.analytic.polish import _gauss as _gauss
@@ -117,6 +118,7 @@ def pack(
     return out
 
 
+@slow_to_compile  # tens of seconds: a helper compiles it while calls run as Python
 @njit(cache=True)
 def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     """Every solution of the 6R arm's pose.

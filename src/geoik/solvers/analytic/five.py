@@ -49,6 +49,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into
+from geoik.jit import slow_to_compile
 from geoik.solvers.analytic.algebra import _angle_of, mmt, mtm, mtv, mv, normal, rot
 from geoik.solvers.analytic.finish import (
     SINGULAR,
@@ -156,6 +157,7 @@ WORK_SIZE = 2 + 2 + 5 + 5 + 5 + 16 * 5 + 16 * 4 + 16 + 66
 """Length of the scratch array of :func:`solve_short`."""
 
 
+@slow_to_compile  # tens of seconds: a helper compiles it while calls run as Python
 @njit(cache=True)
 def all_solutions_short(model, R_goal, p_goal, start, tol, angle_tol, out):
     """Every solution of a 4- or 5-joint arm's pose, or the nearest attainable orientation.

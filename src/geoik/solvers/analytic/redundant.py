@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import wrap
+from geoik.jit import slow_to_compile
 from geoik.solvers.analytic.algebra import mm, mv, rot
 from geoik.solvers.analytic.families import MAX_SOLUTIONS, solve_6r
 from geoik.solvers.analytic.finish import (
@@ -413,6 +414,7 @@ def _solve_at(problem, start6, v, tols, rows6, out):
     return sizes
 
 
+@slow_to_compile  # tens of seconds: a helper compiles it while calls run as Python
 @njit(cache=True)
 def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, value, out):
     """Every solution of a 7R arm's pose with one joint held (at ``value``), or the solutions
