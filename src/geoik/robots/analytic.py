@@ -39,6 +39,8 @@ from geoik.robots.solve import public_values
 from geoik.solution import Solution, Status
 from geoik.solvers import get
 from geoik.solvers.analytic import Plan, pack
+from geoik.solvers.analytic.decompose import SEARCH_56
+from geoik.solvers.analytic.finish import all_solutions_searched
 from geoik.solvers.analytic.five import (
     FAMILIES_SHORT,
     MAX_ROWS,
@@ -142,7 +144,7 @@ def _run(
     group sizes and the goal used."""
     model = analytic_model(robot, plan)
     short = is_short(plan)
-    kernel = runner(all_solutions_short if short else _KERNEL, 2000)
+    kernel = runner(kernel_of(plan), 2000)
     out = np.empty((MAX_ROWS if short else _MAX, robot.n + 3))
     sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
     if sizes[0] == -2:
@@ -169,8 +171,11 @@ def analytic_model(robot: Robot, plan: Plan) -> np.ndarray:
 
 
 def kernel_of(plan: Plan) -> Any:
-    """The compiled kernel that solves the plan's arm (see :func:`analytic_model`)."""
-    return all_solutions_short if is_short(plan) else _KERNEL
+    """The compiled kernel that solves the plan's arm (see :func:`analytic_model`): the closed
+    forms' (``kernel_all``), the searched family's, or the four- and five-joint one's."""
+    if is_short(plan):
+        return all_solutions_short
+    return all_solutions_searched if plan.code == SEARCH_56 else _KERNEL
 
 
 def _run_locked(

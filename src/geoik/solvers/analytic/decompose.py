@@ -122,7 +122,7 @@ def decompose(
         for locked in (6, 0):
             h, p, r = lock_joint(H, P, R_tip, locked, 0.0)
             plan = decompose(h, p, r, True, tol)
-            if plan.code:
+            if plan.code and plan.code != SEARCH_56:  # closed forms (the held joint is searched)
                 words = f"7R: joint {locked + 1} held at the redundancy value, then {plan.family}"
                 return Plan(
                     plan.code, plan.reverse, plan.H, plan.P, plan.R_tip, plan.points, words, locked

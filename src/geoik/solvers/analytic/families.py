@@ -53,7 +53,7 @@ from geoik.solvers.analytic.algebra import (
 from geoik.solvers.analytic.search56 import search_56
 from geoik.solvers.analytic.subproblems import sp1, sp2, sp3, sp4, sp5
 
-__all__ = ["MAX_SOLUTIONS", "solve_6r"]
+__all__ = ["MAX_SOLUTIONS", "solve_6r", "solve_6r_closed"]
 
 MAX_SOLUTIONS = 16
 """Rows of the candidate buffer: 8 for the closed forms, 16 for the search."""
@@ -61,7 +61,23 @@ MAX_SOLUTIONS = 16
 
 @njit(cache=True)
 def solve_6r(code, arm, goal, tip0, work):
-    """Every candidate of the family ``code`` (see :mod:`.decompose`).
+    """Every candidate of the family ``code`` (see :mod:`.decompose`), the searched one
+    included: :func:`_solve_6r`."""
+    return _solve_6r(code, arm, goal, tip0, work, True)
+
+
+@njit(cache=True)
+def solve_6r_closed(code, arm, goal, tip0, work):
+    """:func:`solve_6r` for the closed-form families (the searched one, ``code`` 7, gives no
+    candidate): the search is compiled out (numba prunes its branch on the constant), which
+    saves about 16 s of compiling every kernel that only closed forms reach."""
+    return _solve_6r(code, arm, goal, tip0, work, False)
+
+
+@njit(cache=True, inline="always")
+def _solve_6r(code, arm, goal, tip0, work, searched):
+    """Every candidate of the family ``code`` (see :mod:`.decompose`); the searched family only
+    with ``searched`` (a constant).
 
     ``arm`` is ``(H, P, points)``: the axes (6, 3), the offsets (7, 3) and the family's
     special points (2, 3) (metres); ``goal`` ``(R06, p_goal)``, a 9-tuple rotation and a
@@ -77,7 +93,11 @@ def solve_6r(code, arm, goal, tip0, work):
     o2 = _add(o1, _v(P, 2))
     o3 = _add(o2, _v(P, 3))
     if code == 7:
-        return search_56(axes, (o0, o1, o2, o3), _v(points, 0), (R06, p_goal), tip0, cand, cflags)
+        if searched:
+            return search_56(
+                axes, (o0, o1, o2, o3), _v(points, 0), (R06, p_goal), tip0, cand, cflags
+            )
+        return 0
     if code == 1:
         return _three_parallel(
             axes, (o0, o1, o2, o3), _v(points, 0), (R06, p_goal), tip0, cand, cflags, two

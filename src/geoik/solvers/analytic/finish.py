@@ -19,7 +19,7 @@ from numba import njit
 
 from geoik.geometry import copy_into, wrap
 from geoik.jit import slow_to_compile
-from geoik.solvers.analytic.families import mmt, mv, solve_6r
+from geoik.solvers.analytic.families import mmt, mv, solve_6r, solve_6r_closed
 from geoik.solvers.analytic.polish import _errors as _errors  # the Newton steps' names
 from geoik.solvers.analytic.polish import _gauss as _gauss
 from geoik.solvers.analytic.polish import forward as forward
@@ -35,6 +35,7 @@ __all__ = [
     "OUT_COLUMNS",
     "SINGULAR",
     "all_solutions",
+    "all_solutions_searched",
     "pack",
     "polish",
 ]
@@ -121,7 +122,8 @@ def pack(
 @slow_to_compile  # tens of seconds: a helper compiles it while calls run as Python
 @njit(cache=True)
 def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
-    """Every solution of the 6R arm's pose.
+    """Every solution of the 6R arm's pose, for an arm of a closed-form family (one of the
+    searched family: :func:`all_solutions_searched`).
 
     ``model``: the plan and limits packed by :func:`pack` (the family's code of
     :mod:`.decompose`, whether the chain is solved reversed, the chain as solved, its special
@@ -137,28 +139,23 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
     beyond 1e50 (:data:`geoik.checks.MAX_COORDINATE`), ``(-3, 0, 0)`` when ``start`` has a value
     that is not finite (the caller checks it, naming the value).
     """
-    if not is_rotation(R_goal_in):
-        return -1, 0, 0
-    for r in range(3):
-        if not abs(p_goal_in[r]) <= 1e50:  # NaN, infinite or beyond MAX_COORDINATE
-            return -2, 0, 0
-    for j in range(start.shape[0]):
-        if not abs(start[j]) < np.inf:  # NaN or infinite
-            return -3, 0, 0
-    Rg = (
-        R_goal_in[0, 0],
-        R_goal_in[0, 1],
-        R_goal_in[0, 2],
-        R_goal_in[1, 0],
-        R_goal_in[1, 1],
-        R_goal_in[1, 2],
-        R_goal_in[2, 0],
-        R_goal_in[2, 1],
-        R_goal_in[2, 2],
-    )
-    return solve_goal(
-        model, Rg, (p_goal_in[0], p_goal_in[1], p_goal_in[2]), start, tol, angle_tol, out, 4
-    )
+    bad = goal_error(R_goal_in, p_goal_in, start)
+    if bad:
+        return bad, 0, 0
+    pg = (p_goal_in[0], p_goal_in[1], p_goal_in[2])
+    return solve_goal_closed(model, tuple9(R_goal_in), pg, start, tol, angle_tol, out, 4)
+
+
+@slow_to_compile  # tens of seconds: a helper compiles it while calls run as Python
+@njit(cache=True)
+def all_solutions_searched(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
+    """:func:`all_solutions` for every family, the searched one included (the kernel of an arm
+    whose plan is that family: :func:`all_solutions` has its search compiled out)."""
+    bad = goal_error(R_goal_in, p_goal_in, start)
+    if bad:
+        return bad, 0, 0
+    pg = (p_goal_in[0], p_goal_in[1], p_goal_in[2])
+    return solve_goal(model, tuple9(R_goal_in), pg, start, tol, angle_tol, out, 4)
 
 
 @njit(cache=True, inline="always")
@@ -220,7 +217,23 @@ def chain_goal(model, Rg_in, pg_in):
 @njit(cache=True)
 def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     """:func:`all_solutions` for a goal already checked, given as a 9-tuple rotation (row
-    major) and a 3-tuple position; at most ``steps`` Newton steps per candidate."""
+    major) and a 3-tuple position; at most ``steps`` Newton steps per candidate; every family,
+    the searched one included (:func:`_solve_goal`)."""
+    return _solve_goal(model, Rg_in, pg_in, start, (tol, angle_tol), out, steps, True)
+
+
+@njit(cache=True)
+def solve_goal_closed(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
+    """:func:`solve_goal` for the closed-form families, the search compiled out
+    (:func:`.families.solve_6r_closed`)."""
+    return _solve_goal(model, Rg_in, pg_in, start, (tol, angle_tol), out, steps, False)
+
+
+@njit(cache=True, inline="always")
+def _solve_goal(model, Rg_in, pg_in, start, tols, out, steps, searched):
+    """:func:`solve_goal`'s body: ``tols`` ``(tol, angle_tol)``; the searched family only with
+    ``searched`` (a constant)."""
+    tol, angle_tol = tols
     code = int(model[0])
     reverse = model[1] != 0.0
     H = model[2:20].reshape((6, 3))
@@ -234,7 +247,10 @@ def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     tip0 = tip_at_zero(P)
     cand, rows, rerr, keys, cflags, group, rflags, order, scratch = _buffers(out.shape[0], n)
     two, four3, jac, q, cerr, cgroup = scratch
-    count = solve_6r(code, (H, P, points), (R06, pg), tip0, (cand, cflags, two, four3))
+    if searched:
+        count = solve_6r(code, (H, P, points), (R06, pg), tip0, (cand, cflags, two, four3))
+    else:
+        count = solve_6r_closed(code, (H, P, points), (R06, pg), tip0, (cand, cflags, two, four3))
     size = chain_size(P)
     # a candidate is polished when its error is above a closed form's rounding (and well
     # within the tolerances asked for); a least-squares candidate far from the pose only when

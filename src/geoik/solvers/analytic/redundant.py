@@ -46,7 +46,7 @@ from numba import njit
 from geoik.geometry import wrap
 from geoik.jit import slow_to_compile
 from geoik.solvers.analytic.algebra import mm, mv, rot
-from geoik.solvers.analytic.families import MAX_SOLUTIONS, solve_6r
+from geoik.solvers.analytic.families import MAX_SOLUTIONS, solve_6r_closed
 from geoik.solvers.analytic.finish import (
     OUT_COLUMNS,
     _errors,
@@ -57,7 +57,7 @@ from geoik.solvers.analytic.finish import (
     forward,
     goal_error,
     jacobian,
-    solve_goal,
+    solve_goal_closed,
     tuple9,
 )
 from geoik.solvers.analytic.subproblems import LEAST_SQUARES
@@ -148,7 +148,8 @@ def _nearest(problem, v, work, bound, keep):
 
     ``problem`` is ``(model, held, goal, start)``: the packed arm (:func:`.finish.pack`), the
     held joint (:func:`pack_held`), the tip's goal (rotation 9-tuple, position 3-tuple) and the
-    start (7,) radians; ``work`` is ``(cand, cflags, two, four3)``, :func:`.families.solve_6r`'s
+    start (7,) radians; ``work`` is ``(cand, cflags, two, four3)``,
+    :func:`.families.solve_6r_closed`'s
     outputs and scratch."""
     model, held, goal, start = problem
     Rg, pg = goal
@@ -165,7 +166,7 @@ def _nearest(problem, v, work, bound, keep):
     tip0 = (0.0, 0.0, 0.0)
     for i in range(7):
         tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
-    count = solve_6r(int(model[0]), (H, P, points), (R06, g_pos), tip0, work)
+    count = solve_6r_closed(int(model[0]), (H, P, points), (R06, g_pos), tip0, work)
     dv = v - start[j]
     if held[7] == -np.inf:
         dv = wrap(dv)
@@ -400,7 +401,7 @@ def _solve_at(problem, start6, v, tols, rows6, out):
     tol, angle_tol = tols
     j = int(held[0])
     r6, p6 = held_goal(held, Rg, pg, v)
-    sizes = solve_goal(model, r6, p6, start6, tol, angle_tol, rows6, 4)
+    sizes = solve_goal_closed(model, r6, p6, start6, tol, angle_tol, rows6, 4)
     for r in range(sizes[0] + sizes[1] + sizes[2]):
         for i in range(7):
             if i < j:
