@@ -252,7 +252,10 @@ def _attempt(req: Request, t: np.ndarray, goal: np.ndarray, first: np.ndarray) -
         return _run(chain, solver, t, goal, req.tol, iters, opts, first, req.requested)
     best: Solution | None = None
     for k, (solver, opts, iters) in enumerate(attempts):
-        sol = _run(chain, solver, t, goal, req.tol, iters, opts, first.copy(), req.requested)
+        # a fresh goal each time: the first answer holds the target read-only, and a read-only
+        # goal would compile every later solver's kernel a second time, for that type
+        aim = goal.copy()
+        sol = _run(chain, solver, t, aim, req.tol, iters, opts, first.copy(), req.requested)
         if sol.status in _DONE:
             return sol
         if best is None or sol.error < best.error - NEARER * chain.total_length:
