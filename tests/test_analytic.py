@@ -225,7 +225,8 @@ def test_reversed_chain_is_the_inverse():
         goal = back.forward(qr)
         model = pack(plan.code, plan.reverse, plan.H, plan.P, plan.R_tip, plan.points, -inf, inf)
         out = np.empty((16, 9))
-        a, b, c = all_solutions(model, goal[:3, :3], goal[:3, 3], qr, 1e-9, 1e-9, out)
+        rot, pos = np.ascontiguousarray(goal[:3, :3]), np.ascontiguousarray(goal[:3, 3])
+        a, b, c = all_solutions(model, rot, pos, qr, 1e-9, 1e-9, out)  # as solve_all passes them
         out_q = out[:, :6]
         assert a >= 1 and _gap(out_q[0], qr) < 1e-6
         for s in out_q[:a]:

@@ -80,12 +80,23 @@ def _run_reach(lengths: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[flo
         return v, v, True
     eps = _EPS * float(lengths.sum())
     work = 1000 * lengths.size  # boxes of the branch and bound, a guess: it stops when settled
+    lengths, lo, hi = _read_only(lengths), _read_only(lo), _read_only(hi)
     if np.all(lo[1:] <= 0.0) and np.all(hi[1:] >= 0.0):
         top, top_ok = float(lengths.sum()), True
     else:
         _, top, top_ok = call(extreme_distance, lengths, lo, hi, True, eps, _CAP, work=work)
     _, low, low_ok = call(extreme_distance, lengths, lo, hi, False, eps, _CAP, work=work)
     return float(low), float(top), bool(top_ok and low_ok)
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """``a``, or a read-only view of it: a chain's arrays are read-only, and one type for every
+    caller compiles the search once."""
+    if not a.flags.writeable:
+        return a
+    view = a.view()
+    view.setflags(write=False)
+    return view
 
 
 def _planar_reach(lengths: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[float, float, bool]:
