@@ -149,3 +149,13 @@ def test_bench_robots_reads_every_solution_and_names_unmeasured_arms():
     )
     assert robots.verdict([("ur5", False), ("panda", True)]) == "NOT met (ur5)"
     assert robots.verdict([("so100", None)]) == "not available"
+
+
+def test_bench_first_loop_reads_a_fresh_process_loop():
+    """bench_first_loop: a few solves in a fresh process with an empty numba cache are all
+    reached, as plain Python (too few to spend the budget that starts the compile helper)."""
+    pytest.importorskip("yourdfpy")
+    bench = load("bench_first_loop")
+    result = bench.run("ur5", 5, 7)
+    assert result["reached"] == 5 and result["compiled_from"] is None
+    assert 0.0 < result["worst"] <= result["total"]
