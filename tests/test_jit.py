@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 import pytest
+from numba import njit
 
 import geoik as ik
 from geoik import jit
@@ -177,6 +178,42 @@ def fresh(monkeypatch):
     return kernel
 
 
+@njit(cache=True)
+def _elsewhere(x):
+    return x + 1.0
+
+
+def test_a_compile_holds_its_functions_lock_and_not_the_ones_it_compiles_inside(
+    tmp_path, monkeypatch
+):
+    """Processes sharing numba's cache compile a geoik function one at a time: a compile holds
+    a lock named by the function's cache index (the second process then loads what the first
+    saved); the functions compiled inside it take none, so that a process never waits holding
+    a lock (no two processes can wait for each other). Functions outside geoik take none. In a
+    fresh process with an empty cache, so that the function inside is compiled, not loaded."""
+    code = (
+        "import os\n"
+        "from numba import types\n"
+        "from geoik import jit\n"
+        "from geoik.geometry.points import distance\n"
+        "seen = []\n"
+        "real = jit._lock_path\n"
+        "jit._lock_path = lambda path: seen.append(path) or real(path)\n"
+        "single = types.Array(types.float32, 1, 'C')\n"
+        "distance.compile((single, single))  # and norm3 inside it\n"
+        "out['geoik'] = [os.path.basename(p) for p in seen if p.endswith('.nbi')]\n"
+        "out['locked'] = jit._COMPILES_LOCKED\n"
+    )
+    out = _run(code, str(tmp_path))
+    assert out["locked"] and out["compiled"] >= 2  # distance and norm3 compiled
+    assert len(out["geoik"]) == 1 and out["geoik"][0].startswith("points.distance-")
+    seen = []
+    real = jit._lock_path
+    monkeypatch.setattr(jit, "_lock_path", lambda path: seen.append(path) or real(path))
+    _elsewhere.compile("float64(float64)")
+    assert _elsewhere(1.0) == 2.0 and not [p for p in seen if p.endswith(".nbi")]
+
+
 class _StandInHelper:
     """A compile helper that runs until told it has ended (see test below)."""
 
@@ -198,7 +235,7 @@ def test_a_slow_function_is_compiled_by_a_helper_while_its_calls_run_as_python(f
     helper works, nothing compiled in this process; the first call after the helper has ended
     runs compiled (loaded from numba's disk cache, or compiled here if the helper failed).
     Without a helper (no lock on numba's cache saves) it is compiled when due, as any."""
-    from numba import njit, types
+    from numba import types
 
     @njit
     def twice(x):
@@ -485,7 +522,6 @@ def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(mo
     compiled ahead on two cores, with the argument types it calls them with: typing ``ccd_3d``'s
     body anew (a copy without numba's cache, for the solve's types) asks each part for exactly
     the declared types. A declaration that differed would have each compiled twice."""
-    from numba import njit
     from numba.core.dispatcher import Dispatcher
 
     from geoik.batch.spatial import KERNEL_3D_ARGS

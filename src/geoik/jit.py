@@ -530,6 +530,58 @@ def _lock_path(cache_path: str) -> str:
 
 
 _SAVES_LOCKED = _lock_cache_saves()
+_compiling = threading.local()  # depth of geoik's compiles in this thread (_lock_compiles)
+
+
+def _lock_compiles() -> bool:
+    """One process at a time compiles a geoik function into numba's disk cache; whether it is so.
+
+    Processes that share the cache (test workers, two commands at once, :func:`compile_ahead`'s
+    helper) would each compile a kernel they all need at the same moment, seconds to a minute
+    each. Here a process compiling a cached geoik function holds an exclusive lock for it (POSIX
+    ``flock`` on a file beside :func:`_lock_cache_saves`' lock, named by a hash of the
+    function's cache index), so a second process waits, then finds it in the cache and loads it
+    (numba looks there first). Only a compile that no other geoik compile in the thread
+    encloses takes a lock (not the functions compiled inside it): a process never waits while
+    holding one, so no two processes wait for each other. Where the lock is not available
+    nothing is changed and False is returned."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    compile_ = Dispatcher.compile
+    if getattr(compile_, "geoik_locked", False):
+        return True
+
+    def locked(self: Any, sig: Any) -> Any:
+        depth = getattr(_compiling, "depth", 0)
+        fd = -1
+        if depth == 0 and self.py_func.__module__.startswith("geoik"):
+            index = getattr(getattr(self._cache, "_cache_file", None), "_index_path", None)
+            if isinstance(index, str):
+                try:
+                    path = _lock_path(index)
+                    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+                    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                except OSError:  # no room for the lock: compile as numba does
+                    if fd >= 0:
+                        os.close(fd)
+                    fd = -1
+        _compiling.depth = depth + 1
+        try:
+            return compile_(self, sig)
+        finally:
+            _compiling.depth = depth
+            if fd >= 0:
+                os.close(fd)  # releases the lock
+
+    locked.geoik_locked = True  # type: ignore[attr-defined]
+    Dispatcher.compile = locked
+    return True
+
+
+_COMPILES_LOCKED = _lock_compiles()
 
 
 def parts(fn: Any, of: Callable[[tuple[Any, ...]], list[tuple[Any, Any]]]) -> None:
