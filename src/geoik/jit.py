@@ -503,21 +503,33 @@ def _lock_cache_saves() -> bool:
         return False  # not the class this was written for
 
     def locked(self: Any, key: Any, data: Any) -> Any:
+        fd = _hold(fcntl, self._cache_path)
         try:
-            path = _lock_path(self._cache_path)
-            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:  # no room for the lock: as numba does
-            return save(self, key, data)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
             return save(self, key, data)
         finally:
-            os.close(fd)  # releases the lock
+            if fd >= 0:
+                os.close(fd)  # releases the lock
 
     locked.geoik_locked = True  # type: ignore[attr-defined]
     IndexDataCacheFile.save = locked
     return True
+
+
+def _hold(fcntl: Any, key: str) -> int:
+    """An exclusive ``flock`` on :func:`_lock_path` of ``key``, waited for: its file descriptor
+    (closing it releases the lock), or -1 where the lock file cannot be made (no room: then the
+    caller goes on unlocked, as numba does)."""
+    fd = -1
+    try:
+        path = _lock_path(key)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:
+        if fd >= 0:
+            os.close(fd)
+        return -1
+    return fd
 
 
 def _lock_path(cache_path: str) -> str:
@@ -559,15 +571,7 @@ def _lock_compiles() -> bool:
         if depth == 0 and self.py_func.__module__.startswith("geoik"):
             index = getattr(getattr(self._cache, "_cache_file", None), "_index_path", None)
             if isinstance(index, str):
-                try:
-                    path = _lock_path(index)
-                    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-                    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-                    fcntl.flock(fd, fcntl.LOCK_EX)
-                except OSError:  # no room for the lock: compile as numba does
-                    if fd >= 0:
-                        os.close(fd)
-                    fd = -1
+                fd = _hold(fcntl, index)
         _compiling.depth = depth + 1
         try:
             return compile_(self, sig)
