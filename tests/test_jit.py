@@ -250,7 +250,6 @@ def test_a_slow_function_is_compiled_by_a_helper_while_its_calls_run_as_python(f
     monkeypatch.setattr(jit, "_slow", {twice})
     monkeypatch.setattr(jit, "_behind_calls", {})
     monkeypatch.setattr(jit, "_tried_behind", set())
-    monkeypatch.setattr(jit, "_exit_hook", [True])
     monkeypatch.setattr(jit, "_SAVES_LOCKED", True)
     monkeypatch.setattr(jit, "_cores", lambda: 2)
     monkeypatch.setattr(jit, "_missing", lambda items: list(items))

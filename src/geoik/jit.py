@@ -230,9 +230,6 @@ def _compiling_behind(fn: Dispatcher, args: Sequence[Any]) -> bool:
         if started is None:
             return False
         child = _behind_calls[fn] = started
-        if not _exit_hook:
-            atexit.register(_stop_behind_calls)
-            _exit_hook.append(True)
     if child.running():
         return True
     del _behind_calls[fn]
@@ -241,9 +238,9 @@ def _compiling_behind(fn: Dispatcher, args: Sequence[Any]) -> bool:
 
 
 _tried_behind: set[Any] = set()
-_exit_hook: list[bool] = []
 
 
+@atexit.register
 def _stop_behind_calls() -> None:
     """At exit: stop the helpers still compiling (their work is dropped)."""
     for child in list(_behind_calls.values()):
