@@ -161,3 +161,45 @@ def test_free_chain_final_angles_give_the_kernel_end_effector():
     for b in range(k):
         fk_2d(chain.lengths, chain.base, ang[b], pos)
         np.testing.assert_allclose(pos[n], end[b], atol=1e-12)
+
+
+def _spatial_chains():
+    return [
+        ik.Chain.spatial([1.0] * 5, max_bend_deg=60),
+        ik.Chain.spatial(
+            [1.0, 0.8, 1.2, 0.7],
+            max_bend_deg=[90, (-45, 120), 45, None],
+            hinge_axes=[None, (0, 1, 1), None, (0, 0, 1)],
+            base=(0.3, -0.2, 0.5),
+        ),
+    ]
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_the_plain_one_target_kernels_equal_the_registered_ones_without_escape(dim):
+    """A solve with ``escape`` off runs the one-target kernel compiled without the escape paths
+    (``ccd_2d_plain``: the maps' lane kernel; ``ccd_3d_plain``: the lane kernel, not
+    ``ccd_3d_escape``): every target gets what the registered kernel gives it with the option
+    off, bit for bit, recording or not; with the option on, the registered kernel runs."""
+    from geoik.solvers.ccd import ccd_2d_plain, ccd_3d, ccd_3d_plain
+
+    solver = ik.solvers.REGISTRY["ccd"]
+    off, on = solver.pack_options({}), solver.pack_options({"escape": 1})
+    full, plain = (ccd_2d, ccd_2d_plain) if dim == 2 else (ccd_3d, ccd_3d_plain)
+    assert solver.chain_kernel(dim, off) is plain and solver.chain_kernel(dim, on) is full
+    for chain in _chains() if dim == 2 else _spatial_chains():
+        rng = np.random.default_rng(11)
+        r = 1.2 * chain.total_length
+        targets = chain.base + rng.uniform(-r, r, (24, dim))
+        targets[0] = chain.base
+        for cap in (1, 1 + chain.n * MAX_ITER):
+            for t in targets:
+                got = []
+                for kernel in (full, plain):
+                    state = rest_state(chain)
+                    rec = np.zeros((cap, *state.shape))
+                    rec[0] = state
+                    head = kernel(chain.kernel_arrays, t, state, TOL, MAX_ITER, off, rec)
+                    got.append((tuple(head), state, rec[: head[2]].copy()))
+                (a, qa, ra), (b, qb, rb) = got
+                assert a == b and np.array_equal(qa, qb) and np.array_equal(ra, rb), t

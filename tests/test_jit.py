@@ -146,7 +146,8 @@ def test_large_solves_and_warm_caches_run_compiled():
         "import geoik as ik\n"
         "from geoik.solvers import REGISTRY\n"
         "ik.solve(ik.Chain.planar([1.0] * 60), (30.0, 20.0), method='ccd', max_iter=5000)\n"
-        "out['kernel_compiled'] = bool(REGISTRY['ccd'].kernel_2d.signatures)\n"
+        "ccd = REGISTRY['ccd']\n"
+        "out['kernel_compiled'] = bool(ccd.chain_kernel(2, ccd.pack_options({})).signatures)\n"
     )
     assert _run(big, cache)["kernel_compiled"]
     _run("import geoik\ngeoik.warm_up(['fabrik'], dims=(2,))", cache)
@@ -345,14 +346,15 @@ def test_no_compile_mode_runs_what_is_compiled_and_interprets_the_rest():
         "assert 60 * 1000 > jit.SMALL_WORK\n"
         "with jit.mode('no-compile'):\n"
         "    a = ik.solve(chain, (30.0, 20.0), method='ccd', max_iter=1000)\n"
-        "out['compiled_before'] = out['compiled'] + len(REGISTRY['ccd'].kernel_2d.signatures)\n"
+        "kernel = REGISTRY['ccd'].chain_kernel(2, REGISTRY['ccd'].pack_options({}))\n"
+        "out['compiled_before'] = out['compiled'] + len(kernel.signatures)\n"
         "ik.warm_up(['ccd'], dims=(2,))\n"
         "twins = []\n"
         "real = jit.interpreted\n"
         "jit.interpreted = lambda fn: twins.append(fn) or real(fn)\n"
         "with jit.mode('no-compile'):\n"
         "    b = ik.solve(chain, (30.0, 20.0), method='ccd', max_iter=1000)\n"
-        "out['kernel_as_python'] = REGISTRY['ccd'].kernel_2d in twins\n"
+        "out['kernel_as_python'] = kernel in twins\n"
         "out['same'] = [a.status.name, a.iterations, a.angles.tolist()] == [\n"
         "    b.status.name, b.iterations, b.angles.tolist()]\n"
     )
@@ -516,17 +518,20 @@ def test_cache_saves_wait_for_the_lock(tmp_path):
     assert sorted(p.name for p in here.iterdir()) == ["f-1.py311.1.nbc", "f-1.py311.nbi"]
 
 
-def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(monkeypatch):
+@pytest.mark.parametrize("plain", [False, True], ids=["ccd_3d", "ccd_3d_plain"])
+def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(monkeypatch, plain):
     """``ccd_3d`` declares its escape and lane kernels as parts (:func:`geoik.jit.parts`), to be
     compiled ahead on two cores, with the argument types it calls them with: typing ``ccd_3d``'s
     body anew (a copy without numba's cache, for the solve's types) asks each part for exactly
-    the declared types. A declaration that differed would have each compiled twice."""
+    the declared types. A declaration that differed would have each compiled twice. So does
+    ``ccd_3d_plain``, its lane kernel only."""
     from numba.core.dispatcher import Dispatcher
 
     from geoik.batch.spatial import KERNEL_3D_ARGS
-    from geoik.solvers.ccd import _parts_3d, ccd_3d
+    from geoik.solvers import ccd
 
-    declared = dict(_parts_3d(KERNEL_3D_ARGS))
+    kernel = ccd.ccd_3d_plain if plain else ccd.ccd_3d
+    declared = dict((ccd._parts_3d_plain if plain else ccd._parts_3d)(KERNEL_3D_ARGS))
     asked: dict = {}
     template = Dispatcher.get_call_template
 
@@ -536,7 +541,7 @@ def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(mo
         return template(self, args, kws)
 
     monkeypatch.setattr(Dispatcher, "get_call_template", recording)
-    njit(ccd_3d.py_func).compile(KERNEL_3D_ARGS)
+    njit(kernel.py_func).compile(KERNEL_3D_ARGS)
     assert {fn: set(a) for fn, a in asked.items()} == {
         fn: {tuple(sig)} for fn, sig in declared.items()
     }

@@ -86,7 +86,8 @@ class Solver:
     poses back. ``kernel_2d_lanes_plain``, if given, is the same 2-D lane kernel compiled
     without the paths of options that are off where ``plain_for(opts)`` is true (CCD: without
     ``escape``), which compiles faster; the batch engine runs it there
-    (:meth:`lane_kernel_2d`).
+    (:meth:`lane_kernel_2d`). ``kernel_2d_plain`` and ``kernel_3d_plain``, if given, are the
+    one-target kernels so compiled; :func:`geoik.solve` runs them there (:meth:`chain_kernel`).
 
     ``kernel_general``, if given, solves general joint models (:class:`geoik.Robot`)::
 
@@ -136,6 +137,8 @@ class Solver:
     kernel_3d_lanes: Any = None
     lanes_for: Callable[[np.ndarray], bool] = lambda opts: True
     kernel_2d_lanes_plain: Any = None
+    kernel_2d_plain: Any = None
+    kernel_3d_plain: Any = None
     plain_for: Callable[[np.ndarray], bool] = lambda opts: False
     prepare: Callable[[Any, np.ndarray], np.ndarray] | None = None
     kernel_general: Any = None
@@ -168,6 +171,15 @@ class Solver:
         """The chain kernel for ``dim`` (2 or 3), or None."""
         return self.kernel_2d if dim == 2 else self.kernel_3d
 
+    def chain_kernel(self, dim: int, opts: np.ndarray) -> Any:
+        """The one-target kernel :meth:`run` runs for ``dim`` and the packed options ``opts``:
+        ``kernel_2d_plain`` / ``kernel_3d_plain`` where ``plain_for(opts)``, else the
+        registered ``kernel_2d`` / ``kernel_3d``."""
+        plain = self.kernel_2d_plain if dim == 2 else self.kernel_3d_plain
+        if plain is not None and self.plain_for(opts):
+            return plain
+        return self.kernel_2d if dim == 2 else self.kernel_3d
+
     def lane_kernel_2d(self, opts: np.ndarray) -> Any:
         """The 2-D lane kernel the batch engine runs for the packed options ``opts``:
         ``kernel_2d_lanes_plain`` where ``plain_for(opts)``, else ``kernel_2d_lanes`` (None:
@@ -188,10 +200,8 @@ class Solver:
     ) -> tuple[int, int, int]:
         """Run the kernel of the chain's dimension on ``state`` (in place) towards ``target``;
         returns the kernel's ``(status, iterations, nrec)``."""
-        if chain.dim == 2:
-            kernel = runner(self.kernel_2d, chain.n * max_iter)
-        else:
-            kernel = runner(self.kernel_3d, 4 * chain.n * max_iter)
+        work = chain.n * max_iter * (1 if chain.dim == 2 else 4)
+        kernel = runner(self.chain_kernel(chain.dim, opts), work)
         return kernel(chain.kernel_arrays, target, state, tol, max_iter, opts, rec)
 
     def run_general(

@@ -72,6 +72,20 @@ def ccd_2d(model, target, angles, tol, max_iter, opts, rec):
     The start angles and the first keyframe go to the lane kernel in one-lane arrays of its own,
     and the final angles and the keyframes it records come back into ``angles`` and ``rec``.
     """
+    return _one_lane_2d(model, target, angles, tol, max_iter, opts, rec, False)
+
+
+@njit(cache=True)
+def ccd_2d_plain(model, target, angles, tol, max_iter, opts, rec):
+    """:func:`ccd_2d` for ``escape`` off (``Solver.plain_for``): it runs
+    :func:`ccd_2d_lanes_plain`, the lane kernel a map runs, so that a solve compiles no escape
+    paths and a process that solves and maps compiles that lane kernel once."""
+    return _one_lane_2d(model, target, angles, tol, max_iter, opts, rec, True)
+
+
+@njit(cache=True, inline="always")
+def _one_lane_2d(model, target, angles, tol, max_iter, opts, rec, plain):
+    """:func:`ccd_2d`'s body; ``plain`` (a constant): the lane kernel without escape."""
     n, cap = angles.shape[0], rec.shape[0]
     targets = np.empty((1, 2))
     targets[0, 0], targets[0, 1] = target[0], target[1]
@@ -87,7 +101,10 @@ def ccd_2d(model, target, angles, tol, max_iter, opts, rec):
     copy_into(keys[0, 0], rec[0])
     final = cap > 0
     lane_out = (out[0], out[1], out[2], end)
-    ccd_2d_lanes(model, targets, lane, tol, max_iter, opts, keys, lane_out, final)
+    if plain:
+        ccd_2d_lanes_plain(model, targets, lane, tol, max_iter, opts, keys, lane_out, final)
+    else:
+        ccd_2d_lanes(model, targets, lane, tol, max_iter, opts, keys, lane_out, final)
     nrec = out[0, 0]
     copy_into(angles, lane[0])
     copy_into(rec[1:nrec], keys[0, 1:nrec])
@@ -105,6 +122,19 @@ def ccd_3d(model, target, quats, tol, max_iter, opts, rec):
     """
     if opts[0] != 0.0:
         return ccd_3d_escape(model, target, quats, tol, max_iter, opts, rec)
+    return _one_lane_3d(model, target, quats, tol, max_iter, opts, rec)
+
+
+@njit(cache=True)
+def ccd_3d_plain(model, target, quats, tol, max_iter, opts, rec):
+    """:func:`ccd_3d` for ``escape`` off (``Solver.plain_for``): the lane kernel only, so that a
+    solve does not compile :func:`ccd_3d_escape` (4-5 s)."""
+    return _one_lane_3d(model, target, quats, tol, max_iter, opts, rec)
+
+
+@njit(cache=True, inline="always")
+def _one_lane_3d(model, target, quats, tol, max_iter, opts, rec):
+    """:func:`ccd_3d` without escape: :func:`ccd_3d_lanes` with one lane."""
     targets = np.empty((1, 3))
     targets[0, 0], targets[0, 1], targets[0, 2] = target[0], target[1], target[2]
     out = np.empty((3, 1), np.int64)  # keyframes used, status, sweeps
@@ -248,6 +278,14 @@ def _parts_3d(sig: tuple[Any, ...]) -> list[tuple[Any, Any]]:
 
 parts(ccd_3d, _parts_3d)
 
+
+def _parts_3d_plain(sig: tuple[Any, ...]) -> list[tuple[Any, Any]]:
+    """:func:`_parts_3d` for :func:`ccd_3d_plain`: the lane kernel only."""
+    return _parts_3d(sig)[1:]
+
+
+parts(ccd_3d_plain, _parts_3d_plain)
+
 SOLVER = Solver(
     name="ccd",
     summary="Cyclic Coordinate Descent: joints turn one at a time from the end effector back",
@@ -255,6 +293,8 @@ SOLVER = Solver(
     module=__name__,
     kernel_2d=ccd_2d,
     kernel_3d=ccd_3d,
+    kernel_2d_plain=ccd_2d_plain,
+    kernel_3d_plain=ccd_3d_plain,
     kernel_2d_lanes=ccd_2d_lanes,
     kernel_2d_lanes_plain=ccd_2d_lanes_plain,
     plain_for=lambda opts: opts[0] == 0.0,  # escape off: its paths compiled out
