@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import posixpath
 import re
 import threading
+import time
 import warnings
 
 import numpy as np
@@ -579,11 +581,12 @@ def test_a_message_beyond_the_frame_limit_closes_only_its_connection(live_server
 
 
 def test_the_steps_run_in_order_the_wanted_one_first():
-    gate, ran = threading.Event(), []
+    gate, running, ran = threading.Event(), threading.Event(), []
 
     def step(name):
         def run():
             if name == "a":
+                running.set()
                 gate.wait()
             ran.append(name)
 
@@ -594,6 +597,7 @@ def test_the_steps_run_in_order_the_wanted_one_first():
     prep.subscribe(seen.append)
     assert prep.status()["state"] == "preparing" and prep.mode() == "no-compile"
     thread = prep.start()
+    assert running.wait(30)
     prep.want("d")  # asked for while "a" runs: it comes next
     gate.set()
     thread.join(30)
@@ -626,6 +630,73 @@ def test_the_default_steps_prepare_every_part_of_the_page_without_failing():
     assert prep.names == ["chain", "arm", "cyclist", "hand", "map"]
     prep.run()
     assert prep.status() == {"state": "ready", "done": 5, "total": 5, "step": None, "failed": []}
+
+
+def test_a_helper_process_runs_the_portable_steps_from_the_last(monkeypatch):
+    """On two cores, once preparing has taken :data:`~geoik.viewer.prepare.HELPER_AFTER`, a
+    helper process takes the steps that need no model from the last while this thread goes on
+    from the first; a step the helper has taken is run here once the helper has ended it (its
+    kernels then load from the cache), so every step is done here, in order, none failed."""
+    from geoik import jit
+    from geoik.viewer import prepare
+    from geoik.viewer.models import Models
+
+    monkeypatch.setattr(prepare, "HELPER_AFTER", 0.0)
+    monkeypatch.setattr(jit, "_cores", lambda: 2)
+    ran = []
+    prep = Preparation([])  # replaced below: the gate needs the preparation
+
+    def gate():  # this thread's first step: held until the helper has taken the last one
+        deadline = time.monotonic() + 120  # a hang guard: the helper takes it once started
+        while time.monotonic() < deadline:
+            helper, index = prep._helper
+            if helper is not None and helper.taken(index["map"]):
+                break
+            time.sleep(0.05)
+        ran.append("gate")
+
+    steps = [Step("gate", "the test's gate", gate)] + default_steps(Models())
+    prep = Preparation(steps)
+    prep.subscribe(lambda status: ran.append(status["step"]))
+    prep.run()
+    assert prep.status() == {"state": "ready", "done": 6, "total": 6, "step": None, "failed": []}
+    assert ran[1] == "gate" and "map" in prep.helped
+    assert [r for r in ran if r not in ("gate", None)] == [
+        "the test's gate",
+        "the 2-D panel's solvers",
+        "the robot arm scene",
+        "the cyclist scene",
+        "the hand scene",
+        "the metric maps",
+    ]
+    assert prep._helper == (None, {}) and not jit._helpers  # stopped
+
+
+def test_helper_takes_calls_from_the_back_and_this_process_from_the_front(tmp_path, monkeypatch):
+    """:func:`geoik.jit.helper_for`: the helper runs calls from the last while this process
+    claims them from the first; a call the helper has taken is not this process's, and waiting
+    for it leaves its result in place; on one core there is no helper."""
+    from geoik import jit
+
+    monkeypatch.setattr(jit, "_cores", lambda: 1)
+    calls = [(os.makedirs, (str(tmp_path / name),)) for name in "abc"]
+    assert jit.helper_for(calls) is None
+    monkeypatch.setattr(jit, "_cores", lambda: 2)
+    helper = jit.helper_for(calls)
+    assert helper is not None
+    try:
+        assert helper.claim(0)  # before the helper's process has started: this one's
+        deadline = time.monotonic() + 120
+        while not helper.taken(1) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert helper.taken(1) and helper.taken(2) and not helper.taken(0)
+        assert not helper.claim(1) and not helper.claim(2)
+        helper.wait_for(1)
+        helper.wait_for(2)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["b", "c"]
+    finally:
+        helper.close()
+    assert not jit._helpers
 
 
 def test_requests_are_answered_while_preparing_and_a_map_waits_for_its_step(monkeypatch):

@@ -243,9 +243,10 @@ _tried_behind: set[Any] = set()
 @atexit.register
 def _stop_behind_calls() -> None:
     """At exit: stop the helpers still compiling (their work is dropped)."""
-    for child in list(_behind_calls.values()):
+    for child in [*_behind_calls.values(), *_helpers]:
         child.close()
     _behind_calls.clear()
+    _helpers.clear()
 
 
 def runner(fn: Any, work: int = 0) -> Callable[..., Any]:
@@ -683,6 +684,65 @@ def compiling_behind(items: Sequence[tuple[Any, Any]], helper: bool = True) -> I
         child.close()
 
 
+class Helper:
+    """A helper process that runs a list of calls from its back while this process takes them
+    from its front (:func:`helper_for`): neither takes one the other has taken.
+
+    Each call is a plain function of a module and the tuple of arguments it is called with, in
+    ``"compiled"`` mode: what it compiles goes into numba's disk cache, from which this process
+    then loads it in milliseconds."""
+
+    def __init__(self, child: _Helper) -> None:
+        self._child = child
+        _helpers.add(child)  # stopped at exit, if still running
+
+    def claim(self, i: int) -> bool:
+        """Take call ``i`` for this process: True unless the helper has taken it (then wait
+        for it with :meth:`wait_for` before running it here, which loads what it compiled).
+        Only the front one can be taken from the helper; a call further back that the helper
+        has not reached yet is run by both processes, the later one loading from the cache."""
+        with self._child.lock:
+            if i > self._child.back:
+                return False
+            if i == self._child.front:
+                self._child.front += 1
+            return True
+
+    def taken(self, i: int) -> bool:
+        """Whether the helper has taken call ``i`` (it may still be running it)."""
+        with self._child.lock:
+            return i > self._child.back
+
+    def busy(self, i: int) -> bool:
+        """Whether the helper is running call ``i`` now."""
+        with self._child.lock:
+            return i in self._child.busy and not self._child.ended
+
+    def wait_for(self, i: int) -> None:
+        """Wait until the helper has ended call ``i`` (or has ended)."""
+        with self._child.lock:
+            while i in self._child.busy and not self._child.ended:
+                self._child.lock.wait(0.5)
+
+    def close(self) -> None:
+        """Stop the helper at once, the call in its hands dropped."""
+        _helpers.discard(self._child)
+        self._child.close()
+
+
+_helpers: set[_Helper] = set()  # Helper's processes, while they run
+
+
+def helper_for(calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]) -> Helper | None:
+    """A :class:`Helper` started on ``calls`` (``(function, arguments)`` pairs, the first
+    needed first), or None where :func:`compile_ahead` would start no helper (one core, no lock
+    on numba's cache saves, fewer than two calls) or it could not start."""
+    if len(calls) < 2 or _mode.value in _NO_READY or not (_SAVES_LOCKED and _cores() > 1):
+        return None
+    child = _Helper.start(list(calls))
+    return None if child is None else Helper(child)
+
+
 def _missing(items: Sequence[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     """The compiled functions of ``items``, each once, that are neither compiled in this
     process for their types nor in numba's disk cache (:func:`_has`)."""
@@ -734,10 +794,13 @@ class _Helper:
     @classmethod
     def start(cls, todo: list[tuple[Any, Any]]) -> _Helper | None:
         """The helper, started on ``todo`` (None if it cannot be: a function that its module
-        does not name, or no process could start)."""
+        does not name, or no process could start). An item is a compiled function and its
+        argument types, or a plain function of a module and a tuple of arguments it is called
+        with, kernels compiled (:func:`helps`)."""
         names = []
         for fn, sig in todo:
-            module, name = fn.py_func.__module__, fn.py_func.__qualname__
+            plain = getattr(fn, "py_func", fn)
+            module, name = plain.__module__, plain.__qualname__
             if getattr(sys.modules.get(module), name, None) is not fn:
                 return None
             names.append((module, name, sig))
@@ -845,10 +908,14 @@ def _helper_main() -> None:
         module, name, sig = names[i]
         before = compile_stats().functions
         try:
-            fn = importlib.import_module(module)
+            fn: Any = importlib.import_module(module)
             for part in name.split("."):
                 fn = getattr(fn, part)
-            fn.compile(sig)
+            if isinstance(fn, Dispatcher):
+                fn.compile(sig)
+            else:
+                with mode("compiled"):
+                    fn(*sig)
         except Exception:  # this process compiles it then
             pass
         out.write(b"done %d %d\n" % (i, compile_stats().functions - before))
