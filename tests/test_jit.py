@@ -518,20 +518,19 @@ def test_cache_saves_wait_for_the_lock(tmp_path):
     assert sorted(p.name for p in here.iterdir()) == ["f-1.py311.1.nbc", "f-1.py311.nbi"]
 
 
-@pytest.mark.parametrize("plain", [False, True], ids=["ccd_3d", "ccd_3d_plain"])
-def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(monkeypatch, plain):
+def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(monkeypatch):
     """``ccd_3d`` declares its escape and lane kernels as parts (:func:`geoik.jit.parts`), to be
     compiled ahead on two cores, with the argument types it calls them with: typing ``ccd_3d``'s
     body anew (a copy without numba's cache, for the solve's types) asks each part for exactly
-    the declared types. A declaration that differed would have each compiled twice. So does
-    ``ccd_3d_plain``, its lane kernel only."""
+    the declared types. A declaration that differed would have each compiled twice.
+    ``ccd_3d_plain`` runs the same inlined one-lane body and declares its lane kernel alone."""
     from numba.core.dispatcher import Dispatcher
 
     from geoik.batch.spatial import KERNEL_3D_ARGS
-    from geoik.solvers import ccd
+    from geoik.solvers.ccd import _parts_3d, _parts_3d_plain, ccd_3d, ccd_3d_lanes
 
-    kernel = ccd.ccd_3d_plain if plain else ccd.ccd_3d
-    declared = dict((ccd._parts_3d_plain if plain else ccd._parts_3d)(KERNEL_3D_ARGS))
+    declared = dict(_parts_3d(KERNEL_3D_ARGS))
+    assert _parts_3d_plain(KERNEL_3D_ARGS) == [(ccd_3d_lanes, declared[ccd_3d_lanes])]
     asked: dict = {}
     template = Dispatcher.get_call_template
 
@@ -541,7 +540,7 @@ def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(mo
         return template(self, args, kws)
 
     monkeypatch.setattr(Dispatcher, "get_call_template", recording)
-    njit(kernel.py_func).compile(KERNEL_3D_ARGS)
+    njit(ccd_3d.py_func).compile(KERNEL_3D_ARGS)
     assert {fn: set(a) for fn, a in asked.items()} == {
         fn: {tuple(sig)} for fn, sig in declared.items()
     }
