@@ -713,11 +713,6 @@ class Helper:
         with self._child.lock:
             return i > self._child.back
 
-    def busy(self, i: int) -> bool:
-        """Whether the helper is running call ``i`` now."""
-        with self._child.lock:
-            return i in self._child.busy and not self._child.ended
-
     def wait_for(self, i: int) -> None:
         """Wait until the helper has ended call ``i`` (or has ended)."""
         with self._child.lock:
@@ -796,7 +791,7 @@ class _Helper:
         """The helper, started on ``todo`` (None if it cannot be: a function that its module
         does not name, or no process could start). An item is a compiled function and its
         argument types, or a plain function of a module and a tuple of arguments it is called
-        with, kernels compiled (:func:`helps`)."""
+        with, kernels compiled (:func:`helper_for`)."""
         names = []
         for fn, sig in todo:
             plain = getattr(fn, "py_func", fn)

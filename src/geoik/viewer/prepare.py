@@ -95,6 +95,7 @@ class Preparation:
         have taken :data:`HELPER_AFTER` seconds (see the module)."""
         timer = threading.Timer(HELPER_AFTER, self._start_helper)
         timer.daemon = True
+        timer.start()
         try:
             while True:
                 with self._lock:
@@ -102,8 +103,6 @@ class Preparation:
                         break
                     step = self._current = self._todo.pop(0)
                     helper, index = self._helper
-                if not timer.is_alive() and not self._helper_started:
-                    timer.start()  # from the first step on
                 self._changed()
                 i = index.get(step.name)
                 if helper is not None and i is not None and not helper.claim(i):
