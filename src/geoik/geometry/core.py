@@ -60,6 +60,8 @@ def total_length(lengths):
 @njit(cache=True)
 def wrap(a):
     """Wrap an angle into (-pi, pi]."""
+    if -PI < a < PI:  # most angles already are: no division
+        return a
     w = a - 2.0 * PI * math.floor((a + PI) / (2.0 * PI))  # in [-pi, pi)
     if w <= -PI:
         w += 2.0 * PI

@@ -22,6 +22,7 @@ from geoik.jit import slow_to_compile
 from geoik.solvers.analytic.families import mmt, mv, solve_6r, solve_6r_closed
 from geoik.solvers.analytic.polish import _errors as _errors  # the Newton steps' names
 from geoik.solvers.analytic.polish import _gauss as _gauss
+from geoik.solvers.analytic.polish import chain_forward as chain_forward
 from geoik.solvers.analytic.polish import forward as forward
 from geoik.solvers.analytic.polish import jacobian as jacobian
 from geoik.solvers.analytic.polish import polish as polish
@@ -256,9 +257,7 @@ def _solve_goal(model, Rg_in, pg_in, start, tols, out, steps, searched):
     # within the tolerances asked for); a least-squares candidate far from the pose only when
     # no candidate comes near it (the pose out of reach): see _errors_first
     fine = (min(_FINE * size, 0.01 * tol), min(_FINE, 0.01 * angle_tol))
-    exact_near = _errors_first(
-        (H, P, R_tip), (Rg, pg), (cand, cflags, count), _NEAR * size, cerr, cgroup
-    )
+    exact_near = _errors_first((H, P), (R06, pg), (cand, cflags, count), _NEAR * size, cerr, cgroup)
     kept = 0
     # the loop over the candidates stays whole: with its steps as functions it ran ~6 % slower;
     # its duplicate test and distance are duplicate_of and distance, inlined. The far
@@ -305,16 +304,17 @@ def _errors_first(chain, goal, cands, near, err, group):
     3 values each), and ``group[c]`` -1 for a far least-squares candidate (flagged so by its
     subproblems, and farther than ``near`` metres or :data:`_NEAR` radians from the pose),
     else 0. Returns whether any candidate lies within those bounds: then the pose is reached
-    (or nearly), and the far ones are kept as they are, unpolished. ``chain`` is ``(H, P,
-    R_tip)``, ``goal`` ``(R_goal, p_goal)`` (9- and 3-tuples), ``cands`` ``(cand, cflags,
-    count)``."""
-    H, P, R_tip = chain
-    Rg, pg = goal
+    (or nearly), and the far ones are kept as they are, unpolished. ``chain`` is ``(H, P)``,
+    ``goal`` ``(R06, p_goal)`` (9- and 3-tuples: the goal's rotation times ``R_tip^T``, the
+    product of the joint rotations it asks for, so that the tip's own turn is not applied to
+    every candidate; the error is the same), ``cands`` ``(cand, cflags, count)``."""
+    H, P = chain
+    R06, pg = goal
     cand, cflags, count = cands
     any_near = False
     for c in range(count):
-        R, p = forward(H, P, R_tip, cand[c])
-        ep, er, dp, da = _errors(Rg, pg, R, p)
+        R, p = chain_forward(H, P, cand[c])
+        ep, er, dp, da = _errors(R06, pg, R, p)
         err[c, 0] = dp
         err[c, 1] = da
         for i in range(3):

@@ -17,19 +17,29 @@ from numba import njit
 from geoik.geometry import copy_into
 from geoik.solvers.analytic.families import mm, mmt, mv, rot
 
-__all__ = ["forward", "jacobian", "polish", "try_step"]
+__all__ = ["chain_forward", "forward", "jacobian", "polish", "try_step"]
+
+
+@njit(cache=True, inline="always")
+def chain_forward(H, P, q):
+    """The product of the joint rotations (9-tuple: the tip's rotation without ``R_tip``) and
+    the tip's position (3-tuple) of the chain ``H``, ``P`` at ``q`` (product of exponentials,
+    revolute joints). The first joint's rotation starts the product (no turn by the identity)."""
+    acc = rot((H[0, 0], H[0, 1], H[0, 2]), q[0])
+    d = mv(acc, (P[1, 0], P[1, 1], P[1, 2]))
+    p = (P[0, 0] + d[0], P[0, 1] + d[1], P[0, 2] + d[2])
+    for i in range(1, H.shape[0]):
+        acc = mm(acc, rot((H[i, 0], H[i, 1], H[i, 2]), q[i]))
+        d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
+        p = (p[0] + d[0], p[1] + d[1], p[2] + d[2])
+    return acc, p
 
 
 @njit(cache=True)
 def forward(H, P, R_tip, q):
     """Tip rotation (9-tuple) and position (3-tuple) of the chain ``H``, ``P``, ``R_tip`` at
-    ``q`` (product of exponentials, revolute joints)."""
-    acc = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-    p = (P[0, 0], P[0, 1], P[0, 2])
-    for i in range(H.shape[0]):
-        acc = mm(acc, rot((H[i, 0], H[i, 1], H[i, 2]), q[i]))
-        d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
-        p = (p[0] + d[0], p[1] + d[1], p[2] + d[2])
+    ``q`` (:func:`chain_forward`, then ``R_tip``)."""
+    acc, p = chain_forward(H, P, q)
     r = (
         R_tip[0, 0],
         R_tip[0, 1],
