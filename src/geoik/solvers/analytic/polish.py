@@ -20,7 +20,7 @@ from geoik.solvers.analytic.families import mm, mmt, mv, rot
 __all__ = ["chain_forward", "forward", "jacobian", "polish", "try_step"]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def chain_forward(H, P, q):
     """The product of the joint rotations (9-tuple: the tip's rotation without ``R_tip``) and
     the tip's position (3-tuple) of the chain ``H``, ``P`` at ``q`` (product of exponentials,
