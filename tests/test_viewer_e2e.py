@@ -53,12 +53,15 @@ ARGS = [
     "--use-angle=swiftshader",
     "--enable-unsafe-swiftshader",
     "--ignore-gpu-blocklist",
-    # the page's own 2-D drawing (text, panels, the 2-D canvas) in Skia on the CPU rather than
-    # through SwiftShader, which emulates a GPU at several times the cost: the module ran in
-    # 93-113 s rather than 113-136 s. WebGL (and the compositing of its canvases) still goes
-    # through SwiftShader, as on a machine without a GPU.
+    # the page's own drawing (text, panels, the 2-D canvas) and the compositing of the page in
+    # Skia on the CPU rather than through SwiftShader, which emulates a GPU at several times
+    # the cost; WebGL (the 3-D views) still draws through SwiftShader. The module ran in about
+    # 80 s rather than 113-136 s. Software compositing also delivers frames and replies in
+    # another rhythm than a GPU's, which is how a reply to an older place of a dragged handle
+    # was found drawing the handle back there.
     "--disable-gpu-rasterization",
     "--disable-accelerated-2d-canvas",
+    "--disable-gpu-compositing",
     "--disable-quic",
     "--no-first-run",
     "--disable-background-networking",

@@ -45,12 +45,16 @@ const inflight = { scene: 0 };
 const MAX_INFLIGHT = 3; // pipelined: frames are solved while earlier ones travel
 let drag = null;
 let dirty = false;
+// the id of the last request sent when the 3-D handle last moved: a reply to a request sent
+// before then answers an older place of the handle, and does not move it back there
+let handleMovedAfter = 0;
 let boxes = viewBoxes(SCENES.arm.box);
 let view3d = null; // made when a scene is first shown (WebGL needs a laid-out canvas)
 
 /** The handle dragged in the 3-D view moves what the scene's drag moves. */
 function handleMoved(h) {
   $("auto").checked = false;
+  handleMovedAfter = S.lastSent;
   const [x, y, z] = [h.position.x, h.position.y, h.position.z];
   if (S.scene === "arm") {
     const ped = S.sceneReply && S.sceneReply.scene === "arm" ? S.sceneReply.pedestal : 0.3;
@@ -214,7 +218,7 @@ function updateFps(now) {
 function drawScene(r) {
   const prims = r.scene === "arm" ? armPrims(r) : r.scene === "cyclist" ? cyclistPrims(r) : handPrims(r);
   drawViews(boxes, prims, SCENES[r.scene].ground);
-  view3d.draw(r);
+  view3d.draw(r, r.id > handleMovedAfter);
   if (S.sceneStale) {
     S.sceneStale = false;
     setStale($("v-3d"), false);

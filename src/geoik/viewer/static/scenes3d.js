@@ -32,8 +32,9 @@ export class SceneView {
     this.solids.end();
   }
 
-  /** Draw a scene reply; the handle follows the reply unless the user is dragging it. */
-  draw(r) {
+  /** Draw a scene reply; the handle follows the reply (``current``: it answers the handle's
+   *  last place, not one it was dragged from since) unless the user is dragging it. */
+  draw(r, current = true) {
     const s = this.solids;
     s.begin();
     if (r.scene === "arm") arm(s, r);
@@ -41,7 +42,7 @@ export class SceneView {
     else hand(s, r);
     s.end();
     const at = r.scene === "arm" ? r.target3 : r.scene === "hand" ? r.ball : null;
-    if (at && !this.view.dragging) {
+    if (at && !this.view.dragging && current) {
       if (!this.view.transform.object) this.view.showHandle(at);
       else this.view.handle.position.set(...at);
     }
