@@ -61,14 +61,15 @@ MAX_SOLUTIONS = 16
 
 @njit(cache=True)
 def solve_6r(code, arm, goal, tip0, work):
-    """Every candidate of the family ``code`` (see :mod:`.decompose`), the searched one
-    included: :func:`_solve_6r`."""
+    """Every candidate of the searched family (``code`` 7; any other gives none):
+    :func:`_solve_6r` with the closed forms compiled out, as an arm of that family needs no
+    other (about 8 s less to compile)."""
     return _solve_6r(code, arm, goal, tip0, work, True)
 
 
 @njit(cache=True)
 def solve_6r_closed(code, arm, goal, tip0, work):
-    """:func:`solve_6r` for the closed-form families (the searched one, ``code`` 7, gives no
+    """:func:`_solve_6r` for the closed-form families (the searched one, ``code`` 7, gives no
     candidate): the search is compiled out (numba prunes its branch on the constant), which
     saves about 16 s of compiling every kernel that only closed forms reach."""
     return _solve_6r(code, arm, goal, tip0, work, False)
@@ -76,8 +77,8 @@ def solve_6r_closed(code, arm, goal, tip0, work):
 
 @njit(cache=True, inline="always")
 def _solve_6r(code, arm, goal, tip0, work, searched):
-    """Every candidate of the family ``code`` (see :mod:`.decompose`); the searched family only
-    with ``searched`` (a constant).
+    """Every candidate of the family ``code`` (see :mod:`.decompose`): with ``searched`` (a
+    constant) the searched family's only, else the closed forms' only.
 
     ``arm`` is ``(H, P, points)``: the axes (6, 3), the offsets (7, 3) and the family's
     special points (2, 3) (metres); ``goal`` ``(R06, p_goal)``, a 9-tuple rotation and a
@@ -92,11 +93,15 @@ def _solve_6r(code, arm, goal, tip0, work, searched):
     o1 = _add(o0, _v(P, 1))
     o2 = _add(o1, _v(P, 2))
     o3 = _add(o2, _v(P, 3))
-    if code == 7:
-        if searched:
+    # numba prunes the branch on the constant, and what follows it when it returns: the
+    # search or the closed forms is compiled, not both
+    if searched:
+        if code == 7:
             return search_56(
                 axes, (o0, o1, o2, o3), _v(points, 0), (R06, p_goal), tip0, cand, cflags
             )
+        return 0
+    if code == 7:
         return 0
     if code == 1:
         return _three_parallel(

@@ -1,7 +1,8 @@
 """From a family's candidates to the answer: polished, checked, within limits, sorted.
 
 :func:`all_solutions` is the one compiled call of an analytic solve: the family's composition
-(:func:`.families.solve_6r`), then per candidate a few Newton steps on the full forward
+(:func:`.families.solve_6r_closed`; :func:`all_solutions_searched` that of the searched family,
+:func:`.families.solve_6r`), then per candidate a few Newton steps on the full forward
 kinematics where a candidate is off by more than a closed form's rounding (:func:`.polish.polish`,
 re-exported here with its helpers: the closed forms are exact in theory, and this takes an arm
 whose axes meet only within the decomposition's tolerance onto the pose; a far least-squares
@@ -150,8 +151,9 @@ def all_solutions(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
 @slow_to_compile  # tens of seconds: a helper compiles it while calls run as Python
 @njit(cache=True)
 def all_solutions_searched(model, R_goal_in, p_goal_in, start, tol, angle_tol, out):
-    """:func:`all_solutions` for every family, the searched one included (the kernel of an arm
-    whose plan is that family: :func:`all_solutions` has its search compiled out)."""
+    """:func:`all_solutions` for the searched family (the kernel of an arm whose plan is that
+    family: :func:`all_solutions` has the search compiled out, and this one the closed forms;
+    an arm of another family gets no candidate here)."""
     bad = goal_error(R_goal_in, p_goal_in, start)
     if bad:
         return bad, 0, 0
@@ -218,8 +220,8 @@ def chain_goal(model, Rg_in, pg_in):
 @njit(cache=True)
 def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
     """:func:`all_solutions` for a goal already checked, given as a 9-tuple rotation (row
-    major) and a 3-tuple position; at most ``steps`` Newton steps per candidate; every family,
-    the searched one included (:func:`_solve_goal`)."""
+    major) and a 3-tuple position; at most ``steps`` Newton steps per candidate; the searched
+    family only (:func:`_solve_goal`)."""
     return _solve_goal(model, Rg_in, pg_in, start, (tol, angle_tol), out, steps, True)
 
 
@@ -232,8 +234,8 @@ def solve_goal_closed(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
 
 @njit(cache=True, inline="always")
 def _solve_goal(model, Rg_in, pg_in, start, tols, out, steps, searched):
-    """:func:`solve_goal`'s body: ``tols`` ``(tol, angle_tol)``; the searched family only with
-    ``searched`` (a constant)."""
+    """:func:`solve_goal`'s body: ``tols`` ``(tol, angle_tol)``; with ``searched`` (a
+    constant) the searched family only, else the closed forms only."""
     tol, angle_tol = tols
     code = int(model[0])
     reverse = model[1] != 0.0
