@@ -548,16 +548,23 @@ def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(mo
 
 def test_compiling_behind_compiles_while_this_process_works(tmp_path):
     """:func:`geoik.jit.compiling_behind`: with an empty cache, the helper compiles the items
-    into numba's disk cache while this process only waits (here, for the files to appear), so
-    that this process then compiles none of them; and a :func:`compile_ahead` of the same items
+    into numba's disk cache while this process only waits (here, for the files to appear and
+    the helper to have said it is done with each: it writes a file before it says so), so that
+    this process then compiles none of them; and a :func:`compile_ahead` of the same items
     within the block stops the helper and leaves every item compiled once here at most."""
     code = _AHEAD_ITEMS + (
         "import os, time\n"
         "from geoik import jit\n"
         "before = jit.compile_stats().functions\n"
+        "def said_done(child):\n"  # every item taken by the helper and reported done
+        "    with child.lock:\n"
+        "        return child.back < child.front and not child.busy\n"
         "with jit.compiling_behind(items[1:]):\n"  # the three helpers of geometry.core
+        "    child = jit._behind[-1][0]\n"
         "    deadline = time.monotonic() + 300\n"
-        "    while not all(jit._has(f, s) for f, s in items[1:]) and time.monotonic() < deadline:\n"
+        "    while not (all(jit._has(f, s) for f, s in items[1:]) and said_done(child)):\n"
+        "        if time.monotonic() > deadline:\n"
+        "            break\n"
         "        time.sleep(0.05)\n"
         "out['behind'] = [jit._has(f, s) for f, s in items]\n"
         "out['functions'] = jit.compile_stats().functions - before\n"

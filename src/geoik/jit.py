@@ -873,11 +873,11 @@ class _Helper:
                     self.proc.stdin.write(b"stop\n" if i < 0 else b"%d\n" % i)
                     self.proc.stdin.flush()
                 elif len(words) == 3 and words[0] == b"done":
+                    with _WATCH.lock:  # counted before the call is seen to have ended
+                        _WATCH.functions += int(words[2])
                     with self.lock:
                         self.busy.discard(int(words[1]))
                         self.lock.notify_all()
-                    with _WATCH.lock:
-                        _WATCH.functions += int(words[2])
                     _WATCH._tell()
         except (OSError, ValueError):
             pass
