@@ -556,13 +556,10 @@ def test_compiling_behind_compiles_while_this_process_works(tmp_path):
         "import os, time\n"
         "from geoik import jit\n"
         "before = jit.compile_stats().functions\n"
-        "def said_done(child):\n"  # every item taken by the helper and reported done
-        "    with child.lock:\n"
-        "        return child.back < child.front and not child.busy\n"
         "with jit.compiling_behind(items[1:]):\n"  # the three helpers of geometry.core
-        "    child = jit._behind[-1][0]\n"
+        "    child = jit._behind[-1][0]\n"  # its helper: running while items are left or in hand
         "    deadline = time.monotonic() + 300\n"
-        "    while not (all(jit._has(f, s) for f, s in items[1:]) and said_done(child)):\n"
+        "    while not all(jit._has(f, s) for f, s in items[1:]) or child.running():\n"
         "        if time.monotonic() > deadline:\n"
         "            break\n"
         "        time.sleep(0.05)\n"
