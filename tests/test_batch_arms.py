@@ -11,7 +11,7 @@ from geoik import jit
 from geoik.batch import evaluate
 from geoik.batch.arms import ArmBatchResult
 from geoik.robots.analytic import SetStatus
-from geoik.robots.urdf import load_example
+from geoik.robots.urdf import example_path, load_example
 
 pytest.importorskip("yourdfpy")
 
@@ -74,6 +74,64 @@ def test_batch_equals_solve_all(name):
             assert np.all(res.angles[i] <= robot.hi + 1e-12)
 
 
+def _seven(name: str) -> ik.Robot:
+    if name == "panda":
+        return load_example("panda")
+    path = example_path("ur5").parents[2] / "xarm_description/urdf/xarm7.urdf"
+    return ik.load_urdf(path, tip="link_eef")
+
+
+@pytest.mark.parametrize("name", ["panda", "xarm7"])
+def test_seven_joints_searched_as_solve_gives_them_and_held_as_solve_all(name):
+    """A 7-joint arm: by default each pose's held joint is searched, and the answer is the one
+    ``geoik.solve(..., method="analytic")`` gives, the count that of ``solve_all`` at the held
+    value found; with ``redundancy=v``, pose by pose what ``solve_all(..., redundancy=v)``
+    gives."""
+    robot = _seven(name)
+    j = robot.analytic_plan().locked
+    assert j in (0, 6)
+    rng = np.random.default_rng(11)
+    frames = np.array([robot.tip_frame(q) for q in robot.random_angles(rng, 25)])
+    pos = np.concatenate([frames[:, :3, 3], rng.uniform(3, 4, (3, 3))])
+    rot = np.concatenate([frames[:, :3, :3], frames[:3, :3, :3]])
+    start = robot.random_angles(np.random.default_rng(12))
+    exact = {"tol": 1e-9, "angle_tol": 1e-9}
+    res = evaluate(robot, pos, "analytic", orientations=rot, start=start)
+    assert len(res) == len(pos)
+    assert np.all(np.isfinite(res.angles)) and not np.any(np.isnan(res.error))
+    assert np.all(res.solved[:25]) and np.all(res.count[:25] >= 1)
+    assert set(res.status[-3:].tolist()) == {int(SetStatus.OUT_OF_REACH)}
+    assert np.all(res.count[-3:] == 0)
+    for i in range(25):
+        with jit.mode("compiled"):
+            one = ik.solve(
+                robot, pos[i], orientation=rot[i], start=start, method="analytic", **exact
+            )
+            at = ik.solve_all(
+                robot, pos[i], orientation=rot[i], start=start, redundancy=res.angles[i, j], **exact
+            )
+        np.testing.assert_allclose(res.angles[i], one.angles, atol=1e-12, rtol=0)
+        assert res.count[i] == len(at)
+        frame = robot.tip_frame(res.angles[i])
+        assert np.linalg.norm(frame[:3, 3] - pos[i]) <= 1e-9 and res.error[i] <= 1e-9
+        assert np.linalg.norm(frame[:3, :3] - rot[i]) <= 1e-8 and res.angle_error[i] <= 1e-9
+        assert np.all(res.angles[i] >= robot.lo - 1e-12) and np.all(
+            res.angles[i] <= robot.hi + 1e-12
+        )
+
+    value = float(np.clip(0.5, robot.lo[j], robot.hi[j]))
+    held = evaluate(robot, pos, "analytic", orientations=rot, start=start, redundancy=value)
+    assert np.all(held.angles[held.status != SetStatus.OUT_OF_REACH, j] == value)
+    assert len(set(held.status.tolist())) >= 2  # a held value meets some poses, not all
+    for i in range(len(pos)):
+        with jit.mode("compiled"):
+            one = ik.solve_all(robot, pos[i], orientation=rot[i], start=start, redundancy=value)
+        assert held.status[i] == one.status
+        assert held.count[i] == (len(one) if one.status is SetStatus.SOLVED else 0)
+        np.testing.assert_allclose(held.angles[i], one.rows[0, : robot.n], atol=1e-12, rtol=0)
+        assert held.error[i] == pytest.approx(one.rows[0, robot.n + 1], abs=1e-15)
+
+
 def test_quaternions_equal_matrices():
     robot = load_example("so100")
     rng = np.random.default_rng(3)
@@ -116,6 +174,21 @@ def test_checks():
         evaluate(so100, huge, "analytic")
     empty = evaluate(so100, np.zeros((0, 3)), "analytic", orientations=np.zeros((0, 4)))
     assert len(empty) == 0
+    with pytest.raises(ik.InvalidOptionError, match="redundancy|7-joint"):
+        evaluate(
+            load_example("ur5"),
+            pos,
+            "analytic",
+            orientations=np.eye(3)[None].repeat(3, 0),
+            redundancy=0.1,
+        )
+    panda = load_example("panda")
+    j = panda.analytic_plan().locked
+    for bad in (panda.hi[j] + 0.1, float("nan"), "0.2"):
+        with pytest.raises(ik.InvalidOptionError, match="limits"):
+            evaluate(
+                panda, pos, "analytic", orientations=np.eye(3)[None].repeat(3, 0), redundancy=bad
+            )
 
 
 def test_on_a_dask_cluster_as_here():
@@ -129,6 +202,21 @@ def test_on_a_dask_cluster_as_here():
         processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
     ) as client:
         there = evaluate(robot, pos, "analytic", orientations=rot, client=client, block=7)
+    for field in ("status", "count", "angles", "error", "angle_error"):
+        np.testing.assert_array_equal(getattr(here, field), getattr(there, field))
+
+
+def test_seven_joints_on_a_dask_cluster_as_here():
+    distributed = pytest.importorskip("dask.distributed")
+    robot = load_example("panda")
+    rng = np.random.default_rng(6)
+    frames = np.array([robot.tip_frame(q) for q in robot.random_angles(rng, 12)])
+    pos, rot = frames[:, :3, 3], frames[:, :3, :3]
+    here = evaluate(robot, pos, "analytic", orientations=rot)
+    with distributed.Client(
+        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
+    ) as client:
+        there = evaluate(robot, pos, "analytic", orientations=rot, client=client, block=5)
     for field in ("status", "count", "angles", "error", "angle_error"):
         np.testing.assert_array_equal(getattr(here, field), getattr(there, field))
 

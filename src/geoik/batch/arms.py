@@ -7,10 +7,17 @@ four- and five-joint one) over every pose in one compiled engine per thread
 and the one nearest the start (or, as :func:`geoik.solve_all` orders them, the nearest
 orientation, the exact solution outside the limits, the least-squares candidate), with its
 errors and the status.
+
+A 7-joint arm (one joint held, :mod:`geoik.solvers.analytic.redundant`) runs its kernel the
+same way: per pose, the held joint searched for the solution nearest the start, as
+:func:`geoik.solve` does (``redundancy=None``), or held at a given value, as
+``geoik.solve_all(..., redundancy=v)`` does; the count is that of the solutions within the
+limits at the held value used.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,10 +36,19 @@ from geoik.errors import (
     describe,
 )
 from geoik.geometry import copy_into
-from geoik.robots.analytic import EXACT_TOL, _plan, analytic_model, is_short, kernel_of
+from geoik.robots.analytic import (
+    EXACT_TOL,
+    _held_model,
+    _plan,
+    _redundancy,
+    analytic_model,
+    is_short,
+    kernel_of,
+)
 from geoik.robots.model import Robot
 from geoik.solvers.analytic.families import MAX_SOLUTIONS
 from geoik.solvers.analytic.five import NEAREST_ORIENTATION
+from geoik.solvers.analytic.redundant import held_solutions
 
 __all__ = ["ArmBatchResult", "evaluate_arm"]
 
@@ -49,7 +65,8 @@ class ArmBatchResult:
     status : (m,) int8 codes of :class:`geoik.robots.analytic.SetStatus` (SOLVED 0,
         OUTSIDE_LIMITS 1, OUT_OF_REACH 2, NEAREST_ORIENTATION 3), as
         :func:`geoik.solve_all` says of that pose.
-    count : (m,) how many exact solutions lie within the joint limits.
+    count : (m,) how many exact solutions lie within the joint limits (a 7-joint arm: at the
+        held joint's value in ``angles``).
     angles : (m, n) joint values (radians, the order of ``robot.joint_names``): the exact
         solution nearest the start; else the position with the nearest orientation (arms of
         four or five joints); else the exact solution outside the limits; else the
@@ -129,6 +146,56 @@ def _engine(kernel, model, job, tols, chunk, counter, rows):
         c = take(counter)
 
 
+HELD_ARGS = (_MODEL, _MODEL, _A2, _A1, _A1, types.float64, types.float64, types.float64, _A2)
+"""Argument types of a 7-joint arm's kernel (:func:`.redundant.held_solutions`): those
+:func:`geoik.solve` and :func:`geoik.solve_all` call it with, so that all share one compiled
+kernel."""
+_HELD_SIG = types.void(
+    types.FunctionType(
+        types.Tuple((types.int64, types.int64, types.int64, types.float64))(*HELD_ARGS)
+    ),
+    types.UniTuple(_MODEL, 2),
+    types.Tuple((_A2, _A3, _A1)),
+    types.UniTuple(types.float64, 3),
+    types.int64,
+    _I1,
+    types.Tuple((types.Array(types.int8, 1, "C"), _I1, _A2, _A1, _A1)),
+)
+
+
+@njit(nogil=True, cache=True)
+def _held_engine(kernel, arm, job, tols, chunk, counter, rows):
+    """:func:`_engine` for a 7-joint arm: ``kernel`` is :func:`.redundant.held_solutions`
+    (a first-class function, so that a changed kernel is never run through a stale engine),
+    ``arm`` its ``(model, held)``, ``tols`` ``(tol, angle_tol, value)``: the held joint's value
+    (radians), NaN to search it per pose for the solution nearest the start."""
+    model, held = arm
+    targets, rots, start = job
+    tol, angle_tol, value = tols
+    status, count, angles, error, angle_error = rows
+    m = targets.shape[0]
+    n = angles.shape[1]
+    out = np.empty((MAX_SOLUTIONS, n + 3))
+    tasks = (m + chunk - 1) // chunk
+    c = take(counter)
+    while c < tasks:
+        for i in range(c * chunk, min(m, (c + 1) * chunk)):
+            a, b, d, _ = kernel(model, held, rots[i], targets[i], start, tol, angle_tol, value, out)
+            if a + b + d <= 0:  # no candidate at any value (not met within the search)
+                status[i] = 2
+                count[i] = 0
+                copy_into(angles[i], start)
+                error[i] = np.inf
+                angle_error[i] = np.inf
+                continue
+            status[i] = 0 if a else 1 if b else 2
+            count[i] = a
+            copy_into(angles[i], out[0, :n])
+            error[i] = out[0, n + 1]
+            angle_error[i] = out[0, n + 2]
+        c = take(counter)
+
+
 def evaluate_arm(
     robot: Robot, targets: Any, method: str, tol: float | None, options: dict[str, Any]
 ) -> ArmBatchResult:
@@ -137,27 +204,25 @@ def evaluate_arm(
     quaternions ``(w, x, y, z)`` (required for six joints; an arm of four or five joints
     without them holds the tip's orientation at the start as near as it can), ``start`` (n,)
     joint values the solutions are chosen by (default the rest configuration), ``angle_tol``
-    (radians; ``tol`` metres, both default 1e-9); ``client`` a ``dask.distributed.Client``
-    to solve blocks of ``block`` poses (default :data:`BLOCK`) on its workers."""
+    (radians; ``tol`` metres, both default 1e-9); ``redundancy`` (7-joint arms: the held
+    joint's value in radians, as ``geoik.solve_all`` takes it; default None, searched per pose
+    for the solution nearest the start, as ``geoik.solve`` does); ``client`` a
+    ``dask.distributed.Client`` to solve blocks of ``block`` poses (default :data:`BLOCK`) on
+    its workers."""
     if method != "analytic":
         raise UnsupportedChainError(
             f"a geoik.Robot's batch takes method 'analytic', got {describe(method)}",
             argument="method",
         )
-    extra = sorted(set(options) - {"orientations", "start", "angle_tol", "client", "block"})
+    known = {"orientations", "start", "angle_tol", "redundancy", "client", "block"}
+    extra = sorted(set(options) - known)
     if extra:
         raise InvalidOptionError(
-            f"expected orientations, start, angle_tol, client or block for a robot's batch, "
-            f"got {extra[0]!r}",
+            f"expected orientations, start, angle_tol, redundancy, client or block for a "
+            f"robot's batch, got {extra[0]!r}",
             argument=extra[0],
         )
     plan = _plan(robot)
-    if plan.locked >= 0:
-        raise UnsupportedChainError(
-            f"the batch solves arms of four to six joints; {robot.describe()} has a "
-            f"redundancy (geoik.solve_all(..., redundancy=v) solves one pose)",
-            argument="chain",
-        )
     m = _rows(targets)
     if m is not None:
         check_memory(m * (RESULT_BYTES + 8 * robot.n + 8 * 3 + 8 * 9), f"{m:,} poses", "targets")
@@ -168,6 +233,8 @@ def evaluate_arm(
         if options.get("start") is None
         else robot.check_angles(options["start"], "start", limits=False)
     )
+    redundancy = options.get("redundancy")  # a 7-joint arm's held joint; NaN: searched
+    value = math.nan if redundancy is None else _redundancy(robot, plan, redundancy, start)
     tol_ = EXACT_TOL if tol is None else check_tol(tol, 1.0)
     at = options.get("angle_tol")
     angle_tol_ = EXACT_TOL if at is None else check_angle_tol(at)
@@ -187,8 +254,8 @@ def evaluate_arm(
     if client is not None:
         block = options.get("block")
         size = BLOCK if block is None else check_int(block, "block", 1)
-        return _on_cluster(client, robot, t, rots, start, tol_, angle_tol_, size)
-    return solve_block(robot, t, rots, start, tol_, angle_tol_)
+        return _on_cluster(client, robot, t, rots, start, (tol_, angle_tol_, value), size)
+    return solve_block(robot, t, rots, start, tol_, angle_tol_, value)
 
 
 def solve_block(
@@ -198,13 +265,12 @@ def solve_block(
     start: np.ndarray,
     tol_: float,
     angle_tol_: float,
+    value: float = math.nan,
 ) -> ArmBatchResult:
-    """Poses ``t`` (m, 3) and ``rots`` (m, 3, 3), checked, solved here on every core."""
+    """Poses ``t`` (m, 3) and ``rots`` (m, 3, 3), checked, solved here on every core;
+    ``value`` a 7-joint arm's held joint (radians), NaN to search it per pose."""
     plan = robot.analytic_plan()
     m = t.shape[0]
-    model = analytic_model(robot, plan)
-    engine = _engine
-    kernel = compiled(kernel_of(plan), KERNEL_ARGS, engine, _ENGINE_SIG)
     status = np.empty(m, np.int8)
     count = np.empty(m, np.int64)
     angles = np.empty((m, robot.n))
@@ -214,9 +280,21 @@ def solve_block(
     chunk = max(1, min(1024, -(-m // 64)))
 
     rows = (status, count, angles, error, angle_error)
+    job = (t, rots, start)
 
-    def work() -> None:
-        engine(kernel, model, (t, rots, start), (tol_, angle_tol_), chunk, counter, rows)
+    if plan.locked >= 0:
+        arm = _held_model(robot, plan)
+        held = compiled(held_solutions, HELD_ARGS, _held_engine, _HELD_SIG)
+
+        def work() -> None:
+            _held_engine(held, arm, job, (tol_, angle_tol_, value), chunk, counter, rows)
+
+    else:
+        model = analytic_model(robot, plan)
+        kernel = compiled(kernel_of(plan), KERNEL_ARGS, _engine, _ENGINE_SIG)
+
+        def work() -> None:
+            _engine(kernel, model, job, (tol_, angle_tol_), chunk, counter, rows)
 
     if m:
         run_threads(work, min(threads(), -(-m // chunk)))
@@ -234,14 +312,14 @@ def _on_cluster(
     t: np.ndarray,
     rots: np.ndarray,
     start: np.ndarray,
-    tol_: float,
-    angle_tol_: float,
+    tols: tuple[float, float, float],
     block: int,
 ) -> ArmBatchResult:
     """The poses cut into blocks of ``block`` consecutive poses, each solved on a Dask worker
-    by :func:`solve_block` (a pose's result depends on that pose alone, so the answer is the
-    one this process would give), joined in order; a block that raised is tried again up to
-    :data:`RETRIES` times, and one that still fails is a :class:`~geoik.ClusterError`."""
+    by :func:`solve_block` (``tols``: its ``tol_``, ``angle_tol_`` and ``value``; a pose's
+    result depends on that pose alone, so the answer is the one this process would give),
+    joined in order; a block that raised is tried again up to :data:`RETRIES` times, and one
+    that still fails is a :class:`~geoik.ClusterError`."""
     try:
         import dask.distributed  # noqa: F401  (the client's futures need it)
     except ImportError:
@@ -259,8 +337,7 @@ def _on_cluster(
             t[a:b],
             rots[a:b],
             start,
-            tol_,
-            angle_tol_,
+            *tols,
             retries=RETRIES,
             pure=False,
         )
@@ -282,7 +359,7 @@ def _on_cluster(
     finally:
         client.cancel([f for f in futures if not f.done()])
     if not parts:
-        return solve_block(robot, t, rots, start, tol_, angle_tol_)
+        return solve_block(robot, t, rots, start, *tols)
     return ArmBatchResult(*(np.concatenate([getattr(p, k) for p in parts]) for k in _FIELDS))
 
 

@@ -149,9 +149,10 @@ def evaluate(
     ArmBatchResult
         For a :class:`geoik.Robot` arm and ``method="analytic"`` (targets (m, 3) positions,
         ``orientations=`` (m, 3, 3) or (m, 4) quaternions ``(w, x, y, z)``, ``start=``,
-        ``angle_tol=``; on a Dask cluster with ``client=``): pose by pose what
-        :func:`geoik.solve_all` finds, its count of solutions and the nearest one (see
-        :mod:`geoik.batch.arms`).
+        ``angle_tol=``, ``redundancy=`` for a 7-joint arm; on a Dask cluster with
+        ``client=``): pose by pose what :func:`geoik.solve_all` finds, its count of solutions
+        and the nearest one (a 7-joint arm: its held joint searched per pose as
+        :func:`geoik.solve` does, or held at ``redundancy``; see :mod:`geoik.batch.arms`).
 
     Raises
     ------
