@@ -191,6 +191,33 @@ def test_checks():
             )
 
 
+def test_each_orientation_is_checked_and_a_nearly_orthonormal_one_mended():
+    """A row that is not a rotation (not finite, a reflection, off orthonormal by more than
+    1e-6) is refused by its index; one off by less is replaced by the nearest rotation."""
+    from geoik.batch.arms import rotations
+
+    rng = np.random.default_rng(8)
+    good = _matrices(_quats(rng, 6))
+    for row, spoil in [
+        (2, lambda a: a.__setitem__((0, 1), np.nan)),
+        (4, lambda a: a.__setitem__((2, 2), np.inf)),
+        (1, lambda a: a.__setitem__(slice(None), -a)),  # determinant -1
+        (5, lambda a: a.__setitem__((1, 0), a[1, 0] + 1e-3)),
+    ]:
+        r = good.copy()
+        spoil(r[row])
+        with pytest.raises(ik.InvalidTargetError, match=f"row {row}"):
+            rotations(r, 6)
+    near = good.copy()
+    near[3, 0, 0] += 1e-9
+    mended = rotations(near, 6)
+    np.testing.assert_array_equal(mended[[0, 1, 2, 4, 5]], good[[0, 1, 2, 4, 5]])
+    assert np.abs(mended[3].T @ mended[3] - np.eye(3)).max() <= 1e-15
+    assert np.abs(mended[3] - good[3]).max() <= 2e-9
+    strided = np.concatenate([good, good], axis=2)[:, :, :3]  # not contiguous
+    np.testing.assert_array_equal(rotations(strided, 6), good)
+
+
 def test_on_a_dask_cluster_as_here():
     """Blocks of poses solved on a (threaded, in-process) Dask cluster give what this process
     gives."""

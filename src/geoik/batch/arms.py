@@ -396,10 +396,9 @@ def rotations(value: Any, m: int) -> np.ndarray:
             f" got {describe(value)}",
             argument="orientations",
         )
-    finite = np.isfinite(r).all(axis=tuple(range(1, r.ndim)))
     if r.shape == (m, 4):
         norm = np.sqrt(np.einsum("ij,ij->i", r, r))
-        bad = ~finite | (np.abs(norm - 1.0) > _TOL)
+        bad = ~np.isfinite(r).all(axis=1) | (np.abs(norm - 1.0) > _TOL)
         _refuse(bad, "unit quaternions (w, x, y, z)")
         w, x, y, z = (r / norm[:, None]).T
         out = np.empty((m, 3, 3))
@@ -413,15 +412,40 @@ def rotations(value: Any, m: int) -> np.ndarray:
         out[:, 2, 1] = 2 * (y * z + w * x)
         out[:, 2, 2] = 1 - 2 * (x * x + y * y)
         return out
-    off = np.abs(np.einsum("mki,mkj->mij", r, r) - np.eye(3)).reshape(m, 9).max(axis=1, initial=0.0)
-    det = np.linalg.det(r) if m else np.zeros(0)
-    bad = ~finite | ~(off <= _TOL) | ~(det > 0)
-    _refuse(bad, "rotation matrices (orthonormal, determinant +1)")
+    off = _defects(np.ascontiguousarray(r))  # inf: not finite, or determinant <= 0
+    _refuse(~(off <= _TOL), "rotation matrices (orthonormal, determinant +1)")
     out = np.array(r)
     fix = np.flatnonzero(off > 1e-14)
     if fix.size:
         u, _, vt = np.linalg.svd(out[fix])
         out[fix] = u @ vt
+    return out
+
+
+@njit(cache=True)
+def _defects(r):
+    """Per matrix of ``r`` (m, 3, 3): the largest entry of ``|R^T R - I|``, or inf when an
+    entry is not finite or the determinant is not positive. One compiled pass (NumPy's
+    ``einsum`` and ``det`` took a sixth of a batch's time on two cores)."""
+    m = r.shape[0]
+    out = np.empty(m)
+    for k in range(m):
+        a = r[k]
+        worst = 0.0
+        for i in range(3):
+            for j in range(3):
+                if not abs(a[i, j]) < np.inf:  # NaN or infinite
+                    worst = np.inf
+        for i in range(3):
+            for j in range(3):
+                d = a[0, i] * a[0, j] + a[1, i] * a[1, j] + a[2, i] * a[2, j]
+                worst = max(worst, abs(d - 1.0 if i == j else d))
+        det = (
+            a[0, 0] * (a[1, 1] * a[2, 2] - a[1, 2] * a[2, 1])
+            - a[0, 1] * (a[1, 0] * a[2, 2] - a[1, 2] * a[2, 0])
+            + a[0, 2] * (a[1, 0] * a[2, 1] - a[1, 1] * a[2, 0])
+        )
+        out[k] = worst if det > 0.0 else np.inf
     return out
 
 
