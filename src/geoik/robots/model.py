@@ -203,6 +203,80 @@ class Robot:
             self.name,
         )
 
+    @classmethod
+    def from_poe(
+        cls,
+        H: Any,
+        P: Any,
+        R_tip: Any = None,
+        lo: Any = None,
+        hi: Any = None,
+        joint_names: Sequence[str] | None = None,
+        tip_name: str = "tip",
+        name: str = "robot",
+    ) -> Robot:
+        """A serial arm of revolute joints from its product-of-exponentials form, as IK-Geo and
+        EAIK take an arm: ``p(q) = P_0 + R_1 P_1 + ... + R_1 ... R_n P_n`` and ``R(q) = R_1
+        ... R_n R_tip``, ``R_i`` the turn by ``q[i]`` about ``H[i]``.
+
+        Parameters
+        ----------
+        H : (n, 3) unit joint axes at the zero configuration, base frame.
+        P : (n + 1, 3) offsets (metres): base to the first joint's axis, joint to joint, the
+            last joint to the tip, at the zero configuration, base frame.
+        R_tip : (3, 3) the tip's rotation at the zero configuration (default the identity).
+        lo, hi : (n,) joint limits (radians); default none (continuous joints).
+        joint_names : n names (default ``joint1`` .. ``jointn``); ``tip_name``, ``name``: the
+            tip's and the robot's names.
+
+        Returns one tip's arm; ``robot.poe()`` gives ``H``, ``P`` and ``R_tip`` back. Raises
+        :class:`~geoik.InvalidChainError` on arrays of the wrong shape or not finite, axes not
+        of unit length, an ``R_tip`` that is no rotation, limits with ``lo > hi``. See
+        :mod:`geoik.robots.params`."""
+        from geoik.robots.params import poe_fields
+
+        return cls(**poe_fields(H, P, R_tip, (lo, hi), (joint_names, tip_name, name)))
+
+    @classmethod
+    def from_dh(
+        cls,
+        a: Any,
+        alpha: Any,
+        d: Any,
+        theta: Any = None,
+        modified: bool = False,
+        tool: Any = None,
+        lo: Any = None,
+        hi: Any = None,
+        joint_names: Sequence[str] | None = None,
+        tip_name: str = "tip",
+        name: str = "robot",
+    ) -> Robot:
+        """A serial arm of revolute joints from its Denavit-Hartenberg table: each link
+        ``Rz(theta_i + q_i) Tz(d_i) Tx(a_i) Rx(alpha_i)`` (classic), or with ``modified``
+        Craig's ``Rx(alpha_{i-1}) Tx(a_{i-1}) Rz(theta_i + q_i) Tz(d_i)``, row ``i`` holding
+        ``a_{i-1}`` and ``alpha_{i-1}`` as Craig's tables do.
+
+        Parameters
+        ----------
+        a, alpha, d : (n,) link lengths (metres), twists (radians), offsets along the joint
+            axes (metres).
+        theta : (n,) the joint angles' offsets (radians); default zeros.
+        modified : Craig's (proximal) convention rather than the classic (distal) one.
+        tool : (4, 4) the tip's fixed transform from the last link's frame (a flange to a tool
+            centre point); default the identity.
+        lo, hi : (n,) joint limits (radians, of ``q``); default none (continuous joints).
+        joint_names, tip_name, name : as :meth:`from_poe`.
+
+        Returns one tip's arm in the table's frame 0. Raises
+        :class:`~geoik.InvalidChainError` on columns of different lengths or not finite, a
+        ``tool`` that is no rigid transform, limits with ``lo > hi``. See
+        :mod:`geoik.robots.params`."""
+        from geoik.robots.params import dh_fields
+
+        table = (a, alpha, d, theta)
+        return cls(**dh_fields(table, modified, tool, (lo, hi), (joint_names, tip_name, name)))
+
     def poe(self, tip: str | None = None) -> SerialPOE:
         """The chain from the base to ``tip`` (default: the only tip) in product-of-exponentials
         form: joint axes ``H`` (n, 3) and offsets ``P`` (n + 1, 3) at the zero configuration in
