@@ -98,6 +98,37 @@ def test_a_start_near_a_solution_gets_one_at_most_as_far(name):
         assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
 
 
+FOLD_CASES = [  # (a solution q, a start within 0.05 rad per joint of it): the Panda
+    (
+        [0.5464309549951629, -0.571460183352051, -0.628024539539517, -0.39919639528161355],
+        [-1.581012608511478, 2.3319155354663796, -2.4104646900775126],
+        [0.5262067119237602, -0.6160802724683536, -0.6212576641552983, -0.3551405803179684],
+        [-1.5585852368349473, 2.367553344464637, -2.406033125102577],
+    ),
+    (
+        [0.7310489773833528, -0.010806596435596116, -1.8120833235244838, -0.4115028604032722],
+        [2.2157777515519546, 2.0543728869611555, 1.1942440411662418],
+        [0.6988608381006793, 0.036504159485408985, -1.7634506535925505, -0.43307609240108413],
+        [2.195230461802819, 2.0392326113863852, 1.212927927446547],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", FOLD_CASES)
+def test_a_start_near_a_fold_of_the_held_joint_gets_the_solution_there(case):
+    """Each solution lies at a fold of joint 7 (along the solutions it turns back there, the
+    six other joints singular), and the start's value of joint 7 lies beyond the fold, where
+    that branch has no solution: the local solve from the start converges to the fold only
+    linearly, and once gave up there, answering from another branch 0.35-0.41 rad away."""
+    robot = _arm("panda")
+    q = np.array(case[0] + case[1])
+    near = np.array(case[2] + case[3])
+    frame = robot.tip_frame(q)
+    sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=near)
+    assert sol.status is ik.Status.REACHED
+    assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+
+
 @pytest.mark.parametrize("name", ["panda", "xarm7"])
 def test_seven_joints_out_of_reach(name):
     """A pose beyond the arm's reach: CLOSEST, within the limits, not NaN."""

@@ -75,18 +75,30 @@ _LADDER = 0.02
 before its grid."""
 _REFINE = 6
 """Evaluations of the refinement around the best sample."""
-_LOCAL_STEPS = 8
-"""Gauss-Newton steps of the local solve from the start (:func:`_local`)."""
+_LOCAL_STEPS = 14
+"""Gauss-Newton steps of the local solve from the start (:func:`_local`), at most."""
 _LOCAL_STILL = 1e-7
 """The local solve stops when no joint moves by more than this (radians) in a step: the held
 joint's value is then known far more finely than the search needs (the closed form at that
 value gives the exact solutions)."""
 _LOCAL_CHECK = 3
-"""After this many steps, the local solve gives up when the pose is still :data:`_LOCAL_FAR`
-away: from a start near a solution, Gauss-Newton steps converge quadratically."""
+"""From this many steps on, the local solve gives up when the pose is still :data:`_LOCAL_FAR`
+away and its error fell by less than :data:`_LOCAL_RATE` in the last step: from a start near a
+solution the steps converge quadratically, or, where the nearest solution lies at a fold of the
+held joint (the six joints singular there, the start's value of the held joint beyond it), at
+least linearly (the error falling by about 4 a step); from a start far from every solution they
+do not converge."""
 _LOCAL_FAR = 1e-4
-"""Pose error (radians, plus metres over the arm's size) after :data:`_LOCAL_CHECK` steps
-beyond which the local solve gives up."""
+"""Pose error (radians, plus metres over the arm's size) beyond which the local solve may give
+up (:data:`_LOCAL_CHECK`)."""
+_LOCAL_RATE = 0.5
+"""The factor by which the local solve's pose error must fall in each step after
+:data:`_LOCAL_CHECK` steps while it is beyond :data:`_LOCAL_FAR`."""
+_LOCAL_NEAR = 1e-10
+"""Pose error (radians, plus metres over the arm's size) within which, after
+:data:`_LOCAL_CHECK` steps, the local solve's joint values are taken as a solution (the closed
+form at their held value gives the exact ones): near a fold the steps along the solutions
+settle slowly."""
 _EDGE = 1e-3
 """How far (radians) past an edge of a branch the search looks for the branch (:func:`_edge`)."""
 _EDGE_STEPS = 24
@@ -212,9 +224,10 @@ def _local(problem, q_from, q, jac):
     solution sits in a narrow window of the held joint's values. ``q`` (7,) the result (a
     proposal: the caller judges its held value by the closed form's candidates there),
     ``jac`` (6, 8) scratch. Returns 1 when the steps settled (no joint moving by more than
-    :data:`_LOCAL_STILL`: ``q`` is a solution), 0 when they did not (steps used up, a singular
-    system, or the pose still far after :data:`_LOCAL_CHECK` steps), -1 when the arm is not
-    the 7R chain of ``held`` (``q`` untouched).
+    :data:`_LOCAL_STILL`, or the pose within :data:`_LOCAL_NEAR`: ``q`` is a solution), 0 when
+    they did not (steps used up, a singular system, or the pose still far and not converging
+    after :data:`_LOCAL_CHECK` steps), -1 when the arm is not the 7R chain of ``held`` (``q``
+    untouched).
     ``problem`` as :func:`_nearest` takes it; the chain is the tail of ``held``
     (:func:`pack_held`)."""
     model, held, goal, start = problem
@@ -238,11 +251,17 @@ def _local(problem, q_from, q, jac):
     pull = np.empty(7)
     step = np.empty(7)
     size = chain_size(P)
+    before = np.inf
     for k in range(_LOCAL_STEPS):
         R, p = forward(H, P, R_tip, q)
         ep, er, dp, da = _errors(Rg, pg, R, p)
-        if k == _LOCAL_CHECK and dp / size + da > _LOCAL_FAR:
-            return 0  # not converging: the start is far from every solution
+        now = dp / size + da
+        if k >= _LOCAL_CHECK:
+            if now > _LOCAL_FAR and now > _LOCAL_RATE * before:
+                return 0  # not converging: the start is far from every solution
+            if now <= _LOCAL_NEAR:
+                return 1  # a solution to this precision (the closed form gives it exactly)
+        before = now
         jacobian(H, P, q, p, jac)
         for i in range(7):
             d = start[i] - q[i]
