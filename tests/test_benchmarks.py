@@ -159,3 +159,21 @@ def test_bench_first_loop_reads_a_fresh_process_loop():
     result = bench.run("ur5", 5, 7)
     assert result["reached"] == 5 and result["compiled_from"] is None
     assert 0.0 < result["worst"] <= result["total"]
+
+
+def test_bench_analytic_scans_the_held_joint_against_the_search(capsys):
+    """bench_analytic's ``--dense``: every 7-joint answer is compared with the nearest over a
+    scan of the held joint, the counts add up, and following a target on the Panda no answer
+    is farther than a scan's nearest."""
+    pytest.importorskip("yourdfpy")
+    analytic = load("bench_analytic")
+    analytic.dense_check(4, 40)
+    lines = [line for line in capsys.readouterr().out.splitlines() if "farther than" in line]
+    assert len(lines) == 4  # two arms, from rest and following
+    for line in lines:
+        farther = int(line.split("> 0.001: ")[1].split(",")[0])
+        far = int(line.split("> 0.1: ")[1].split(";")[0])
+        nearer = int(line.split("nearer: ")[1])
+        assert 0 <= far <= farther and farther + nearer <= 4
+        if "panda" in line and "following" in line:
+            assert farther == 0, line
