@@ -111,6 +111,20 @@ def test_poe_form_gives_the_same_arm_back(name):
         np.testing.assert_allclose(robot.tip_frame(q), arm.tip_frame(q), atol=1e-12, rtol=0)
 
 
+def test_limits_make_a_joint_revolute_and_none_continuous():
+    inf = np.inf
+    robot = ik.Robot.from_dh(
+        **UR5_DH, lo=[-inf, -1, -inf, -2, -inf, -3], hi=[inf, 1, inf, 2, inf, 3]
+    )
+    assert robot.kinds == ("continuous", "revolute") * 3
+    np.testing.assert_array_equal(robot.hi, [inf, 1, inf, 2, inf, 3])
+    q = robot.rest_angles()
+    assert np.all(q == 0.0)
+    with pytest.raises(ik.InvalidChainError) as err:
+        ik.Robot.from_dh(**UR5_DH, lo=[-inf] * 6, hi=[inf, 1, inf, 2, inf, 3])
+    assert err.value.argument == "lo[1], hi[1]"
+
+
 def test_bad_parameters_are_refused_by_name():
     h = np.tile([0.0, 0.0, 1.0], (3, 1))
     p = np.zeros((4, 3))
