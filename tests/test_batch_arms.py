@@ -218,32 +218,18 @@ def test_each_orientation_is_checked_and_a_nearly_orthonormal_one_mended():
     np.testing.assert_array_equal(rotations(strided, 6), good)
 
 
-def test_on_a_dask_cluster_as_here():
+@pytest.mark.parametrize("name", ["so100", "panda"])
+def test_on_a_dask_cluster_as_here(name):
     """Blocks of poses solved on a (threaded, in-process) Dask cluster give what this process
-    gives."""
+    gives, also for a 7-joint arm's search."""
     distributed = pytest.importorskip("dask.distributed")
-    robot = load_example("so100")
+    robot = load_example(name)
     pos, rot = _poses(robot, 5)
     here = evaluate(robot, pos, "analytic", orientations=rot)
     with distributed.Client(
         processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
     ) as client:
         there = evaluate(robot, pos, "analytic", orientations=rot, client=client, block=7)
-    for field in ("status", "count", "angles", "error", "angle_error"):
-        np.testing.assert_array_equal(getattr(here, field), getattr(there, field))
-
-
-def test_seven_joints_on_a_dask_cluster_as_here():
-    distributed = pytest.importorskip("dask.distributed")
-    robot = load_example("panda")
-    rng = np.random.default_rng(6)
-    frames = np.array([robot.tip_frame(q) for q in robot.random_angles(rng, 12)])
-    pos, rot = frames[:, :3, 3], frames[:, :3, :3]
-    here = evaluate(robot, pos, "analytic", orientations=rot)
-    with distributed.Client(
-        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
-    ) as client:
-        there = evaluate(robot, pos, "analytic", orientations=rot, client=client, block=5)
     for field in ("status", "count", "angles", "error", "angle_error"):
         np.testing.assert_array_equal(getattr(here, field), getattr(there, field))
 

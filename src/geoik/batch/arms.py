@@ -99,6 +99,8 @@ KERNEL_ARGS = (_MODEL, _A2, _A1, _A1, types.float64, types.float64, _A2)
 ``all_solutions_short`` of four or five): those :func:`geoik.solve_all` calls it with, so
 that both share one compiled kernel."""
 _I1 = types.Array(types.int64, 1, "C")
+_ROWS = types.Tuple((types.Array(types.int8, 1, "C"), _I1, _A2, _A1, _A1))
+"""The engines' outputs: status, count, angles, error, angle_error (see :func:`_engine`)."""
 _ENGINE_SIG = types.void(
     types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_ARGS)),
     _MODEL,
@@ -106,7 +108,7 @@ _ENGINE_SIG = types.void(
     types.UniTuple(types.float64, 2),
     types.int64,
     _I1,
-    types.Tuple((types.Array(types.int8, 1, "C"), _I1, _A2, _A1, _A1)),
+    _ROWS,
 )
 
 
@@ -121,29 +123,38 @@ def _engine(kernel, model, job, tols, chunk, counter, rows):
     outputs ``(status, count, angles, error, angle_error)``, (m,), (m,), (m, n), (m,), (m,)."""
     targets, rots, start = job
     tol, angle_tol = tols
-    status, count, angles, error, angle_error = rows
     m = targets.shape[0]
-    n = angles.shape[1]
-    out = np.empty((MAX_SOLUTIONS, n + 3))
+    out = np.empty((MAX_SOLUTIONS, rows[2].shape[1] + 3))
     tasks = (m + chunk - 1) // chunk
     c = take(counter)
     while c < tasks:
         for i in range(c * chunk, min(m, (c + 1) * chunk)):
-            a, b, d = kernel(model, rots[i], targets[i], start, tol, angle_tol, out)
-            if a + b + d <= 0:  # no candidate at all (the searched six-joint family)
-                status[i] = 2
-                count[i] = 0
-                copy_into(angles[i], start)
-                error[i] = np.inf
-                angle_error[i] = np.inf
-                continue
-            nearest = a > 0 and int(out[0, n]) & NEAREST_ORIENTATION != 0
-            status[i] = 3 if nearest else 0 if a else 1 if b else 2
-            count[i] = 0 if nearest else a
-            copy_into(angles[i], out[0, :n])
-            error[i] = out[0, n + 1]
-            angle_error[i] = out[0, n + 2]
+            sizes = kernel(model, rots[i], targets[i], start, tol, angle_tol, out)
+            _keep(i, sizes, out, start, rows)
         c = take(counter)
+
+
+@njit(cache=True, inline="always")
+def _keep(i, sizes, out, start, rows):
+    """Pose ``i``'s result into ``rows`` (see :func:`_engine`) from its kernel's group
+    ``sizes`` and first row of ``out``: with no candidate at all (the searched six-joint
+    family, or a 7-joint arm's search that met none), OUT_OF_REACH at the start."""
+    status, count, angles, error, angle_error = rows
+    a, b, d = sizes[0], sizes[1], sizes[2]
+    n = angles.shape[1]
+    if a + b + d <= 0:
+        status[i] = 2
+        count[i] = 0
+        copy_into(angles[i], start)
+        error[i] = np.inf
+        angle_error[i] = np.inf
+        return
+    nearest = a > 0 and int(out[0, n]) & NEAREST_ORIENTATION != 0
+    status[i] = 3 if nearest else 0 if a else 1 if b else 2
+    count[i] = 0 if nearest else a
+    copy_into(angles[i], out[0, :n])
+    error[i] = out[0, n + 1]
+    angle_error[i] = out[0, n + 2]
 
 
 HELD_ARGS = (_MODEL, _MODEL, _A2, _A1, _A1, types.float64, types.float64, types.float64, _A2)
@@ -159,7 +170,7 @@ _HELD_SIG = types.void(
     types.UniTuple(types.float64, 3),
     types.int64,
     _I1,
-    types.Tuple((types.Array(types.int8, 1, "C"), _I1, _A2, _A1, _A1)),
+    _ROWS,
 )
 
 
@@ -172,27 +183,14 @@ def _held_engine(kernel, arm, job, tols, chunk, counter, rows):
     model, held = arm
     targets, rots, start = job
     tol, angle_tol, value = tols
-    status, count, angles, error, angle_error = rows
     m = targets.shape[0]
-    n = angles.shape[1]
-    out = np.empty((MAX_SOLUTIONS, n + 3))
+    out = np.empty((MAX_SOLUTIONS, rows[2].shape[1] + 3))
     tasks = (m + chunk - 1) // chunk
     c = take(counter)
     while c < tasks:
         for i in range(c * chunk, min(m, (c + 1) * chunk)):
-            a, b, d, _ = kernel(model, held, rots[i], targets[i], start, tol, angle_tol, value, out)
-            if a + b + d <= 0:  # no candidate at any value (not met within the search)
-                status[i] = 2
-                count[i] = 0
-                copy_into(angles[i], start)
-                error[i] = np.inf
-                angle_error[i] = np.inf
-                continue
-            status[i] = 0 if a else 1 if b else 2
-            count[i] = a
-            copy_into(angles[i], out[0, :n])
-            error[i] = out[0, n + 1]
-            angle_error[i] = out[0, n + 2]
+            sizes = kernel(model, held, rots[i], targets[i], start, tol, angle_tol, value, out)
+            _keep(i, sizes, out, start, rows)
         c = take(counter)
 
 
