@@ -18,7 +18,8 @@ Conventions
 
 The folder, every name re-exported here: ``core.py`` (status codes, constants, squares,
 copies, sums, wrapping and clamping), ``planar.py`` (2-D chains), ``quaternions.py``,
-``spatial.py`` (3-D chains: forward kinematics, link frames, joints within limits) and
+``spatial.py`` (3-D chains: forward kinematics, link frames, joints within limits; rotations
+about the coordinate axes) and
 ``points.py`` (distances, the closest points of a reach, the tree kernels' point helpers).
 
 May import nothing else of geoik: this is the base every kernel stands on.
@@ -70,6 +71,7 @@ from geoik.geometry.quaternions import (
     rotvecs_from_quats,
 )
 from geoik.geometry.spatial import (
+    axis_rotations,
     constrain_joint_3d,
     fk_3d,
     fk_3d_from,
@@ -91,6 +93,7 @@ __all__ = [
     "all_done",
     "angles_from_positions_2d",
     "annulus_closest",
+    "axis_rotations",
     "beyond_reach",
     "clamp",
     "constrain_joint_3d",

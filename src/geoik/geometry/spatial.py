@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from geoik.geometry.core import PI, clamp
@@ -137,3 +138,18 @@ def quats_from_positions_3d(pos, out):
         out[i, 2] = q2
         out[i, 3] = q3
         f0, f1, f2, f3 = qnormalize(*qmul(f0, f1, f2, f3, q0, q1, q2, q3))
+
+
+def axis_rotations(axis: int, radians: np.ndarray) -> np.ndarray:
+    """(k, 3, 3) rotation matrices about coordinate axis ``axis`` (0 x, 1 y, 2 z) by each of
+    the ``radians`` (k,) (plain NumPy, for models built once: BVH channels, DH tables)."""
+    a = np.asarray(radians, dtype=np.float64).reshape(-1)
+    c, s = np.cos(a), np.sin(a)
+    out = np.zeros((a.size, 3, 3))
+    i, j = (axis + 1) % 3, (axis + 2) % 3
+    out[:, axis, axis] = 1.0
+    out[:, i, i] = c
+    out[:, j, j] = c
+    out[:, i, j] = -s
+    out[:, j, i] = s
+    return out

@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from geoik.errors import BVHError
+from geoik.geometry import axis_rotations
 from geoik.rigs.bvh_frames import _AXES, Clip, Frames, _Joint, _Layout
 from geoik.rigs.skeleton import Skeleton
 
@@ -200,17 +201,8 @@ def _is_float(v: str) -> bool:
 
 
 def _axis_rotations(axis: int, degrees: np.ndarray) -> np.ndarray:
-    """(F, 3, 3) rotations about one axis by the given angles."""
-    a = np.radians(degrees)
-    c, s = np.cos(a), np.sin(a)
-    out = np.zeros((a.size, 3, 3))
-    i, j = (axis + 1) % 3, (axis + 2) % 3
-    out[:, axis, axis] = 1.0
-    out[:, i, i] = c
-    out[:, j, j] = c
-    out[:, i, j] = -s
-    out[:, j, i] = s
-    return out
+    """(F, 3, 3) rotations about one axis by the given angles (degrees, as BVH has them)."""
+    return axis_rotations(axis, np.radians(degrees))
 
 
 def _forward(

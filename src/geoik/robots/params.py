@@ -26,6 +26,7 @@ import numpy as np
 
 from geoik.checks.values import _real_array
 from geoik.errors import InvalidChainError, describe
+from geoik.geometry import axis_rotations
 
 __all__ = ["dh_fields", "poe_fields"]
 
@@ -87,22 +88,23 @@ def dh_fields(
     # joint i turns about z of the frame its origin leads to; what lies between two joints
     # (and after the last, before the tool) is a fixed transform
     xyz, rot = np.zeros((n + 1, 3)), np.empty((n + 1, 3, 3))
+    twists, offsets = axis_rotations(0, al), axis_rotations(2, th)
     for i in range(n + 1):
         if modified:  # Tz(d_{i-1}) Rx(alpha_i) Tx(a_i), then the joint's Rz
             prev_d = d_[i - 1] if i > 0 else 0.0
             if i < n:
                 xyz[i] = (a_[i], 0.0, prev_d)
-                rot[i] = _rx(al[i])
+                rot[i] = twists[i]
             else:
                 xyz[i] = (0.0, 0.0, prev_d)
                 rot[i] = np.eye(3)
         elif i > 0:  # Tz(d_{i-1}) Tx(a_{i-1}) Rx(alpha_{i-1}), then the joint's Rz
             xyz[i] = (a_[i - 1], 0.0, d_[i - 1])
-            rot[i] = _rx(al[i - 1])
+            rot[i] = twists[i - 1]
         else:
             rot[i] = np.eye(3)
         if i < n:
-            rot[i] = rot[i] @ _rz(th[i])  # the offset: about the joint's own axis
+            rot[i] = rot[i] @ offsets[i]  # the offset: about the joint's own axis
     tip_xyz = xyz[n] + rot[n] @ t[:3, 3]
     tip_rot = rot[n] @ t[:3, :3]
     axes = np.tile((0.0, 0.0, 1.0), (n, 1))
@@ -168,13 +170,3 @@ def _array(value: Any, name: str, ndim: int, infinite: bool = False) -> np.ndarr
             argument=f"{name}[{i}]",
         )
     return arr
-
-
-def _rx(angle: float) -> np.ndarray:
-    c, s = np.cos(angle), np.sin(angle)
-    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
-
-
-def _rz(angle: float) -> np.ndarray:
-    c, s = np.cos(angle), np.sin(angle)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
