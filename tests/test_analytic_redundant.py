@@ -114,6 +114,45 @@ FOLD_CASES = [  # (a solution q, a start within 0.05 rad per joint of it): the P
 ]
 
 
+BEYOND_REACH_CASES = [  # (a solution q, a start within 0.05 rad per joint of it): the xArm7
+    (
+        [1.7711060522943693, -1.6142144867433945, 2.415536343522069, 2.4251655210138394],
+        [-1.5517893696962544, 2.1675411456537654, -3.8449892670476107],
+        [1.784232387646259, -1.5988144788178127, 2.4247585003631595, 2.3962483855312278],
+        [-1.556823458800932, 2.2162949847474005, -3.8040662244248376],
+    ),
+    (
+        [5.07498771591446, -0.9816911154041232, 3.298810222432758, 2.701078004246954],
+        [-1.6794235050528918, 1.6904289567348332, 5.2873267674259985],
+        [5.0419193113302, -0.9671993801581743, 3.336791906545623, 2.6942363534710787],
+        [-1.6764856212527277, 1.6765353401458725, 5.2629617734656335],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", BEYOND_REACH_CASES)
+def test_a_branch_the_closed_form_loses_near_a_fold_is_kept_from_the_local_solve(case):
+    """Each solution lies near a fold of joint 7, where the closed form of the six other
+    joints, at the solution's own value of joint 7, puts the target about a micrometre beyond
+    their reach and flags every candidate of that branch inexact (polishing cannot mend it:
+    the six joints are singular there). The local solve of all seven joints finds the
+    solution; it was dropped, and the answer came from another branch 15-21 rad^2 away."""
+    robot = _arm("xarm7")
+    q = np.array(case[0] + case[1])
+    near = np.array(case[2] + case[3])
+    frame = robot.tip_frame(q)
+    for method in ("analytic", "auto"):
+        sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method=method, start=near)
+        assert sol.status is ik.Status.REACHED and sol.method == "analytic"
+        assert sol.error <= 1e-9 and sol.angle_error <= 1e-9
+        assert np.all(sol.angles >= robot.lo) and np.all(sol.angles <= robot.hi)
+        assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+    got = ik.batch.evaluate(
+        robot, frame[None, :3, 3], "analytic", orientations=frame[None, :3, :3], start=near
+    )
+    assert np.allclose(got.angles[0], sol.angles, atol=1e-12)
+
+
 @pytest.mark.parametrize("case", FOLD_CASES)
 def test_a_start_near_a_fold_of_the_held_joint_gets_the_solution_there(case):
     """Each solution lies at a fold of joint 7 (along the solutions it turns back there, the

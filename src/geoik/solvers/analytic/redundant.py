@@ -29,7 +29,11 @@ across the joint's limits, outward from the start's; a value farther from the st
 distance found is skipped (its own term alone exceeds it, so a good seed leaves little to try).
 Unless the seed is best, successive parabolic interpolation refines the best value within a grid
 step and the local solve runs again from its nearest candidate; the full solve (polished, checked
-by forward kinematics, sorted) runs at the value found. When the coarse grid finds nothing within
+by forward kinematics, sorted) runs at the value found. Where the first local solve ended on a
+solution (within the tolerances, by the seven joints' forward kinematics) nearer the start than
+the full solve's nearest, that solution comes first, with the full solve's rows at its held value
+after it (:func:`_with_local`): near a fold the closed form can put the target a micrometre beyond
+the six joints' reach there and lose that branch. When the coarse grid finds nothing within
 the limits, a grid of :data:`FINE_SAMPLES` follows; when that finds nothing either, the coarse
 value whose answer comes nearest (solutions outside the limits, else the nearest least-squares
 candidate) is kept. From a start far from every solution, a nearer solution in a window of the held
@@ -109,6 +113,8 @@ _LOCAL_MOVE = 0.5
 """Largest turn of a joint (radians) in one step of the local solve."""
 _LOCAL_DAMPING = 1e-12
 """Damping (squared, in the units of the Jacobian's rows) of the local solve's steps."""
+_SAME_LOCAL = 1e-6
+"""Radians per joint within which a closed-form row is the local solve's solution."""
 
 
 def pack_held(
@@ -473,6 +479,13 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     q7 = np.empty(7)
     jac = np.empty((6, 8))
     settled = _local(problem, start, q7, jac)
+    # the local solve's answer, when it is a solution within the tolerances: kept against the
+    # closed form's, which can lack its branch near a fold (see _with_local)
+    local = np.empty(7)
+    local_err = _pose_error(problem, q7) if settled == 1 else (np.inf, np.inf)
+    has_local = local_err[0] <= tol and local_err[1] <= angle_tol
+    if has_local:
+        local[:] = q7
     if settled >= 0:
         v = q7[j]
         if abs(v - start[j]) <= _LOCAL_STILL:  # the start's own value, to the local solve's
@@ -500,8 +513,81 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
         if key < np.inf:
             sizes = _solve_at(problem, start6, v, tols, rows6, out)
             if sizes[0] > 0:
+                if has_local and _nearer(problem, local, out[0]):
+                    return _with_local(problem, start6, local, local_err, tols, rows6, out)
                 return sizes[0], sizes[1], sizes[2], v
+    if has_local:
+        return _with_local(problem, start6, local, local_err, tols, rows6, out)
     return _fallback(problem, start6, (lo, hi), tols, rows6, out)
+
+
+@njit(cache=True)
+def _pose_error(problem, q):
+    """The pose error of the seven joint values ``q`` (7,): position (metres) and angle
+    (radians), by the forward kinematics of the 7R chain of ``held``. ``problem`` as
+    :func:`_nearest` takes it."""
+    _, held, goal, _ = problem
+    Rg, pg = goal
+    H = held[10:31].reshape((7, 3))
+    P = held[31:55].reshape((8, 3))
+    R_tip = held[55:64].reshape((3, 3))
+    R, p = forward(H, P, R_tip, q)
+    _, _, dp, da = _errors(Rg, pg, R, p)
+    return dp, da
+
+
+@njit(cache=True)
+def _distance(problem, q):
+    """The squared distance (radians squared) of the seven joint values ``q`` (7,) from
+    ``start``, wrapped for a continuous joint. ``problem`` as :func:`_nearest` takes it."""
+    model, held, _, start = problem
+    j = int(held[0])
+    dist = 0.0
+    for i in range(7):
+        lo = held[7] if i == j else model[56 + (i if i < j else i - 1)]
+        d = q[i] - start[i]
+        if lo == -np.inf:
+            d = wrap(d)
+        dist += d * d
+    return dist
+
+
+@njit(cache=True)
+def _nearer(problem, q, row):
+    """Whether the seven joint values ``q`` (7,) lie nearer ``start`` than ``row``'s first
+    seven, and are not the same solution (within :data:`_SAME_LOCAL` radians a joint: the
+    closed form's, polished, is kept then)."""
+    same = True
+    for i in range(7):
+        same = same and abs(wrap(row[i] - q[i])) <= _SAME_LOCAL
+    return not same and _distance(problem, q) < _distance(problem, row)
+
+
+@njit(cache=True)
+def _with_local(problem, start6, q, err, tols, rows6, out):
+    """The rows at the held value of the local solve's solution ``q`` (7,), of pose error
+    ``err`` ``(position, angle)``, with ``q`` first where the closed form there gives no
+    solution as near ``start``: near a fold of the held joint (where, along the solutions, it
+    turns back, the six others singular) the closed form can put the target a micrometre
+    beyond the six joints' reach and lose the branch, which ``q``, solved with all seven
+    joints, holds. Returns the three groups' sizes and the held value, as
+    :func:`held_solutions`; ``problem``, ``start6``, ``tols`` and ``rows6`` as
+    :func:`_solve_at` takes them."""
+    _, held, _, _ = problem
+    v = q[int(held[0])]
+    sizes = _solve_at(problem, start6, v, tols, rows6, out)
+    if sizes[0] > 0 and not _nearer(problem, q, out[0]):
+        return sizes[0], sizes[1], sizes[2], v
+    rows = sizes[0] + sizes[1] + sizes[2]
+    for r in range(min(rows, out.shape[0] - 1) - 1, -1, -1):
+        for i in range(out.shape[1]):
+            out[r + 1, i] = out[r, i]
+    for i in range(7):
+        out[0, i] = q[i]
+    out[0, 7] = 0.0  # exact, within the limits (the local solve keeps every joint there)
+    out[0, 8] = err[0]
+    out[0, 9] = err[1]
+    return sizes[0] + 1, sizes[1], sizes[2], v
 
 
 @njit(cache=True, inline="always")
