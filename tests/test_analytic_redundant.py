@@ -129,6 +129,29 @@ BEYOND_REACH_CASES = [  # (a solution q, a start within 0.05 rad per joint of it
     ),
 ]
 
+LIMIT_EDGE_CASE = (  # the xArm7: joint 5 at 6.268 of its limit 6.283, the start's at the limit
+    [1.265693557810227, -1.9567949780697405, -1.2129161947128067, 2.7116910738872932],
+    [6.26765639190223, -1.0941634119789354, -1.3098022120567983],
+    [1.266444153909615, -1.9393730851041266, -1.227090872351425, 2.7358597558773283],
+    [6.283185307179586, -1.0970609117540027, -1.2711027344306165],
+)
+
+
+def test_a_branch_cut_off_by_a_limit_next_to_the_start_is_found():
+    """Joint 7's values that keep the solution's branch within joint 5's limit end at -1.304;
+    the start's (-1.271) lies beyond, with joint 5 at its limit. The local solve from the start
+    slows there and ends unsettled 3e-4 m from the pose, at -1.303, where the closed form has no
+    candidate of that branch; the answer came from another branch 17 rad^2 away. Its branch is
+    now sought at the edge from the unsettled answer, as from a settled one."""
+    robot = _arm("xarm7")
+    q = np.array(LIMIT_EDGE_CASE[0] + LIMIT_EDGE_CASE[1])
+    near = np.array(LIMIT_EDGE_CASE[2] + LIMIT_EDGE_CASE[3])
+    frame = robot.tip_frame(q)
+    sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=near)
+    assert sol.status is ik.Status.REACHED
+    assert np.all(sol.angles >= robot.lo) and np.all(sol.angles <= robot.hi)
+    assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+
 
 @pytest.mark.parametrize("case", BEYOND_REACH_CASES)
 def test_a_branch_the_closed_form_loses_near_a_fold_is_kept_from_the_local_solve(case):

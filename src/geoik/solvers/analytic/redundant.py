@@ -23,7 +23,9 @@ that meet the linearised pose as near the start as they can). Where the start li
 joints, where it lies in a window of the held joint's values narrower than any grid's step; its
 held value is the seed (:func:`_edge`: at a fold, where the held joint turns back along the
 solutions, or with a joint at its limit, the closed form meets that branch only on one side of the
-value, and the value is bisected towards the branch's edge from there). Then the start's value is
+value, and the value is bisected towards the branch's edge from there; so too when the steps end
+unsettled within :data:`_LOCAL_NEARLY` of the pose, as they can beside a joint's limit). Then the
+start's value is
 tried, then (without a seed) values at growing offsets from it, then :data:`SAMPLES` values evenly
 across the joint's limits, outward from the start's; a value farther from the start's than the best
 distance found is skipped (its own term alone exceeds it, so a good seed leaves little to try).
@@ -113,6 +115,9 @@ _LOCAL_MOVE = 0.5
 """Largest turn of a joint (radians) in one step of the local solve."""
 _LOCAL_DAMPING = 1e-12
 """Damping (squared, in the units of the Jacobian's rows) of the local solve's steps."""
+_LOCAL_NEARLY = 1e-2
+"""Pose error (radians; metres per metre of the arm's size) within which an unsettled local
+solve's answer is taken as near a solution, its branch sought by :func:`_edge`."""
 _SAME_LOCAL = 1e-6
 """Radians per joint within which a closed-form row is the local solve's solution."""
 
@@ -482,8 +487,11 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     # the local solve's answer, when it is a solution within the tolerances: kept against the
     # closed form's, which can lack its branch near a fold (see _with_local)
     local = np.empty(7)
-    local_err = _pose_error(problem, q7) if settled == 1 else (np.inf, np.inf)
-    has_local = local_err[0] <= tol and local_err[1] <= angle_tol
+    local_err = _pose_error(problem, q7) if settled >= 0 else (np.inf, np.inf)
+    has_local = settled == 1 and local_err[0] <= tol and local_err[1] <= angle_tol
+    # unsettled but near a solution (steps slowed at a joint's limit): its branch sought too
+    nearly = local_err[0] <= _LOCAL_NEARLY * chain_size(held[31:55].reshape((8, 3)))
+    nearly = nearly and local_err[1] <= _LOCAL_NEARLY
     if has_local:
         local[:] = q7
     if settled >= 0:
@@ -491,7 +499,7 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
         if abs(v - start[j]) <= _LOCAL_STILL:  # the start's own value, to the local solve's
             v = start[j]  # precision (exactly: near a singular pose the candidates swing)
         v = min(max(v, lo), hi)
-        if settled:  # q7 is a solution: its branch at v, or at the branch's edge
+        if settled or nearly:  # q7 is (nearly) a solution: its branch at v, or at its edge
             seed = _edge(problem, q7, v, (lo, hi), work)
         else:
             seed = (_nearest(problem, v, work, np.inf, q7), v)
