@@ -467,20 +467,31 @@ def test_compile_ahead_helper_takes_items_as_told_and_stops(tmp_path):
 def test_kernels_for_names_what_a_batch_compiles():
     """:func:`geoik.batch.engine.kernels_for` lists, for every solver and dimension, the
     functions and argument types the batch engine then runs: each is compiled (or loaded)
-    for exactly those types once a batch has run."""
+    for exactly those types once a batch has run. ``"auto"`` lists every attempt's, of which
+    a batch runs the later ones only on the targets the earlier ones miss (none here): its list
+    is the first attempt's, which its batch compiles, and those of the fallbacks with the
+    options it gives them (CCD's escape on), each compiled here by a batch of its own."""
     from geoik.batch.engine import kernels_for
 
+    def key(items):
+        return {(fn.py_func.__qualname__, str(sig)) for fn, sig in items}
+
+    runs = [(m, {}) for m in METHODS] + [("ccd", {"escape": 1.0}), ("auto", {})]
     for dim in (2, 3):
-        chain = ik.Chain.planar([1.0] * 4) if dim == 2 else ik.Chain.spatial([1.0] * 4)
-        for method in [*METHODS, "auto"]:
-            if method == "two-bone":
-                chain = ik.Chain.planar([1.0, 1.0]) if dim == 2 else ik.Chain.spatial([1.0, 1.0])
-            for costs in (False, True):
-                items = kernels_for(chain, method, costs=costs)
+        for costs in (False, True):
+            ran = set()
+            for method, options in runs:
+                n = 2 if method == "two-bone" else 4
+                chain = ik.Chain.planar([1.0] * n) if dim == 2 else ik.Chain.spatial([1.0] * n)
+                items = kernels_for(chain, method, costs=costs, **options)
                 assert items, (method, dim)
-                ik.batch.evaluate(chain, np.zeros((1, dim)), method, costs=costs)
-                for fn, sig in items:
+                ik.batch.evaluate(chain, np.zeros((1, dim)), method, costs=costs, **options)
+                first = items if method != "auto" else items[:3]  # the kernel, cost, engine
+                for fn, sig in first:
                     assert jit._has(fn, sig), (method, dim, costs, fn)
+                if method == "auto":
+                    assert key(items) <= ran, (dim, costs, key(items) - ran)
+                ran |= key(items)
     with pytest.raises(ik.UnknownMethodError):
         kernels_for(ik.Chain.planar([1.0, 1.0]), "nope")
     with pytest.raises(ik.InvalidOptionError):
