@@ -153,6 +153,40 @@ def test_a_branch_cut_off_by_a_limit_next_to_the_start_is_found():
     assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
 
 
+STRETCHED_ELBOW_CASES = [  # the Panda: a solution q with joint 4 within 3 mrad of its upper
+    # limit (the elbow nearly stretched), and a start within 0.05 rad per joint of it
+    (
+        [1.8582998993770796, -0.5307492912033935, 0.3395994152024957, -0.07280594532415485],
+        [0.030576410820031708, 2.6373504632127003, 0.14332258878382698],
+        [1.892490184776672, -0.4980705325635044, 0.2974902968143145, -0.0698],
+        [0.02281031009732183, 2.6408280279023635, 0.11596694298277986],
+    ),
+    (
+        [2.6018643597195124, 1.3857381717805928, -0.338116537330051, -0.07216972302063941],
+        [2.5306285901733934, 1.6965814874795846, 0.2382156576051222],
+        [2.557559377735381, 1.3839321457453795, -0.3387667916479674, -0.0698],
+        [2.488102261274691, 1.6692772905472142, 0.20289880032169816],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", STRETCHED_ELBOW_CASES)
+def test_following_with_the_elbow_at_its_limit_keeps_the_branch(case):
+    """Beside the stretched elbow, joints 3 and 5 swing by tenths of a radian as joint 7
+    turns by hundredths, so the nearest solution lies in a window of joint 7 a few mrad wide;
+    the local solve from the start (its elbow at the limit) stalls 1-3 cm from the pose. The
+    start's branch is followed across joint 7's values near the start's into that window; the
+    answer came from another branch 0.14 and 12 rad^2 away."""
+    robot = _arm("panda")
+    q = np.array(case[0] + case[1])
+    near = np.array(case[2] + case[3])
+    frame = robot.tip_frame(q)
+    sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=near)
+    assert sol.status is ik.Status.REACHED
+    assert np.all(sol.angles >= robot.lo) and np.all(sol.angles <= robot.hi)
+    assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+
+
 @pytest.mark.parametrize("case", BEYOND_REACH_CASES)
 def test_a_branch_the_closed_form_loses_near_a_fold_is_kept_from_the_local_solve(case):
     """Each solution lies near a fold of joint 7, where the closed form of the six other

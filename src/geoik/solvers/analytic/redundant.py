@@ -24,8 +24,12 @@ joints, where it lies in a window of the held joint's values narrower than any g
 held value is the seed (:func:`_edge`: at a fold, where the held joint turns back along the
 solutions, or with a joint at its limit, the closed form meets that branch only on one side of the
 value, and the value is bisected towards the branch's edge from there; so too when the steps end
-unsettled within :data:`_LOCAL_NEARLY` of the pose, as they can beside a joint's limit). Then the
-start's value is
+unsettled within :data:`_LOCAL_NEARLY` of the pose, as they can beside a joint's limit). Where
+the steps stall and the start's own pose lies near the goal (a target followed), the start's
+branch is also followed across nearby values of the held joint (:func:`_follow_branch`): beside a
+singularity of the six other joints (the Panda's elbow stretched to its limit) two of them swing
+fast as the held joint turns, and the nearest solution lies in a window of its values narrower than
+any grid's step. Then the start's value is
 tried, then (without a seed) values at growing offsets from it, then :data:`SAMPLES` values evenly
 across the joint's limits, outward from the start's; a value farther from the start's than the best
 distance found is skipped (its own term alone exceeds it, so a good seed leaves little to try).
@@ -118,6 +122,16 @@ _LOCAL_DAMPING = 1e-12
 _LOCAL_NEARLY = 1e-2
 """Pose error (radians; metres per metre of the arm's size) within which an unsettled local
 solve's answer is taken as near a solution, its branch sought by :func:`_edge`."""
+_FOLLOWED = 0.1
+"""Pose error of the start (radians; metres per metre of the arm's size) within which a stalled
+local solve has the start's branch followed (:func:`_follow_branch`): a target followed."""
+_WINDOW = 0.25
+"""Radians of the held joint, each way from the start's, over which the start's branch is
+followed (:func:`_follow_branch`)."""
+_WINDOW_STEPS = 6
+"""Values tried each way in :data:`_WINDOW`."""
+_WINDOW_GOLDEN = 12
+"""Golden-section steps (one value each) about the nearest of them."""
 _SAME_LOCAL = 1e-6
 """Radians per joint within which a closed-form row is the local solve's solution."""
 
@@ -503,9 +517,18 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
             seed = _edge(problem, q7, v, (lo, hi), work)
         else:
             seed = (_nearest(problem, v, work, np.inf, q7), v)
+    ladder = seed[0] == np.inf  # no seed from the local solve: offsets from the start's value
+    settled_at = seed[1]  # the local solve's value: refined by its steps already
+    if settled == 0 and _start_near(problem):
+        # the local solve stalled near the pose (beside a singularity of the six other joints,
+        # a joint at its limit): the start's branch followed across the held joint's values
+        # to its nearest, in a window that can be narrower than any grid's step
+        found = _follow_branch(problem, (lo, hi), work, q7)
+        if found[0] < seed[0]:
+            seed = found
     for count in (SAMPLES, FINE_SAMPLES):  # the fine scan only when the coarse finds nothing
-        v, key = _scan(problem, (lo, hi), count, work, seed)
-        if key < np.inf and v != seed[1]:  # else the local solve found the nearest
+        v, key = _scan(problem, (lo, hi), count, work, seed, ladder)
+        if key < np.inf and v != settled_at:  # else the local solve found the nearest
             step = (hi - lo) / (count - 1)
             span = (lo, hi)
             if held[7] > -np.inf:  # farther from the start's value than sqrt(key): no nearer
@@ -527,6 +550,124 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     if has_local:
         return _with_local(problem, start6, local, local_err, tols, rows6, out)
     return _fallback(problem, start6, (lo, hi), tols, rows6, out)
+
+
+@njit(cache=True)
+def _start_near(problem):
+    """Whether the start's own pose lies within :data:`_FOLLOWED` of the goal (metres per
+    metre of the arm's size; radians): a target followed."""
+    _, held, _, start = problem
+    dp, da = _pose_error(problem, start)
+    size = chain_size(held[31:55].reshape((8, 3)))
+    return dp <= _FOLLOWED * size and da <= _FOLLOWED
+
+
+@njit(cache=True)
+def _branch_distance(problem, v, work, ref, keep):
+    """At held value ``v``, the family's candidate (least squares left out) nearest ``ref``
+    (7,), whatever the limits: its joint values into ``keep`` (7,, robot order, each turn the
+    one nearest ``ref``'s, so that a branch followed from value to value stays continuous), and
+    its squared distance from ``start`` (radians squared; inf when it lies outside the limits
+    or there is no candidate). ``problem`` and ``work`` as :func:`_nearest` takes them."""
+    model, held, goal, _ = problem
+    Rg, pg = goal
+    cand, cflags = work[0], work[1]
+    j = int(held[0])
+    H = model[2:20].reshape((6, 3))
+    P = model[20:41].reshape((7, 3))
+    points = model[50:56].reshape((2, 3))
+    lo = model[56:62]
+    hi = model[62:68]
+    reverse = model[1] != 0.0
+    r6, p6 = held_goal(held, Rg, pg, v)
+    _, g_pos, R06 = chain_goal(model, r6, p6)
+    tip0 = (0.0, 0.0, 0.0)
+    for i in range(7):
+        tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
+    count = solve_6r_closed(int(model[0]), (H, P, points), (R06, g_pos), tip0, work)
+    best = np.inf
+    pick = -1
+    for c in range(count):
+        if cflags[c] & LEAST_SQUARES:
+            continue
+        dist = 0.0
+        for i in range(6):
+            x = -cand[c, 5 - i] if reverse else cand[c, i]
+            dist += wrap(x - ref[i + 1 if i >= j else i]) ** 2
+        if dist < best:
+            best, pick = dist, c
+    if pick < 0:
+        return np.inf
+    start = problem[3]
+    dv = v - start[j]
+    dist = wrap(dv) ** 2 if held[7] == -np.inf else dv * dv
+    for i in range(6):
+        k = i + 1 if i >= j else i
+        x = -cand[pick, 5 - i] if reverse else cand[pick, i]
+        keep[k] = ref[k] + wrap(x - ref[k])
+        x = _into_limits(wrap(x), lo[i], hi[i], start[k])
+        if x != x:
+            dist = np.inf
+        else:
+            d = x - start[k]
+            dist += wrap(d) ** 2 if lo[i] == -np.inf else d * d
+    keep[j] = v
+    return dist
+
+
+@njit(cache=True)
+def _follow_branch(problem, span, work, keep):
+    """The start's branch (the candidate nearest the start at the start's held value) followed
+    across :data:`_WINDOW_STEPS` values each way within :data:`_WINDOW` radians of the start's
+    (in ``span`` ``(lo, hi)``; a value farther than the best distance found is not tried),
+    then a golden-section search within a step of the nearest, :data:`_WINDOW_GOLDEN` more
+    values: ``(distance, value)`` of the nearest solution within the limits found (inf
+    when none). Beside a singularity of the six other joints, two of them swing fast as the
+    held joint turns and the nearest solution lies in a window of its values narrower than any
+    grid's step. ``keep`` (7,) scratch."""
+    _, held, _, start = problem
+    lo, hi = span
+    j = int(held[0])
+    v0 = min(max(start[j], lo), hi)
+    h = _WINDOW / _WINDOW_STEPS
+    ref = start.copy()
+    best = _branch_distance(problem, v0, work, ref, keep)
+    best_v = v0
+    best_ref = keep.copy()
+    at_v0 = keep.copy()
+    for side in (1.0, -1.0):
+        ref[:] = at_v0
+        for k in range(1, _WINDOW_STEPS + 1):
+            v = v0 + side * k * h
+            if not lo <= v <= hi:
+                break
+            dv = v - v0
+            if dv * dv >= best:
+                break
+            g = _branch_distance(problem, v, work, ref, keep)
+            ref[:] = keep
+            if g < best:
+                best, best_v = g, v
+                best_ref[:] = keep
+    a, b = max(lo, best_v - h), min(hi, best_v + h)
+    ratio = 0.5 * (math.sqrt(5.0) - 1.0)
+    x = b - ratio * (b - a)
+    y = a + ratio * (b - a)
+    gx = _branch_distance(problem, x, work, best_ref, keep)
+    gy = _branch_distance(problem, y, work, best_ref, keep)
+    for _ in range(_WINDOW_GOLDEN):
+        if gx < gy:
+            b, y, gy = y, x, gx
+            x = b - ratio * (b - a)
+            gx = _branch_distance(problem, x, work, best_ref, keep)
+        else:
+            a, x, gx = x, y, gy
+            y = a + ratio * (b - a)
+            gy = _branch_distance(problem, y, work, best_ref, keep)
+    for g, v in ((gx, x), (gy, y)):
+        if g < best:
+            best, best_v = g, v
+    return best, best_v
 
 
 @njit(cache=True)
@@ -631,7 +772,7 @@ def _fallback(problem, start6, span, tols, rows6, out):
 
 
 @njit(cache=True)
-def _scan(problem, span, count, work, seed):
+def _scan(problem, span, count, work, seed, ladder):
     """The start's value of the held joint (clamped into ``span``, ``(lo, hi)`` radians) and
     ``count`` values evenly across ``span``, outward from it: the value whose nearest candidate
     is nearest ``start``, and its squared distance (inf when none has a candidate within the
@@ -651,7 +792,7 @@ def _scan(problem, span, count, work, seed):
     # limit): offsets from the start's value growing threefold, each tried while it can still
     # be nearer than the best found
     step = (hi - lo) / (count - 1)
-    off = _LADDER if seed[0] == np.inf else step  # a seed: the local solve found that window
+    off = _LADDER if ladder else step  # else a seed: the local solve found that window
     while off < step:  # farther out, the grid's own spacing
         if off * off >= best:
             break
