@@ -174,6 +174,25 @@ def held_goal(held, Rg, pg, v):
     return mm(Rg, turn), (pg[0] + d[0], pg[1] + d[1], pg[2] + d[2])
 
 
+@njit(cache=True, inline="always")
+def _candidates(problem, v, work):
+    """The family's candidates for the six joints with the held joint at ``v`` (radians), in
+    the order and signs of the chain as solved, into ``work`` (``(cand, cflags, two, four3)``,
+    :func:`.families.solve_6r_closed`'s outputs and scratch); returns their count.
+    ``problem`` as :func:`_nearest` takes it."""
+    model, held, goal, _ = problem
+    Rg, pg = goal
+    H = model[2:20].reshape((6, 3))
+    P = model[20:41].reshape((7, 3))
+    points = model[50:56].reshape((2, 3))
+    r6, p6 = held_goal(held, Rg, pg, v)
+    _, g_pos, R06 = chain_goal(model, r6, p6)
+    tip0 = (0.0, 0.0, 0.0)
+    for i in range(7):
+        tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
+    return solve_6r_closed(int(model[0]), (H, P, points), (R06, g_pos), tip0, work)
+
+
 @njit(cache=True)
 def _nearest(problem, v, work, bound, keep):
     """The squared distance from ``start`` (7,) of the nearest candidate within the limits at
@@ -188,22 +207,13 @@ def _nearest(problem, v, work, bound, keep):
     start (7,) radians; ``work`` is ``(cand, cflags, two, four3)``,
     :func:`.families.solve_6r_closed`'s
     outputs and scratch."""
-    model, held, goal, start = problem
-    Rg, pg = goal
+    model, held, _, start = problem
     cand, cflags = work[0], work[1]
     j = int(held[0])
-    H = model[2:20].reshape((6, 3))
-    P = model[20:41].reshape((7, 3))
-    points = model[50:56].reshape((2, 3))
     lo = model[56:62]
     hi = model[62:68]
     reverse = model[1] != 0.0
-    r6, p6 = held_goal(held, Rg, pg, v)
-    g_rot, g_pos, R06 = chain_goal(model, r6, p6)
-    tip0 = (0.0, 0.0, 0.0)
-    for i in range(7):
-        tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
-    count = solve_6r_closed(int(model[0]), (H, P, points), (R06, g_pos), tip0, work)
+    count = _candidates(problem, v, work)
     dv = v - start[j]
     if held[7] == -np.inf:
         dv = wrap(dv)
@@ -569,22 +579,13 @@ def _branch_distance(problem, v, work, ref, keep):
     one nearest ``ref``'s, so that a branch followed from value to value stays continuous), and
     its squared distance from ``start`` (radians squared; inf when it lies outside the limits
     or there is no candidate). ``problem`` and ``work`` as :func:`_nearest` takes them."""
-    model, held, goal, _ = problem
-    Rg, pg = goal
+    model, held, _, start = problem
     cand, cflags = work[0], work[1]
     j = int(held[0])
-    H = model[2:20].reshape((6, 3))
-    P = model[20:41].reshape((7, 3))
-    points = model[50:56].reshape((2, 3))
     lo = model[56:62]
     hi = model[62:68]
     reverse = model[1] != 0.0
-    r6, p6 = held_goal(held, Rg, pg, v)
-    _, g_pos, R06 = chain_goal(model, r6, p6)
-    tip0 = (0.0, 0.0, 0.0)
-    for i in range(7):
-        tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
-    count = solve_6r_closed(int(model[0]), (H, P, points), (R06, g_pos), tip0, work)
+    count = _candidates(problem, v, work)
     best = np.inf
     pick = -1
     for c in range(count):
@@ -598,7 +599,6 @@ def _branch_distance(problem, v, work, ref, keep):
             best, pick = dist, c
     if pick < 0:
         return np.inf
-    start = problem[3]
     dv = v - start[j]
     dist = wrap(dv) ** 2 if held[7] == -np.inf else dv * dv
     for i in range(6):
@@ -777,7 +777,8 @@ def _scan(problem, span, count, work, seed, ladder):
     ``count`` values evenly across ``span``, outward from it: the value whose nearest candidate
     is nearest ``start``, and its squared distance (inf when none has a candidate within the
     limits), or ``seed`` ``(distance, value)`` when none is nearer. A value farther from the
-    start's than the best distance found is skipped: its own term alone exceeds it.
+    start's than the best distance found is skipped: its own term alone exceeds it. With
+    ``ladder``, offsets from the start's value growing threefold are tried first.
     ``problem`` and ``work`` as :func:`_nearest` takes them."""
     _, held, _, start = problem
     lo, hi = span
