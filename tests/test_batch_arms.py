@@ -12,6 +12,7 @@ from geoik.batch import evaluate
 from geoik.batch.arms import ArmBatchResult
 from geoik.robots.analytic import SetStatus
 from geoik.robots.urdf import example_path, load_example
+from tests.test_analytic_redundant import BEYOND_REACH_CASES
 
 pytest.importorskip("yourdfpy")
 
@@ -130,6 +131,27 @@ def test_seven_joints_searched_as_solve_gives_them_and_held_as_solve_all(name):
         assert held.count[i] == (len(one) if one.status is SetStatus.SOLVED else 0)
         np.testing.assert_allclose(held.angles[i], one.rows[0, : robot.n], atol=1e-12, rtol=0)
         assert held.error[i] == pytest.approx(one.rows[0, robot.n + 1], abs=1e-15)
+
+
+@pytest.mark.parametrize("case", BEYOND_REACH_CASES)
+def test_the_search_keeps_a_branch_the_closed_form_loses_near_a_fold(case):
+    """The batch runs ``geoik.solve``'s 7-joint search: where the closed form of the six
+    other joints loses the branch of a followed target near a fold of joint 7, the answer is
+    the local solve's solution, as ``solve`` gives it (``test_analytic_redundant``)."""
+    robot = _seven("xarm7")
+    q = np.array(case[0] + case[1])
+    near = np.array(case[2] + case[3])
+    frame = robot.tip_frame(q)
+    got = evaluate(
+        robot, frame[None, :3, 3], "analytic", orientations=frame[None, :3, :3], start=near
+    )
+    with jit.mode("compiled"):
+        sol = ik.solve(
+            robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=near
+        )
+    np.testing.assert_allclose(got.angles[0], sol.angles, atol=1e-12, rtol=0)
+    assert np.sum((got.angles[0] - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+    assert got.count[0] >= 1 and got.error[0] <= 1e-9 and got.angle_error[0] <= 1e-9
 
 
 def test_quaternions_equal_matrices():
