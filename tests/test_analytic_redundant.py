@@ -98,6 +98,22 @@ def test_a_start_near_a_solution_gets_one_at_most_as_far(name):
         assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
 
 
+def _followed(name, case, method="analytic"):
+    """The 7-joint arm ``name`` solved by ``method`` towards the pose of ``case``'s solution
+    ``q`` (its first two lists) from ``case``'s start (its last two), as a followed target is:
+    REACHED, within the limits, and no farther from the start than ``q`` by more than 0.01
+    rad^2 (another branch is farther by tenths of a rad^2 or more). Returns the solution."""
+    robot = _arm(name)
+    q = np.array(case[0] + case[1])
+    near = np.array(case[2] + case[3])
+    frame = robot.tip_frame(q)
+    sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method=method, start=near)
+    assert sol.status is ik.Status.REACHED
+    assert np.all(sol.angles >= robot.lo) and np.all(sol.angles <= robot.hi)
+    assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+    return sol
+
+
 FOLD_CASES = [  # (a solution q, a start within 0.05 rad per joint of it): the Panda
     (
         [0.5464309549951629, -0.571460183352051, -0.628024539539517, -0.39919639528161355],
@@ -143,14 +159,7 @@ def test_a_branch_cut_off_by_a_limit_next_to_the_start_is_found():
     slows there and ends unsettled 3e-4 m from the pose, at -1.303, where the closed form has no
     candidate of that branch; the answer came from another branch 17 rad^2 away. Its branch is
     now sought at the edge from the unsettled answer, as from a settled one."""
-    robot = _arm("xarm7")
-    q = np.array(LIMIT_EDGE_CASE[0] + LIMIT_EDGE_CASE[1])
-    near = np.array(LIMIT_EDGE_CASE[2] + LIMIT_EDGE_CASE[3])
-    frame = robot.tip_frame(q)
-    sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=near)
-    assert sol.status is ik.Status.REACHED
-    assert np.all(sol.angles >= robot.lo) and np.all(sol.angles <= robot.hi)
-    assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+    _followed("xarm7", LIMIT_EDGE_CASE)
 
 
 STRETCHED_ELBOW_CASES = [  # the Panda: a solution q with joint 4 within 3 mrad of its upper
@@ -177,14 +186,7 @@ def test_following_with_the_elbow_at_its_limit_keeps_the_branch(case):
     the local solve from the start (its elbow at the limit) stalls 1-3 cm from the pose. The
     start's branch is followed across joint 7's values near the start's into that window; the
     answer came from another branch 0.14 and 12 rad^2 away."""
-    robot = _arm("panda")
-    q = np.array(case[0] + case[1])
-    near = np.array(case[2] + case[3])
-    frame = robot.tip_frame(q)
-    sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=near)
-    assert sol.status is ik.Status.REACHED
-    assert np.all(sol.angles >= robot.lo) and np.all(sol.angles <= robot.hi)
-    assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+    _followed("panda", case)
 
 
 @pytest.mark.parametrize("case", BEYOND_REACH_CASES)
@@ -195,16 +197,10 @@ def test_a_branch_the_closed_form_loses_near_a_fold_is_kept_from_the_local_solve
     the six joints are singular there). The local solve of all seven joints finds the
     solution; it was dropped, and the answer came from another branch 15-21 rad^2 away.
     (The batch, which runs the same search: ``test_batch_arms``.)"""
-    robot = _arm("xarm7")
-    q = np.array(case[0] + case[1])
-    near = np.array(case[2] + case[3])
-    frame = robot.tip_frame(q)
     for method in ("analytic", "auto"):
-        sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method=method, start=near)
-        assert sol.status is ik.Status.REACHED and sol.method == "analytic"
+        sol = _followed("xarm7", case, method)
+        assert sol.method == "analytic"
         assert sol.error <= 1e-9 and sol.angle_error <= 1e-9
-        assert np.all(sol.angles >= robot.lo) and np.all(sol.angles <= robot.hi)
-        assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
 
 
 @pytest.mark.parametrize("case", FOLD_CASES)
@@ -213,13 +209,7 @@ def test_a_start_near_a_fold_of_the_held_joint_gets_the_solution_there(case):
     six other joints singular), and the start's value of joint 7 lies beyond the fold, where
     that branch has no solution: the local solve from the start converges to the fold only
     linearly, and once gave up there, answering from another branch 0.35-0.41 rad away."""
-    robot = _arm("panda")
-    q = np.array(case[0] + case[1])
-    near = np.array(case[2] + case[3])
-    frame = robot.tip_frame(q)
-    sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=near)
-    assert sol.status is ik.Status.REACHED
-    assert np.sum((sol.angles - near) ** 2) <= np.sum((q - near) ** 2) + 0.01
+    _followed("panda", case)
 
 
 @pytest.mark.parametrize("name", ["panda", "xarm7"])
