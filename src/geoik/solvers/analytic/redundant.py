@@ -193,6 +193,38 @@ def _candidates(problem, v, work):
     return solve_6r_closed(int(model[0]), (H, P, points), (R06, g_pos), tip0, work)
 
 
+@njit(cache=True, inline="always")
+def _start_distance(problem, v, work, c, bound):
+    """The squared distance (radians squared) from ``start`` of candidate ``c`` of ``work``
+    (:func:`_candidates`) with the held joint at ``v``, each joint's value the turn within its
+    limits nearest the start's (:func:`.finish._into_limits`; inf when no turn is within
+    them), summed until it reaches ``bound`` (then it is at least ``bound``). ``problem`` as
+    :func:`_nearest` takes it."""
+    model, held, _, start = problem
+    cand = work[0]
+    j = int(held[0])
+    lo = model[56:62]
+    hi = model[62:68]
+    reverse = model[1] != 0.0
+    dv = v - start[j]
+    if held[7] == -np.inf:
+        dv = wrap(dv)
+    dist = dv * dv
+    for i in range(6):
+        x = wrap(-cand[c, 5 - i] if reverse else cand[c, i])
+        s = start[i + 1 if i >= j else i]
+        x = _into_limits(x, lo[i], hi[i], s)
+        if x != x:
+            return np.inf
+        d = x - s
+        if lo[i] == -np.inf:
+            d = wrap(d)
+        dist += d * d
+        if dist >= bound:
+            break
+    return dist
+
+
 @njit(cache=True)
 def _nearest(problem, v, work, bound, keep):
     """The squared distance from ``start`` (7,) of the nearest candidate within the limits at
@@ -214,27 +246,11 @@ def _nearest(problem, v, work, bound, keep):
     hi = model[62:68]
     reverse = model[1] != 0.0
     count = _candidates(problem, v, work)
-    dv = v - start[j]
-    if held[7] == -np.inf:
-        dv = wrap(dv)
     best = np.inf
     for c in range(count):
         if cflags[c] & LEAST_SQUARES:
             continue
-        dist = dv * dv
-        for i in range(6):
-            x = wrap(-cand[c, 5 - i] if reverse else cand[c, i])
-            s = start[i + 1 if i >= j else i]
-            x = _into_limits(x, lo[i], hi[i], s)
-            if x != x:
-                dist = np.inf
-                break
-            d = x - s
-            if lo[i] == -np.inf:
-                d = wrap(d)
-            dist += d * d
-            if dist >= bound:
-                break
+        dist = _start_distance(problem, v, work, c, bound)
         if dist < best and dist < bound:
             best = dist
             for i in range(6):
@@ -579,11 +595,9 @@ def _branch_distance(problem, v, work, ref, keep):
     one nearest ``ref``'s, so that a branch followed from value to value stays continuous), and
     its squared distance from ``start`` (radians squared; inf when it lies outside the limits
     or there is no candidate). ``problem`` and ``work`` as :func:`_nearest` takes them."""
-    model, held, _, start = problem
+    model, held, _, _ = problem
     cand, cflags = work[0], work[1]
     j = int(held[0])
-    lo = model[56:62]
-    hi = model[62:68]
     reverse = model[1] != 0.0
     count = _candidates(problem, v, work)
     best = np.inf
@@ -599,20 +613,12 @@ def _branch_distance(problem, v, work, ref, keep):
             best, pick = dist, c
     if pick < 0:
         return np.inf
-    dv = v - start[j]
-    dist = wrap(dv) ** 2 if held[7] == -np.inf else dv * dv
     for i in range(6):
         k = i + 1 if i >= j else i
         x = -cand[pick, 5 - i] if reverse else cand[pick, i]
         keep[k] = ref[k] + wrap(x - ref[k])
-        x = _into_limits(wrap(x), lo[i], hi[i], start[k])
-        if x != x:
-            dist = np.inf
-        else:
-            d = x - start[k]
-            dist += wrap(d) ** 2 if lo[i] == -np.inf else d * d
     keep[j] = v
-    return dist
+    return _start_distance(problem, v, work, pick, np.inf)
 
 
 @njit(cache=True)
