@@ -1000,10 +1000,14 @@ def test_the_page_says_preparing_solvers_until_the_server_is_ready(browser):
 
 
 def tips_settled(pg, timeout=30_000):
-    """Wait until the robot's last solve is for every tip's handle as it is now."""
+    """Wait until the robot's last solve is for every tip's handle as it is now: the 3-D
+    handle's last move has been sent (a move is sent on the next animation frame, so the
+    reply to the move before it can match the tips until then), and the reply answers it."""
     pg.wait_for_function(
         """(() => { const R = geoikState.robot, r = R.reply;
-            return r && R.tips.every(t => { const got = r.tips.find(x => x.name === t.name);
+            const h = geoikState.view3d.robot.handlePose().position;
+            const sent = R.tips[R.selected].position;
+            return r && h.every((v, k) => v === sent[k]) && R.tips.every(t => { const got = r.tips.find(x => x.name === t.name);
               return got && got.target.every((v, k) => Math.abs(v - t.position[k]) < 1e-9);
             }); })()""",
         timeout=timeout,
