@@ -1037,13 +1037,12 @@ def test_a_hand_has_a_handle_and_a_readout_per_fingertip(browser, page):
         pg.mouse.move(x + 12, y + 16, steps=6)
         pg.mouse.up()
         assert state(pg, "s.robot.selected") == 2
-        after = state(pg, "s.robot.tips")
-        assert after[2]["position"] != before[2]["position"]
-        assert [t["position"] for k, t in enumerate(after) if k != 2] == [
-            t["position"] for k, t in enumerate(before) if k != 2
-        ]
         r = tips_settled(pg)
         now = state(pg, "s.robot.tips")  # where the drag left the handles (its last step)
+        assert now[2]["position"] != before[2]["position"]
+        assert [t["position"] for k, t in enumerate(now) if k != 2] == [
+            t["position"] for k, t in enumerate(before) if k != 2
+        ]
         cells = pg.eval_on_selector_all(
             "#r-tips tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))"
         )
