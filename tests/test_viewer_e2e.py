@@ -1007,7 +1007,8 @@ def tips_settled(pg, timeout=30_000):
         """(() => { const R = geoikState.robot, r = R.reply;
             const h = geoikState.view3d.robot.handlePose().position;
             const sent = R.tips[R.selected].position;
-            return r && h.every((v, k) => v === sent[k]) && R.tips.every(t => { const got = r.tips.find(x => x.name === t.name);
+            return r && h.every((v, k) => v === sent[k]) && R.tips.every(t => {
+              const got = r.tips.find(x => x.name === t.name);
               return got && got.target.every((v, k) => Math.abs(v - t.position[k]) < 1e-9);
             }); })()""",
         timeout=timeout,
