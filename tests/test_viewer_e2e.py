@@ -459,10 +459,12 @@ def test_scene_is_solved_and_drawn_while_it_moves_and_idle_when_still(page, scen
 
 def scene_settled(pg):
     """Wait until the scene's last input is sent (the page sends it on the frame after a
-    request comes free) and every request has its reply, the scene's answering the last."""
+    request comes free) and every request has its reply, the scene's answering the last, and
+    that reply is drawn (on the frame after it comes: the 3-D handle snaps to it then)."""
     pg.wait_for_function(
         "!geoikState.sceneQueued && geoikState.pending === 0"
-        " && (geoikState.sceneReply || {}).id >= geoikState.lastSent",
+        " && (geoikState.sceneReply || {}).id >= geoikState.lastSent"
+        " && geoikState.sceneDrawn === geoikState.sceneReply.id",
         timeout=30_000,
     )
 

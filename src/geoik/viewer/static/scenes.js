@@ -216,6 +216,7 @@ function updateFps(now) {
 }
 
 function drawScene(r) {
+  S.sceneDrawn = r.id; // the reply drawn last: tests wait for the last reply's drawing
   const prims = r.scene === "arm" ? armPrims(r) : r.scene === "cyclist" ? cyclistPrims(r) : handPrims(r);
   drawViews(boxes, prims, SCENES[r.scene].ground);
   view3d.draw(r, r.id > handleMovedAfter);
