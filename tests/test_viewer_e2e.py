@@ -633,10 +633,13 @@ def model_page(tmp_path_factory, browser, page):
 
 
 def robot_settled(pg, timeout=30_000):
-    """Wait until the robot's last solve is for where the handle is now."""
+    """Wait until the robot's last solve is for where the handle is now: nothing left to send
+    (a move or a change of the settings is sent on the next frame), every request answered, and
+    the last reply's target the handle's."""
     pg.wait_for_function(
         """(() => { const r = geoikState.robot.reply, h = geoikState.view3d.robot.handlePose();
-            return r && r.target.every((v, k) => Math.abs(v - h.position[k]) < 1e-9); })()""",
+            return !geoikState.robot.queued && geoikState.pending === 0
+                && r && r.target.every((v, k) => Math.abs(v - h.position[k]) < 1e-9); })()""",
         timeout=timeout,
     )
     return state(pg, "s.robot.reply")
@@ -743,10 +746,10 @@ def test_the_robot_is_solved_while_its_target_moves_and_idle_when_still(model_pa
     r = state(pg, "s.robot.reply")
     assert r["status"] == "REACHED", r
     pg.wait_for_function(
-        "/^\\d+ frames?\\/s$/.test(document.getElementById('r3-fps').textContent)", timeout=10_000
+        "/^\\d+ frames?\\/s$/.test(document.getElementById('r3-fps').textContent)", timeout=30_000
     )
     pg.uncheck("#r-auto")
-    pg.wait_for_function("geoikState.pending === 0")
+    robot_settled(pg)  # the last move sent (not only every request sent so far answered)
     browser_frames(pg, 5)
     sent, drawn = state(pg, "[s.sent.robot_solve, s.view3d.robot.frames]")
     browser_frames(pg, 20)
@@ -754,7 +757,7 @@ def test_the_robot_is_solved_while_its_target_moves_and_idle_when_still(model_pa
     pg.wait_for_function(
         "['r3-fps', 'r3-draw'].every(id => document.getElementById(id).textContent"
         ".startsWith('idle'))",
-        timeout=10_000,
+        timeout=30_000,
     )
     assert pg.errors == []
 

@@ -37,6 +37,10 @@ let ghostMaterial = null;
 const st = { start: null, press: null, ghostMeshes: -1, inflight: 0, sentMoves: -1, force: false, reset: false, times: [], renders: [], shown: 0, t0: 0, cells: [], ray: new THREE.Raycaster(), pointer: new THREE.Vector2() };
 
 onDisconnect(() => (st.inflight = 0));
+// whether a move of the handle or a change of the solve's settings is still to be sent (it goes
+// on the next frame once a request is free): tests wait for false before reading a reply as the
+// last one's
+Object.defineProperty(R, "queued", { get: () => Boolean(view) && (view.handleMoves !== st.sentMoves || st.force), enumerable: true });
 
 /** Show the robot panel (made on first use: WebGL needs a laid-out canvas). */
 export function showRobot() {
