@@ -659,7 +659,7 @@ def test_the_robot_is_shown_first_with_its_meshes(model_page):
     assert set(names) >= {"auto", "ccd", "dls"} and pg.input_value("#r-method") == "auto"
     rows = pg.eval_on_selector_all("#r-joints tr", "rs => rs.map(r => r.innerText)")
     assert len(rows) == 8 and "panda_joint4" in rows[4] and "-176° … -4°" in rows[4]
-    pg.wait_for_timeout(300)
+    view_drawn(pg, "robot")  # every mesh drawn
     pg.screenshot(path=ARTIFACTS / "viewer-robot-rest.png")
     assert pg.errors == []
 
