@@ -185,7 +185,7 @@ def settled(pg, timeout=30_000):
     """Wait until the last solve reply is for the current target and nothing is pending."""
     pg.wait_for_function(
         """(() => { const s = window.geoikState, r = s.lastReply;
-            return r && r.type === 'solve' && !s.replaying &&
+            return r && r.type === 'solve' && !s.replaying && s.pending === 0 &&
                    r.target[0] === s.target[0] && r.target[1] === s.target[1]; })()""",
         timeout=timeout,
     )
