@@ -387,7 +387,8 @@ def test_map_overlay_shows_the_metric_map_with_its_legend(page):
         "end-effector path length (unit of the link lengths)",
     ] in options
     page.click("#replay")  # the docs' picture: map, chain, replayed trace
-    page.wait_for_function("!geoikState.replaying", timeout=30_000)
+    # the motion asked for, come (its replay starts as it comes) and replayed to its end
+    page.wait_for_function("geoikState.pending === 0 && !geoikState.replaying", timeout=30_000)
     page.screenshot(path=ARTIFACTS / "viewer-map.png")
     page.uncheck("#overlay")
     assert state(page, "s.overlay") is False and state(page, "s.map.state") == "off"
