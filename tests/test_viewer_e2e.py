@@ -799,7 +799,9 @@ def test_the_rig_plays_pins_a_hand_and_saves_the_posed_clip(model_page):
     j = clip["names"].index("mixamorig:LeftHand")
     assert g["reply"]["pins"][0]["reached"] is True
     assert math.dist(g["reply"]["positions"][j], pose["position"]) <= 1e-3 * clip["size"]
-    # press the right foot's ball: a second pin where it is
+    # press the right foot's ball: a second pin where it is (drawn there first: a press is
+    # picked against the balls as last drawn)
+    view_drawn(pg, "rig")
     foot = clip["names"].index("mixamorig:RightFoot")
     x, y = pg.evaluate(f"geoikState.view3d.rig.toClient(geoikState.rig.reply.positions[{foot}])")
     pg.mouse.click(x, y)
