@@ -1165,7 +1165,7 @@ def test_on_a_phone_the_view_comes_first_and_the_controls_within_reach(model_pag
     """390 x 844, on every tab: no sideways overflow, the tabs on one row, the view first and the
     solver picker and the first readouts within the first 900 pixels of the page. (The tabs are
     visited in turn on one page, the first as the page starts: each tab's layout is read after
-    its own click, as a user switching tabs on a phone meets it.)"""
+    its own click, once its first answer is shown, as a user switching tabs on a phone meets it.)"""
     pg = model_page
     size = pg.viewport_size
     pg.set_viewport_size({"width": 390, "height": 844})
@@ -1177,9 +1177,20 @@ def test_on_a_phone_the_view_comes_first_and_the_controls_within_reach(model_pag
     assert pg.errors == []
 
 
+TAB_SHOWN = {
+    "chain": "geoikState.positions",
+    "robot": "geoikState.robot.reply",
+    "rig": "geoikState.rig.reply",
+}
+"""Per tab, what holds once its first answer has come (a scene's: its reply); the texts that lay
+out its panel (the clip's title and frame, a scene's readouts) come with it, drawn a frame later."""
+
+
 def phone_layout(pg, tab):
     """The phone checks of one tab, on a page already at 390 x 844."""
     pg.click(f"#tabs button[data-scene={tab}]")
+    shown = TAB_SHOWN.get(tab, f"(geoikState.sceneReply || {{}}).scene === '{tab}'")
+    pg.wait_for_function(shown, timeout=WARM_TIMEOUT_MS)
     browser_frames(pg, 3)
     pg.evaluate("window.scrollTo(0, 0)")
     d = pg.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
