@@ -1092,6 +1092,13 @@ def test_every_bundled_robot_is_framed_with_its_handles_well_inside_the_view(bro
         )
         for width, height in ((1440, 900), (390, 844)):
             pg.set_viewport_size({"width": width, "height": height})
+            # the view has taken its canvas's new size (a resize observer's callback, run when
+            # the browser next lays the page out) and framed the robot again for it
+            pg.wait_for_function(
+                """(v => v.framed && v.camera.aspect === v.canvas.clientWidth
+                    / v.canvas.clientHeight)(geoikState.view3d.robot)""",
+                timeout=30_000,
+            )
             browser_frames(pg, 3)
             for x, y in handles_in_view(pg):
                 assert 0.12 <= x <= 0.88 and 0.12 <= y <= 0.88, (name, width, x, y)
