@@ -498,14 +498,29 @@ def test_kernels_for_names_what_a_batch_compiles():
         kernels_for(ik.Chain.planar([1.0, 1.0]), "ccd", tol=-1.0)
 
 
+def _flock_waited_for(path: str) -> bool | None:
+    """Whether someone waits for an ``flock`` on the file ``path`` (Linux lists each waiter in
+    ``/proc/locks`` as ``N: -> FLOCK ... MAJ:MIN:INODE ...``); None where nothing lists them."""
+    if not os.path.exists("/proc/locks"):
+        return None
+    inode = os.stat(path).st_ino
+    with open("/proc/locks", encoding="ascii") as f:
+        for fields in map(str.split, f):
+            if fields[1:3] == ["->", "FLOCK"] and int(fields[6].rsplit(":", 1)[1]) == inode:
+                return True
+    return False
+
+
 @pytest.mark.skipif(os.name != "posix", reason="the lock is POSIX flock")
 def test_cache_saves_wait_for_the_lock(tmp_path):
     """Saving into numba's disk cache takes the cache directory's lock: a save (here from a
     thread) does not touch the index while another holder keeps the lock, and completes once it
     is released. Two processes compiling at once (compile_ahead's helper) therefore never
-    interleave their reads and writes of one function's index."""
+    interleave their reads and writes of one function's index. The save is judged once it waits
+    for the lock (as the kernel lists it), not after a time it might not have started within."""
     import fcntl
     import threading
+    import time
 
     from numba.core.caching import IndexDataCacheFile
 
@@ -519,7 +534,14 @@ def test_cache_saves_wait_for_the_lock(tmp_path):
         fcntl.flock(fd, fcntl.LOCK_EX)
         saver = threading.Thread(target=cache.save, args=(("sig",), b"code"))
         saver.start()
-        saver.join(0.5)
+        if _flock_waited_for(lock) is None:  # no list of waiters here: give it half a second
+            saver.join(0.5)
+        else:
+            deadline = time.monotonic() + 60  # a hang guard: it waits within moments
+            while not _flock_waited_for(lock) and saver.is_alive():
+                assert time.monotonic() < deadline, "the save neither waited nor ended"
+                time.sleep(0.01)
+            assert _flock_waited_for(lock)
         assert saver.is_alive() and not (here / "f-1.py311.nbi").exists()
     finally:
         os.close(fd)
