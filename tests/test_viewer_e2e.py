@@ -525,17 +525,22 @@ def press_handle(pg, view, where=None, taken="true"):
     """Press the mouse on the 3-D handle of ``view`` (its centre, or the client point the
     JavaScript expression ``where`` gives) and keep it down, once the press has taken the
     handle (the view says it is dragging, and the expression ``taken`` holds); returns the
-    point pressed. A press that misses (a reply moved the handle, or the view was drawn anew,
-    between reading its place and pressing: a loaded machine) is let go without moving and
-    made again."""
+    point pressed. The page's clock is held from reading the place to pressing it, so that no
+    frame draws a reply (which moves an animated scene's handle) in between; a press that still
+    misses is let go without moving and made again."""
     where = where or f"(v => v.toClient(v.handlePose().position))(geoikState.view3d.{view})"
     for _ in range(10):
         view_drawn(pg, view)
         browser_frames(pg, 2)
-        x0, y0 = pg.evaluate(where)
-        pg.mouse.move(x0, y0)
-        pg.mouse.down()
-        if state(pg, f"s.view3d.{view}.dragging && ({taken})"):
+        pause(pg)
+        try:
+            x0, y0 = pg.evaluate(where)
+            pg.mouse.move(x0, y0)
+            pg.mouse.down()
+            took = state(pg, f"s.view3d.{view}.dragging && ({taken})")
+        finally:
+            pg.clock.resume()
+        if took:
             return x0, y0
         pg.mouse.up()
     raise AssertionError("ten presses on the handle did not take it")
