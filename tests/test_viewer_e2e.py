@@ -1132,6 +1132,7 @@ def test_a_handle_dragged_past_the_views_edge_keeps_moving(model_page):
     assert math.dist(inside, outside) > 1e-3  # it kept following the pointer
     assert handle_xy(pg, "robot")[0] > rect["right"] - 4
     assert pg.evaluate("String(getSelection())") == ""  # and nothing got selected
+    robot_settled(pg)  # the handle's last move sent: the tip framed below is where it is
     pg.click("#r-frame")  # framed again: the handle back in sight
     browser_frames(pg, 3)
     x, y = handle_xy(pg, "robot")
