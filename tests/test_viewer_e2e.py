@@ -691,9 +691,11 @@ def test_dragging_the_robot_handle_solves_and_the_robot_follows(model_page):
 
 def robot_answered_handle(pg, method, timeout=30_000):
     """Wait until the robot's last reply is ``method``'s solve for the handle's pose as it is
-    now, position and orientation (a quaternion or its negative), and return it."""
+    now, position and orientation (a quaternion or its negative), with nothing left to send or
+    in flight (a click on "rest" is sent on the next frame), and return it."""
     pg.wait_for_function(
         """(m => { const r = geoikState.robot.reply, h = geoikState.view3d.robot.handlePose();
+            if (geoikState.robot.queued || geoikState.pending !== 0) return false;
             if (!r || r.method !== m || !r.orientation) return false;
             const q = h.quaternion;
             const near = s => r.orientation.every((v, k) => Math.abs(v - s * q[k]) < 1e-9);
