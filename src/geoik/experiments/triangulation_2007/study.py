@@ -103,11 +103,11 @@ def net_changes_deg(sol: ik.Solution) -> np.ndarray:
     """Per joint, the angle between its start and final rotation (degrees), (n,)."""
     keys = sol.motion.keys
     a, b = keys[0], keys[-1]
-    out = np.empty(a.shape[0])
-    for j in range(a.shape[0]):
-        d = g.qmul(*b[j], a[j, 0], -a[j, 1], -a[j, 2], -a[j, 3])
-        out[j] = math.degrees(g.q_angle(*d))
-    return out
+    # b a^-1 per joint (a unit quaternion's inverse is its conjugate): its scalar part and the
+    # length of its vector part give the angle, 2 atan2(|v|, |w|)
+    w = np.einsum("ij,ij->i", b, a)
+    v = a[:, :1] * b[:, 1:] - b[:, :1] * a[:, 1:] - np.cross(b[:, 1:], a[:, 1:])
+    return np.degrees(2.0 * np.arctan2(np.sqrt(np.einsum("ij,ij->i", v, v)), np.abs(w)))
 
 
 def net_change_deg(sol: ik.Solution) -> float:
@@ -150,7 +150,8 @@ def run_method(
             ik.Status.STALLED: g.STALLED,
         }[sol.status]
         out["iterations"][i] = sol.iterations
-        out["performed"][i] = ik.costs(sol).rotation_sum_deg
+        # cost C as performed: ik.costs' rotation sum, without the path it also measures
+        out["performed"][i] = math.degrees(float(sol.motion.rotations().sum()))
         net = net_changes_deg(sol)
         out["net"][i], out["net_last"][i] = net.sum(), net[-1]
         if mode == "previous":
