@@ -68,6 +68,7 @@ from geoik.solvers.analytic.finish import (
     goal_error,
     jacobian,
     solve_goal_closed,
+    tip_at_zero,
     tuple9,
 )
 from geoik.solvers.analytic.subproblems import LEAST_SQUARES
@@ -175,6 +176,13 @@ def held_goal(held, Rg, pg, v):
 
 
 @njit(cache=True, inline="always")
+def _arm(held):
+    """The 7R arm of a packed held joint (:func:`pack_held`): its axes ``H`` (7, 3), offsets
+    ``P`` (8, 3) and the tip's rotation at the zero configuration ``R_tip`` (3, 3)."""
+    return held[10:31].reshape((7, 3)), held[31:55].reshape((8, 3)), held[55:64].reshape((3, 3))
+
+
+@njit(cache=True, inline="always")
 def _candidates(problem, v, work):
     """The family's candidates for the six joints with the held joint at ``v`` (radians), in
     the order and signs of the chain as solved, into ``work`` (``(cand, cflags, two, four3)``,
@@ -187,10 +195,7 @@ def _candidates(problem, v, work):
     points = model[50:56].reshape((2, 3))
     r6, p6 = held_goal(held, Rg, pg, v)
     _, g_pos, R06 = chain_goal(model, r6, p6)
-    tip0 = (0.0, 0.0, 0.0)
-    for i in range(7):
-        tip0 = (tip0[0] + P[i, 0], tip0[1] + P[i, 1], tip0[2] + P[i, 2])
-    return solve_6r_closed(int(model[0]), (H, P, points), (R06, g_pos), tip0, work)
+    return solve_6r_closed(int(model[0]), (H, P, points), (R06, g_pos), tip_at_zero(P), work)
 
 
 @njit(cache=True, inline="always")
@@ -286,9 +291,7 @@ def _local(problem, q_from, q, jac):
     if int(held[9]) != 7 or start.shape[0] != 7:
         return -1
     j = int(held[0])
-    H = held[10:31].reshape((7, 3))
-    P = held[31:55].reshape((8, 3))
-    R_tip = held[55:64].reshape((3, 3))
+    H, P, R_tip = _arm(held)
     lo = np.empty(7)
     hi = np.empty(7)
     for i in range(7):
@@ -530,7 +533,7 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     local_err = _pose_error(problem, q7) if settled >= 0 else (np.inf, np.inf)
     has_local = settled == 1 and local_err[0] <= tol and local_err[1] <= angle_tol
     # unsettled but near a solution (steps slowed at a joint's limit): its branch sought too
-    nearly = local_err[0] <= _LOCAL_NEARLY * chain_size(held[31:55].reshape((8, 3)))
+    nearly = local_err[0] <= _LOCAL_NEARLY * chain_size(_arm(held)[1])
     nearly = nearly and local_err[1] <= _LOCAL_NEARLY
     if has_local:
         local[:] = q7
@@ -584,7 +587,7 @@ def _start_near(problem):
     metre of the arm's size; radians): a target followed."""
     _, held, _, start = problem
     dp, da = _pose_error(problem, start)
-    size = chain_size(held[31:55].reshape((8, 3)))
+    size = chain_size(_arm(held)[1])
     return dp <= _FOLLOWED * size and da <= _FOLLOWED
 
 
@@ -683,9 +686,7 @@ def _pose_error(problem, q):
     :func:`_nearest` takes it."""
     _, held, goal, _ = problem
     Rg, pg = goal
-    H = held[10:31].reshape((7, 3))
-    P = held[31:55].reshape((8, 3))
-    R_tip = held[55:64].reshape((3, 3))
+    H, P, R_tip = _arm(held)
     R, p = forward(H, P, R_tip, q)
     _, _, dp, da = _errors(Rg, pg, R, p)
     return dp, da
