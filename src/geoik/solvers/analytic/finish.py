@@ -158,7 +158,9 @@ def all_solutions_searched(model, R_goal_in, p_goal_in, start, tol, angle_tol, o
     if bad:
         return bad, 0, 0
     pg = (p_goal_in[0], p_goal_in[1], p_goal_in[2])
-    return solve_goal(model, tuple9(R_goal_in), pg, start, tol, angle_tol, out, 4)
+    # the body inlined, not called: compiled on its own, numba would link and optimise the
+    # whole solve a second time into this thin kernel
+    return _solve_goal(model, tuple9(R_goal_in), pg, start, (tol, angle_tol), out, 4, True)
 
 
 @njit(cache=True, inline="always")
@@ -218,24 +220,18 @@ def chain_goal(model, Rg_in, pg_in):
 
 
 @njit(cache=True)
-def solve_goal(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
-    """:func:`all_solutions` for a goal already checked, given as a 9-tuple rotation (row
-    major) and a 3-tuple position; at most ``steps`` Newton steps per candidate; the searched
-    family only (:func:`_solve_goal`)."""
-    return _solve_goal(model, Rg_in, pg_in, start, (tol, angle_tol), out, steps, True)
-
-
-@njit(cache=True)
 def solve_goal_closed(model, Rg_in, pg_in, start, tol, angle_tol, out, steps):
-    """:func:`solve_goal` for the closed-form families, the search compiled out
-    (:func:`.families.solve_6r_closed`)."""
+    """:func:`all_solutions` for a goal already checked, given as a 9-tuple rotation (row
+    major) and a 3-tuple position; at most ``steps`` Newton steps per candidate; the
+    closed-form families only, the search compiled out (:func:`.families.solve_6r_closed`)."""
     return _solve_goal(model, Rg_in, pg_in, start, (tol, angle_tol), out, steps, False)
 
 
 @njit(cache=True, inline="always")
 def _solve_goal(model, Rg_in, pg_in, start, tols, out, steps, searched):
-    """:func:`solve_goal`'s body: ``tols`` ``(tol, angle_tol)``; with ``searched`` (a
-    constant) the searched family only, else the closed forms only."""
+    """The body of :func:`solve_goal_closed` and :func:`all_solutions_searched`: ``tols``
+    ``(tol, angle_tol)``; with ``searched`` (a constant) the searched family only, else the
+    closed forms only."""
     tol, angle_tol = tols
     code = int(model[0])
     reverse = model[1] != 0.0
@@ -331,7 +327,7 @@ def _errors_first(chain, goal, cands, near, err, group):
 
 @njit(cache=True, inline="always")
 def _buffers(m, n):
-    """The work arrays of :func:`solve_goal` for ``m`` output rows and ``n`` joints, cut from
+    """The work arrays of :func:`_solve_goal` for ``m`` output rows and ``n`` joints, cut from
     one float and one integer array (no further allocation): for ``M = 4 m`` candidates,
     ``cand``, ``rows`` (M, n), ``rerr`` (M, 2), ``keys`` (M,), ``two`` (3, 2), ``four3``
     (4, 3), ``jac`` (6, 7), ``q`` (n,), ``cerr`` (M, 11); ``cflags``, ``group``, ``rflags``,

@@ -178,10 +178,11 @@ def all_solutions_short(model, R_goal, p_goal, start, tol, angle_tol, out):
     return solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, np.empty(WORK_SIZE))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
-    """:func:`all_solutions_short` with its scratch ``work`` (:data:`WORK_SIZE`) given, so
-    that a batch allocates nothing per pose."""
+    """:func:`all_solutions_short` with its scratch ``work`` (:data:`WORK_SIZE`) given.
+    Inlined there: compiled on its own, numba would link and optimise the whole solve a second
+    time into that thin kernel."""
     n = int(model[1])
     H = model[2:17].reshape((5, 3))
     P = model[17:35].reshape((6, 3))
