@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from numba import njit
 
+import geoik
 import geoik as ik
 from geoik import jit
 from geoik.solvers import REGISTRY, chain_methods
@@ -625,3 +628,54 @@ def test_the_metric_maps_experiment_declares_what_its_maps_compile():
     assert len(items) >= 6
     for fn, sig in items:
         assert jit._has(fn, sig), fn
+
+
+def _slice_assignments(tree: ast.AST) -> list[tuple[str, int, str]]:
+    """Every assignment to a slice of an array (``a[:] = x``, ``a[i, :] += x``) in a compiled
+    function of ``tree`` whose value is not a number or a constant's name."""
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        if not any("njit" in ast.unparse(d) for d in fn.decorator_list):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AugAssign):
+                targets, value = [node.target], node.value
+            else:
+                continue
+            sliced = any(
+                isinstance(t, ast.Subscript)
+                and any(isinstance(n, ast.Slice) for n in ast.walk(t.slice))
+                for t in targets
+            )
+            if isinstance(value, ast.UnaryOp):
+                value = value.operand
+            constant = isinstance(value, ast.Constant) or (
+                isinstance(value, ast.Name | ast.Attribute)
+                and ast.unparse(value).split(".")[-1] in ("inf", "nan", "pi")
+                or isinstance(value, ast.Name)
+                and value.id.isupper()
+            )
+            if sliced and not constant:
+                found.append((fn.name, node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_kernel_assigns_an_array_or_a_tuple_to_a_slice():
+    """A slice assignment from an array or a tuple (``dst[i, :] = src``, ``acc[i, :] += v``)
+    compiles numba's shape-mismatch error with its formatted message: a second or two of
+    string formatting in every process that compiles such a kernel, and in every kernel that
+    calls it. Kernels copy with ``copy_into``, add with ``add_into`` or assign elements."""
+    root = Path(geoik.__file__).parent
+    found = [
+        f"{path.relative_to(root)}:{line} {name}: {text}"
+        for path in sorted(root.rglob("*.py"))
+        for name, line, text in _slice_assignments(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert found == []
+    # the check itself finds both forms
+    sample = "@njit\ndef f(a, b, i):\n    a[i, :] = b\n    a[:] += (1.0, 2.0)\n    a[:] = 0.0\n"
+    assert [line for _, line, _ in _slice_assignments(ast.parse(sample))] == [3, 4]

@@ -48,6 +48,15 @@ def copy_into(dst, src):
 
 
 @njit(cache=True)
+def add_into(dst, src):
+    """Add ``src`` (1-D) into ``dst`` of the same length, element by element: kernels add a
+    row with it rather than ``dst[i, :] += src``, which compiles as a slice assignment (see
+    :func:`copy_into`)."""
+    for i in range(src.shape[0]):
+        dst[i] += src[i]
+
+
+@njit(cache=True)
 def total_length(lengths):
     """The links' lengths summed in order (as every kernel sums them: NumPy's own sum pairs
     terms, so it may round differently)."""

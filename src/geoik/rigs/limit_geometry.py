@@ -228,8 +228,8 @@ def rest_turns(parents, order, directions, out):
     m = parents.shape[0]
     frames = np.empty((m, 4))
     r = order[0]
-    frames[r, :] = (1.0, 0.0, 0.0, 0.0)
-    out[r, :] = (1.0, 0.0, 0.0, 0.0)
+    frames[r, 0], frames[r, 1], frames[r, 2], frames[r, 3] = 1.0, 0.0, 0.0, 0.0
+    out[r, 0], out[r, 1], out[r, 2], out[r, 3] = 1.0, 0.0, 0.0, 0.0
     for idx in range(1, m):
         j = order[idx]
         p = parents[j]
@@ -255,7 +255,7 @@ def carry(tree, lim, root_q, fixed, local, pos):
     rest, _, hinge, _, _ = lim
     m = pos.shape[0]
     frames = np.empty((m, 4))
-    frames[order[0], :] = root_q
+    copy_into(frames[order[0]], root_q)
     for idx in range(1, m):
         j = order[idx]
         p = parents[j]

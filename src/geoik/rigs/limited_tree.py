@@ -31,7 +31,9 @@ from geoik.geometry import (
     MAX_ITERATIONS,
     REACHED,
     TINY,
+    add_into,
     all_done,
+    copy_into,
     q_between,
     qmul,
     qrot,
@@ -146,9 +148,10 @@ def backward_pass(tree, lim, active, targeted, targets, pos, work):
         if not active[j]:
             continue
         if targeted[j]:
-            want[j, :] = targets[j]
+            copy_into(want[j], targets[j])
         else:
-            want[j, :] = acc[j] / cnt[j]
+            for r in range(dim):
+                want[j, r] = acc[j, r] / cnt[j]
         p = parents[j]
         if cnt[j] == 1.0:
             dx, dy, dz = _guide(j, child[j], p, want, pos, frames, lim)
@@ -161,7 +164,7 @@ def backward_pass(tree, lim, active, targeted, targets, pos, work):
                 toward(want[j], pos[p], pos[j], pos[p], lengths[j], prop)
         else:
             toward(want[j], pos[p], pos[j], pos[p], lengths[j], prop)
-        acc[p, :] += prop
+        add_into(acc[p], prop)
         cnt[p] += 1.0
         child[p] = j
 
@@ -275,11 +278,12 @@ def circles_round(segments, tree, lim, active, targeted, targets, pos, work):
     for s in range(nseg - 1, -1, -1):
         k = key[s]
         if targeted[k]:
-            want[k, :] = targets[k]
+            copy_into(want[k], targets[k])
         elif cnt[k] > 0.0:
-            want[k, :] = acc[k] / cnt[k]
+            for r in range(want.shape[1]):
+                want[k, r] = acc[k, r] / cnt[k]
         else:
-            want[k, :] = pos[k]
+            copy_into(want[k], pos[k])
         _propose(s, segments, want, pos, acc, cnt, prop)
     bound = 0.0
     for s in range(nseg):

@@ -59,7 +59,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import wrap
+from geoik.geometry import copy_into, wrap
 from geoik.jit import slow_to_compile
 from geoik.solvers.analytic.algebra import mm, mv, rot
 from geoik.solvers.analytic.families import MAX_SOLUTIONS, solve_6r_closed
@@ -542,7 +542,7 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     nearly = local_err[0] <= _LOCAL_NEARLY * chain_size(_arm(held)[1])
     nearly = nearly and local_err[1] <= _LOCAL_NEARLY
     if has_local:
-        local[:] = q7
+        copy_into(local, q7)
     if settled >= 0:
         v = q7[j]
         if abs(v - start[j]) <= _LOCAL_STILL:  # the start's own value, to the local solve's
@@ -651,7 +651,7 @@ def _follow_branch(problem, span, work, keep):
     best_ref = keep.copy()
     at_v0 = keep.copy()
     for side in (1.0, -1.0):
-        ref[:] = at_v0
+        copy_into(ref, at_v0)
         for k in range(1, _WINDOW_STEPS + 1):
             v = v0 + side * k * h
             if not lo <= v <= hi:
@@ -660,10 +660,10 @@ def _follow_branch(problem, span, work, keep):
             if dv * dv >= best:
                 break
             g = _branch_distance(problem, v, work, ref, keep)
-            ref[:] = keep
+            copy_into(ref, keep)
             if g < best:
                 best, best_v = g, v
-                best_ref[:] = keep
+                copy_into(best_ref, keep)
     a, b = max(lo, best_v - h), min(hi, best_v + h)
     ratio = 0.5 * (math.sqrt(5.0) - 1.0)
     x = b - ratio * (b - a)

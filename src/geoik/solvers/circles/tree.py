@@ -11,6 +11,7 @@ from numba import njit
 from geoik.geometry import (
     MAX_ITERATIONS,
     REACHED,
+    add_into,
     all_done,
     clamp,
     copy_into,
@@ -33,7 +34,7 @@ def _propose(seg, segments, want, pos, acc, cnt, prop):
     if rmin <= d <= rmax:
         return  # the segment reaches from where its top is: no correction
     toward(want[k], pos[a], pos[k], pos[a], clamp(d, rmin, rmax), prop)
-    acc[a, :] += prop
+    add_into(acc[a], prop)
     cnt[a] += 1.0
 
 

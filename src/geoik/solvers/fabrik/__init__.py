@@ -236,8 +236,8 @@ def fabrik_2d(model, target, angles, tol, max_iter, opts, rec):
     for it in range(first, max_iter + 1):
         ex, ey = px[n], py[n]
         if is_beyond and it == 1:
-            qx[:] = tx  # straighten: every joint points at the target
-            qy[:] = ty
+            qx.fill(tx)  # straighten: every joint points at the target
+            qy.fill(ty)
         else:
             backward_2d(lengths, lo, hi, px, py, tx, ty, qx, qy)
         forward_2d(lengths, lo, hi, qx, qy, angles, px, py)

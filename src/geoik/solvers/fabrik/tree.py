@@ -11,6 +11,7 @@ from numba import njit
 from geoik.geometry import (
     MAX_ITERATIONS,
     REACHED,
+    add_into,
     all_done,
     copy_into,
     toward,
@@ -65,7 +66,7 @@ def fabrik_tree(tree, goal, pos, tol, max_iter, scale):
                 copy_into(want[j, :], acc[j] / cnt[j])  # the centroid of the sub-base's proposals
             p = parent[j]
             toward(want[j], pos[p], pos[j], pos[p], lengths[j], prop)
-            acc[p, :] += prop
+            add_into(acc[p], prop)
             cnt[p] += 1.0
         for idx in range(1, m):  # root to tips
             j = order[idx]

@@ -83,7 +83,9 @@ def aim_second(model, target, frames):
     fk_3d(lengths, base, quats, pos, world)
     dx, dy, dz = target[0] - pos[1, 0], target[1] - pos[1, 1], target[2] - pos[1, 2]
     if dx * dx + dy * dy + dz * dz > 0.0:
-        quats[1, :] = joint_quat_toward(1, dx, dy, dz, world, cone, hinge, lo, hi)
+        quats[1, 0], quats[1, 1], quats[1, 2], quats[1, 3] = joint_quat_toward(
+            1, dx, dy, dz, world, cone, hinge, lo, hi
+        )
     fk_3d(lengths, base, quats, pos, world)
 
 
@@ -100,7 +102,7 @@ def aim_first(model, target, frames):
     r0, r1, r2, r3 = q_between(ax, ay, az, bx, by, bz)
     q0, q1, q2, q3 = qmul(r0, r1, r2, r3, quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3])
     q0, q1, q2, q3 = constrain_joint_3d(q0, q1, q2, q3, np.int64(0), cone, hinge, lo, hi)
-    quats[0, :] = qnormalize(q0, q1, q2, q3)
+    quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3] = qnormalize(q0, q1, q2, q3)
     fk_3d(lengths, base, quats, pos, world)
 
 
@@ -158,7 +160,7 @@ def branch_3d(model, target, pole, side, frames):
         vx, vy, vz = side * vx, side * vy, side * vz  # the elbow's side of the target line
         if cone[0] < PI:
             vx, vy, vz = within_cone(ux, uy, uz, vx, vy, vz, c, r1, r2, cone[0])
-        d[:] = elbow_direction(ux, uy, uz, vx, vy, vz, c, r1, r2, 1.0)
+        d[0], d[1], d[2] = elbow_direction(ux, uy, uz, vx, vy, vz, c, r1, r2, 1.0)
         # the bend turns link 0 towards link 1 about -(u x v)
         axis[0], axis[1], axis[2] = uz * vy - uy * vz, ux * vz - uz * vx, uy * vx - ux * vy
         ex, ey, ez = c * ux - r1 * d[0], c * uy - r1 * d[1], c * uz - r1 * d[2]
@@ -166,7 +168,9 @@ def branch_3d(model, target, pole, side, frames):
         gamma = math.atan2(
             math.sqrt(cx * cx + cy * cy + cz * cz), d[0] * ex + d[1] * ey + d[2] * ez
         )
-    quats[0, :] = first_joint(d, axis, gamma, cone, hinge, lo, hi)
+    quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3] = first_joint(
+        d, axis, gamma, cone, hinge, lo, hi
+    )
     aim_second(model, target, frames)
     if dist2(pos[2], target) > sq(EXACT * (r1 + r2)):
         aim_first(model, target, frames)
@@ -219,7 +223,7 @@ def hinge_first_branch(model, target, side, frames):
             b = -side * math.acos(cos_b)
         cur1 = hinge_angle(quats[1, 0], quats[1, 1], quats[1, 2], quats[1, 3], g[0], g[1], g[2])
         b = fit_angle(b, cur1, lo[1], hi[1])[0]
-        quats[1, :] = q_axis_angle(g[0], g[1], g[2], b)
+        quats[1, 0], quats[1, 1], quats[1, 2], quats[1, 3] = q_axis_angle(g[0], g[1], g[2], b)
         # the end with the first joint at 0: r1 x + r2 (cos b x + sin b (g x x))
         vx = r1 + r2 * math.cos(b)
         vy, vz = r2 * math.sin(b) * g[2], -r2 * math.sin(b) * g[1]
@@ -236,7 +240,8 @@ def hinge_first_branch(model, target, side, frames):
         if norm > 0.0:
             k = (r1 * r1 + c2 - r2 * r2) / (2.0 * r1)
             a = math.atan2(big_b, big_a) + side * math.acos(max(-1.0, min(1.0, k / norm)))
-    quats[0, :] = q_axis_angle(h[0], h[1], h[2], fit_angle(a, cur0, lo[0], hi[0])[0])
+    a = fit_angle(a, cur0, lo[0], hi[0])[0]
+    quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3] = q_axis_angle(h[0], h[1], h[2], a)
     if not is_hinge(hinge, np.int64(1)):
         aim_second(model, target, frames)
     fk_3d(lengths, base, quats, pos, world)
