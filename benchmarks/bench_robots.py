@@ -35,9 +35,9 @@ around the call; the peers' frame conversions are done before, untimed):
   ``tol=1e-4`` (metres), every other setting at its default (``max_iter`` included), from the
   rest configuration (``auto``'s row notes which solver answered how many poses: the analytic
   one on the arms that decompose); ``geoik all``, :func:`geoik.solve_all` (every solution; a
-  7-joint arm with its held joint swept over the same 32 values as EAIK's, all in one timed
-  call). An arm without a kinematic family (none of the example arms) has no ``analytic`` or
-  ``geoik all`` row: "not available", with the reason;
+  7-joint arm with its held joint swept over the same 32 values as EAIK's: one call with
+  ``redundancy`` the 32 values). An arm without a kinematic family (none of the example arms)
+  has no ``analytic`` or ``geoik all`` row: "not available", with the reason;
 - EAIK (every solution, its own kinematic family detection; the Panda with joint 7 locked and
   swept over 32 values within its limits, one call per value, all 32 in one timed call);
 - ik-geo (every solution, 6-joint arms, its family picked from the axes' geometry, see
@@ -246,8 +246,7 @@ def geoik_contenders(robot: ik.Robot) -> dict[str, Contender | str]:
     if held >= 0:  # every solution at each of the held joint's values, in one call
 
         def call_all(goal: np.ndarray) -> Any:
-            p, r = goal[:3, 3], goal[:3, :3]
-            return [solve_all(robot, p, orientation=r, redundancy=v) for v in values]
+            return solve_all(robot, goal[:3, 3], orientation=goal[:3, :3], redundancy=values)
 
         note = f"joint {held + 1} held, {len(values)} values"
 

@@ -315,3 +315,43 @@ def test_seven_joints_with_a_redundancy_value(name):
         ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3], redundancy=100.0)
     with pytest.raises(ik.InvalidOptionError, match="redundancy"):
         ik.solve_all(_robot("ur5"), (0.3, 0.1, 0.2), orientation=np.eye(3), redundancy=0.1)
+
+
+def test_a_sweep_of_redundancy_values_is_every_value_s_solutions_in_one_set():
+    """``redundancy`` given a sequence: the set holds exactly the rows of ``solve_all`` at each
+    value (the same solutions, exact ones outside the limits and least-squares candidates), each
+    group sorted as one value's is (the solutions by distance from the start, the candidates by
+    their error); every solution lands on the pose within the limits, its held joint at one of
+    the values; repeats count once; bad values and a 6-joint arm are refused by name."""
+    robot = load_example("panda")
+    rng = np.random.default_rng(8)
+    start = robot.random_angles(rng, 1)[0]
+    values = np.linspace(robot.lo[6], robot.hi[6], 12)
+    for q in robot.random_angles(rng, 4):
+        frame = robot.tip_frame(q)
+        swept = ik.solve_all(robot, frame, start=start, redundancy=[*values, values[3]])
+        ones = [ik.solve_all(robot, frame, start=start, redundancy=float(v)) for v in values]
+        assert swept.sizes == tuple(sum(one.sizes[g] for one in ones) for g in range(3))
+        assert swept.status is ik.SetStatus.SOLVED and swept.sizes[0] >= 1
+        for mine, theirs in (
+            (swept.angles, [one.angles for one in ones]),
+            (swept.outside, [one.outside for one in ones]),
+            (swept.closest, [one.closest for one in ones]),
+        ):
+            want = np.concatenate(theirs)
+            np.testing.assert_array_equal(np.sort(mine, axis=0), np.sort(want, axis=0))
+        far = [float(np.sum((s - start) ** 2)) for s in swept.angles]
+        assert far == sorted(far)
+        err = swept.closest_errors.sum(axis=1)
+        assert np.all(np.diff(err) >= 0)
+        for s in swept.angles:
+            assert np.min(np.abs(values - s[6])) <= 1e-12
+            assert np.all(s >= robot.lo) and np.all(s <= robot.hi)
+            got = robot.tip_frame(s)
+            assert np.linalg.norm(got[:3, 3] - frame[:3, 3]) <= 1e-9
+            assert jit.call(angle_between, frame[:3, :3], got[:3, :3]) <= 1e-9
+    for bad in ([], [0.1, 100.0], [math.nan], [[0.1, 0.2]], ["a"]):
+        with pytest.raises(ik.InvalidOptionError, match="redundancy"):
+            ik.solve_all(robot, frame, redundancy=bad)
+    with pytest.raises(ik.InvalidOptionError, match="redundancy"):
+        ik.solve_all(_robot("ur5"), (0.3, 0.1, 0.2), orientation=np.eye(3), redundancy=[0.1])

@@ -11,6 +11,7 @@ candidates when the pose is out of reach). :class:`SolutionSet` holds the answer
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -205,6 +206,71 @@ def _run_locked(
     return out, (a, b, c), goal
 
 
+def _run_sweep(
+    plan: Plan,
+    robot: Robot,
+    t: np.ndarray,
+    goal: np.ndarray,
+    q0: np.ndarray,
+    tols: tuple[float, float],
+    values: np.ndarray,
+) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
+    """:func:`_run_locked` at each of ``values`` (the held joint's, checked), the rows merged
+    into the three groups, each sorted as the kernel sorts one value's: the solutions by
+    squared distance from ``q0`` (a continuous joint's difference wrapped), the least-squares
+    candidates by their position plus angle error."""
+    n, m = robot.n, len(values)
+    first, (a, b, c), goal = _run_locked(plan, robot, t, goal, q0, *tols, float(values[0]))
+    big = np.empty((m * _MAX, n + 3))
+    big[:_MAX] = first
+    sizes = [(a, b, c)]
+    model, held = _held_model(robot, plan)
+    kernel = runner(held_solutions, 2000)
+    for i, v in enumerate(values.tolist()[1:], start=1):
+        a, b, c, _ = kernel(model, held, goal, t, q0, *tols, v, big[i * _MAX : (i + 1) * _MAX])
+        sizes.append((a, b, c))
+    # each row's group (3: not written; a kernel writes at most _MAX rows, the groups in turn)
+    ends = np.minimum(np.cumsum(sizes, axis=1), _MAX)
+    slot = np.arange(_MAX)
+    group = (slot >= ends[:, 0:1]).astype(np.int64)
+    group += slot >= ends[:, 1:2]
+    group += slot >= ends[:, 2:3]
+    written = np.flatnonzero(group.ravel() < 3)
+    rows, group = big[written], group.ravel()[written]
+    d = rows[:, :n] - q0
+    wrapped = robot.lo == -np.inf
+    d[:, wrapped] = (d[:, wrapped] + math.pi) % (2.0 * math.pi) - math.pi
+    key = np.where(group == 2, rows[:, n + 1] + rows[:, n + 2], (d * d).sum(axis=1))
+    rows = rows[np.lexsort((key, group))]
+    counts = np.bincount(group, minlength=3)
+    return rows, (int(counts[0]), int(counts[1]), int(counts[2])), goal
+
+
+def _redundancy_values(robot: Robot, plan: Plan, values: Any) -> np.ndarray:
+    """Values of the held joint (a 1-D sequence) checked as :func:`_redundancy` checks one,
+    each clamped into the joint's limits, without repeats, in increasing order."""
+    j = plan.locked
+    lo, hi = robot.lo[j], robot.hi[j]
+    try:
+        v = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        v = np.array([[]])
+    shown = None
+    if v.ndim != 1 or not v.size:
+        shown = describe(values)
+    else:
+        bad = np.flatnonzero(~((v >= lo - 1e-9) & (v <= hi + 1e-9)))  # NaN included
+        if bad.size:
+            shown = describe(values[int(bad[0])])
+    if shown is not None:
+        raise InvalidOptionError(
+            f"expected values of joint {robot.joint_names[j]!r} (radians) within its limits "
+            f"[{lo:.9g}, {hi:.9g}], one or more, got {shown}",
+            argument="redundancy",
+        )
+    return np.unique(np.clip(v, lo, hi))
+
+
 def _held_model(robot: Robot, plan: Plan) -> tuple[np.ndarray, np.ndarray]:
     """A 7-joint arm's packed six-joint model (the held joint at 0) and held joint (cached)."""
     out = robot._cache.get("analytic held")
@@ -289,7 +355,7 @@ def solve_all(
     start: Any = None,
     tol: float | None = None,
     angle_tol: float | None = None,
-    redundancy: float | None = None,
+    redundancy: float | Sequence[float] | np.ndarray | None = None,
 ) -> SolutionSet:
     """Every solution of one pose of a robot arm (six revolute joints in a family with a
     closed form, or four or five in the family of :mod:`geoik.solvers.analytic.five`:
@@ -318,7 +384,9 @@ def solve_all(
         ``angle_tol`` radians of the pose (default 1e-9 each).
     redundancy : 7-joint arms (Franka Panda, xArm7): the value (radians) of the joint held
         while the six others are solved, the first or the last (``robot.family`` says which);
-        default its value in ``start``. Every solution at that value is returned.
+        default its value in ``start``. Every solution at that value is returned; given a
+        sequence of values (e.g. ``np.linspace(lo, hi, 32)``), every solution at each of them,
+        in one set (each row holds its value of the held joint), in one call.
 
     Returns
     -------
@@ -342,6 +410,13 @@ def solve_all(
     angle_tol_ = EXACT_TOL if angle_tol is None else check_angle_tol(angle_tol)
     if plan.locked < 0 and redundancy is None:
         rows, sizes, goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
+    elif (
+        plan.locked >= 0
+        and isinstance(redundancy, list | tuple | np.ndarray)
+        and np.ndim(redundancy) != 0
+    ):
+        values = _redundancy_values(robot, plan, redundancy)
+        rows, sizes, goal = _run_sweep(plan, robot, t, goal, q0, (tol_, angle_tol_), values)
     else:
         value = _redundancy(robot, plan, redundancy, q0)
         rows, sizes, goal = _run_locked(plan, robot, t, goal, q0, tol_, angle_tol_, value)
