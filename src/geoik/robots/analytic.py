@@ -294,12 +294,15 @@ def _held_model(robot: Robot, plan: Plan) -> tuple[np.ndarray, np.ndarray]:
 def warm_held(robot: Robot) -> None:
     """Compile :func:`.redundant.held_solutions` for the argument types a 7-joint solve passes
     (both its forms: a held value given, and searched), from any 6-joint arm with a closed
-    form: its chain stands in for the six joints, its last joint for the held one."""
+    form: its chain stands in for the six joints, and a seventh joint on its last joint's
+    axis, at its last joint, for the held one."""
     plan = _plan(robot)
     poe = robot.poe()
     assert _SOLVER.pack is not None
     model = _SOLVER.pack(plan, robot.lo, robot.hi)
-    held = pack_held(6, poe.H, poe.P, poe.R_tip, -math.pi, math.pi)
+    H = np.vstack([poe.H, poe.H[-1:]])
+    P = np.vstack([poe.P[:-1], np.zeros((1, 3)), poe.P[-1:]])
+    held = pack_held(6, H, P, poe.R_tip, -math.pi, math.pi)
     frame = robot.tip_frame(robot.rest_angles())
     goal, t = np.ascontiguousarray(frame[:3, :3]), np.ascontiguousarray(frame[:3, 3])
     out = np.empty((_MAX, robot.n + 4))
