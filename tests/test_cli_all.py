@@ -125,6 +125,15 @@ def test_seven_joint_arms_take_the_held_joints_value(capsys):
     assert record["count"] >= 1 and record["redundancy"] == 0.8
     _check_set(record, robot, robot.rest_angles())
     assert all(s["joint_values"][6] == pytest.approx(0.8) for s in record["solutions"])
+    one = record["count"]
+    assert main([*argv, "--redundancy", "0.4,0.8", "--json"]) == 0  # swept: both values' sets
+    record = json.loads(capsys.readouterr().out)
+    assert record["redundancy"] == [0.4, 0.8] and "at 2 values (0.4, 0.8)" in record["reason"]
+    _check_set(record, robot, robot.rest_angles())
+    held = [s["joint_values"][6] for s in record["solutions"]]
+    assert sum(v == pytest.approx(0.8) for v in held) == one
+    assert all(v == pytest.approx(0.4) or v == pytest.approx(0.8) for v in held)
+    assert record["count"] > one
     far = _solve("panda", tip, "1.5,0.1,0.4", "--orientation", DOWN, "--all", "--redundancy", "0.8")
     assert main(far) == 1
     last = capsys.readouterr().out.splitlines()[-1]
@@ -141,6 +150,7 @@ def test_seven_joint_arms_take_the_held_joints_value(capsys):
         (("--orientation", DOWN, "--redundancy", "1"), "--redundancy: expected with --all"),
         (("--orientation", DOWN, "--all", "--redundancy", "1"), "--redundancy: only a 7-joint"),
         (("--orientation", DOWN, "--all", "--redundancy", "x"), "--redundancy: expected a num"),
+        (("--orientation", DOWN, "--all", "--redundancy", "1,"), "--redundancy: expected a num"),
         (("--orientation", DOWN, "--all", "--start", "1,2"), "--start: expected 6 finite"),
         (("--orientation", DOWN, "--start", "0,0,0,0,0,9"), "--start[5]: joint 'wrist_3_joint'"),
         (("--orientation", DOWN, "--start", "a"), "--start: expected comma-separated"),

@@ -50,15 +50,19 @@ def parse_values(text: str, name: str) -> list[float]:
     return values
 
 
-def parse_number(text: str, name: str) -> float:
-    """One finite number (``--redundancy``)."""
+def parse_number(text: str, name: str) -> float | list[float]:
+    """One finite number, or several separated by commas (``--redundancy``: a 7-joint arm's
+    held joint at one value, or swept over several)."""
     try:
-        value = float(text)
+        values = [float(part) for part in text.split(",")]
     except ValueError:
-        value = math.nan
-    if not math.isfinite(value):
-        raise InvalidOptionError(f"expected a number (radians), got {text!r}", argument=name)
-    return value
+        values = [math.nan]
+    if not all(map(math.isfinite, values)):
+        raise InvalidOptionError(
+            f"expected a number (radians), or several separated by commas, got {text!r}",
+            argument=name,
+        )
+    return values[0] if len(values) == 1 else values
 
 
 def check_all_flags(args: argparse.Namespace, oriented: bool) -> None:
@@ -91,7 +95,7 @@ def check_all_flags(args: argparse.Namespace, oriented: bool) -> None:
             )
 
 
-def check_redundancy(robot: Any, redundancy: float | None) -> None:
+def check_redundancy(robot: Any, redundancy: float | list[float] | None) -> None:
     """A 7-joint arm's every solution holds one joint at a value the user gives: say which,
     and its limits, when ``--redundancy`` is missing."""
     plan = robot.analytic_plan()
@@ -105,12 +109,17 @@ def check_redundancy(robot: Any, redundancy: float | None) -> None:
         )
 
 
-def _reason(found: Any, redundancy: float | None = None) -> str:
-    """Why the set is what it is, in one line; a 7-joint arm's at its held joint's value."""
+def _reason(found: Any, redundancy: float | list[float] | None = None) -> str:
+    """Why the set is what it is, in one line; a 7-joint arm's at its held joint's values."""
     held = ""
     if redundancy is not None:
         j = found.robot.analytic_plan().locked
-        held = f" with joint {found.robot.joint_names[j]!r} at {redundancy:g}"
+        at = (
+            f"{redundancy:g}"
+            if isinstance(redundancy, float)
+            else f"{len(redundancy)} values ({', '.join(f'{v:g}' for v in redundancy)})"
+        )
+        held = f" with joint {found.robot.joint_names[j]!r} at {at}"
     name = found.status.name
     if name == "SOLVED":
         extra = len(found.outside)
@@ -129,7 +138,9 @@ def _reason(found: Any, redundancy: float | None = None) -> str:
     return f"no solution{held}: the pose is out of reach"
 
 
-def all_record(found: Any, start: np.ndarray, redundancy: float | None) -> dict[str, Any]:
+def all_record(
+    found: Any, start: np.ndarray, redundancy: float | list[float] | None
+) -> dict[str, Any]:
     """What ``geoik solve --all --json`` prints: the set, each solution's joint values, errors
     and singular flag, nearest the start first."""
     robot = found.robot
@@ -163,7 +174,7 @@ def all_record(found: Any, start: np.ndarray, redundancy: float | None) -> dict[
     }
 
 
-def all_text(found: Any, start: np.ndarray, redundancy: float | None = None) -> str:
+def all_text(found: Any, start: np.ndarray, redundancy: float | list[float] | None = None) -> str:
     """The table of ``geoik solve --all``: one row per solution (index, joint values in
     ``joint_names`` order, position and angle error, singular flag), nearest the start first;
     an empty set is one line saying why."""
@@ -191,7 +202,9 @@ def all_text(found: Any, start: np.ndarray, redundancy: float | None = None) -> 
     return "\n".join(lines)
 
 
-def print_all(found: Any, start: np.ndarray, redundancy: float | None, as_json: bool) -> int:
+def print_all(
+    found: Any, start: np.ndarray, redundancy: float | list[float] | None, as_json: bool
+) -> int:
     """Print the set (text or JSON) and return the exit status."""
     if as_json:
         print(json.dumps(all_record(found, start, redundancy), allow_nan=False))

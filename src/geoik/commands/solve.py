@@ -107,9 +107,10 @@ def _add_robot_arguments(p: argparse.ArgumentParser, models: Any) -> None:
     )
     p.add_argument(
         "--redundancy",
-        metavar="VALUE",
+        metavar="VALUE[,VALUE...]",
         help="with --all on a 7-joint arm: the value of the joint held while the six others are "
-        "solved (radians; 'geoik methods analytic' says which joint)",
+        "solved (radians; 'geoik methods analytic' says which joint); several values separated "
+        "by commas: every solution at each of them",
     )
     p.add_argument(
         "--start",
