@@ -350,6 +350,12 @@ def test_a_sweep_of_redundancy_values_is_every_value_s_solutions_in_one_set():
             got = robot.tip_frame(s)
             assert np.linalg.norm(got[:3, 3] - frame[:3, 3]) <= 1e-9
             assert jit.call(angle_between, frame[:3, :3], got[:3, :3]) <= 1e-9
+    with jit.mode("compiled"):  # the compiled sweep as its Python source, row for row
+        compiled = ik.solve_all(robot, frame, start=start, redundancy=values)
+    with jit.mode("interpreted"):
+        interpreted = ik.solve_all(robot, frame, start=start, redundancy=values)
+    assert compiled.sizes == interpreted.sizes
+    np.testing.assert_allclose(compiled.rows, interpreted.rows, rtol=0, atol=1e-12)
     for bad in ([], [0.1, 100.0], [math.nan], [[0.1, 0.2]], ["a"]):
         with pytest.raises(ik.InvalidOptionError, match="redundancy"):
             ik.solve_all(robot, frame, redundancy=bad)

@@ -16,7 +16,7 @@ from geoik.kinematics import angle_between
 from geoik.robots.urdf import example_path, load_example
 from geoik.solvers.analytic.decompose import lock_joint
 from geoik.solvers.analytic.finish import forward
-from geoik.solvers.analytic.redundant import held_goal, held_solutions, pack_held
+from geoik.solvers.analytic.redundant import held_goal, held_solutions, held_sweep, pack_held
 
 pytest.importorskip("yourdfpy")
 
@@ -242,18 +242,20 @@ def test_a_start_that_is_not_finite_is_refused_by_name(name, bad):
 
 
 def test_warming_up_compiles_the_7_joint_kernel_a_solve_then_runs():
-    """``geoik.warm_up([...], robots=True)`` compiles the 7-joint kernel from a 6-joint arm
-    standing in (a seventh joint on its last axis held): both its forms run there, and a Panda's
-    solve and ``solve_all`` then run that one compiled kernel (no other argument types)."""
+    """``geoik.warm_up([...], robots=True)`` compiles the 7-joint kernels from a 6-joint arm
+    standing in (a seventh joint on its last axis held): both forms of the search's and the
+    sweep's run there, and a Panda's solve, ``solve_all`` at one value and at several then run
+    those compiled kernels (no other argument types)."""
     from geoik.api import _small_arm
     from geoik.robots.analytic import warm_held
 
     with jit.mode("compiled"):
         warm_held(_small_arm())
-        assert len(held_solutions.signatures) == 1
+        assert len(held_solutions.signatures) == len(held_sweep.signatures) == 1
         robot = load_example("panda")
         frame = robot.tip_frame(robot.rest_angles() + 0.2)
         sol = ik.solve(robot, frame[:3, 3], orientation=frame[:3, :3], method="analytic")
         assert sol.status is ik.Status.REACHED
         assert len(ik.solve_all(robot, frame, redundancy=0.3)) >= 1
-        assert len(held_solutions.signatures) == 1
+        assert len(ik.solve_all(robot, frame, redundancy=[0.3, 0.5])) >= 2
+        assert len(held_solutions.signatures) == len(held_sweep.signatures) == 1

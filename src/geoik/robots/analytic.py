@@ -49,7 +49,7 @@ from geoik.solvers.analytic.five import (
     all_solutions_short,
     pack_short,
 )
-from geoik.solvers.analytic.redundant import SAMPLES, held_solutions, pack_held
+from geoik.solvers.analytic.redundant import SAMPLES, held_solutions, held_sweep, pack_held
 
 __all__ = ["SetStatus", "SolutionSet", "solve_all", "solve_analytic", "warm_held"]
 
@@ -215,35 +215,21 @@ def _run_sweep(
     tols: tuple[float, float],
     values: np.ndarray,
 ) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
-    """:func:`_run_locked` at each of ``values`` (the held joint's, checked), the rows merged
-    into the three groups, each sorted as the kernel sorts one value's: the solutions by
-    squared distance from ``q0`` (a continuous joint's difference wrapped), the least-squares
-    candidates by their position plus angle error."""
-    n, m = robot.n, len(values)
-    first, (a, b, c), goal = _run_locked(plan, robot, t, goal, q0, *tols, float(values[0]))
-    big = np.empty((m * _MAX, n + 3))
-    big[:_MAX] = first
-    sizes = [(a, b, c)]
+    """:func:`_run_locked` at each of ``values`` (the held joint's, checked), in one compiled
+    call (:func:`.redundant.held_sweep`): the rows of every value merged into the three groups,
+    each sorted as one value's are."""
     model, held = _held_model(robot, plan)
-    kernel = runner(held_solutions, 2000)
-    for i, v in enumerate(values.tolist()[1:], start=1):
-        a, b, c, _ = kernel(model, held, goal, t, q0, *tols, v, big[i * _MAX : (i + 1) * _MAX])
-        sizes.append((a, b, c))
-    # each row's group (3: not written; a kernel writes at most _MAX rows, the groups in turn)
-    ends = np.minimum(np.cumsum(sizes, axis=1), _MAX)
-    slot = np.arange(_MAX)
-    group = (slot >= ends[:, 0:1]).astype(np.int64)
-    group += slot >= ends[:, 1:2]
-    group += slot >= ends[:, 2:3]
-    written = np.flatnonzero(group.ravel() < 3)
-    rows, group = big[written], group.ravel()[written]
-    d = rows[:, :n] - q0
-    wrapped = robot.lo == -np.inf
-    d[:, wrapped] = (d[:, wrapped] + math.pi) % (2.0 * math.pi) - math.pi
-    key = np.where(group == 2, rows[:, n + 1] + rows[:, n + 2], (d * d).sum(axis=1))
-    rows = rows[np.lexsort((key, group))]
-    counts = np.bincount(group, minlength=3)
-    return rows, (int(counts[0]), int(counts[1]), int(counts[2])), goal
+    kernel = runner(held_sweep, 2000 * len(values))
+    out = np.empty((_MAX * len(values), robot.n + 3))
+    a, b, c = kernel(model, held, goal, t, q0, *tols, values, out)
+    if a == -2:
+        check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
+    if a == -3:
+        robot.check_angles(q0, "start", limits=False)  # raises, saying what is wrong
+    if a < 0:
+        goal = check_rotation(goal, "orientation")
+        a, b, c = kernel(model, held, goal, t, q0, *tols, values, out)
+    return out[: a + b + c], (int(a), int(b), int(c)), goal
 
 
 def _redundancy_values(robot: Robot, plan: Plan, values: Any) -> np.ndarray:
@@ -293,9 +279,10 @@ def _held_model(robot: Robot, plan: Plan) -> tuple[np.ndarray, np.ndarray]:
 
 def warm_held(robot: Robot) -> None:
     """Compile :func:`.redundant.held_solutions` for the argument types a 7-joint solve passes
-    (both its forms: a held value given, and searched), from any 6-joint arm with a closed
-    form: its chain stands in for the six joints, and a seventh joint on its last joint's
-    axis, at its last joint, for the held one."""
+    (both its forms: a held value given, and searched), and :func:`.redundant.held_sweep` for
+    a sweep of values (``solve_all(..., redundancy=values)``), from any 6-joint arm with a
+    closed form: its chain stands in for the six joints, and a seventh joint on its last
+    joint's axis, at its last joint, for the held one."""
     plan = _plan(robot)
     poe = robot.poe()
     assert _SOLVER.pack is not None
@@ -309,6 +296,8 @@ def warm_held(robot: Robot) -> None:
     q0 = np.zeros(robot.n + 1)
     for value in (0.0, math.nan):
         held_solutions(model, held, goal, t, q0, EXACT_TOL, EXACT_TOL, value, out)
+    values = np.zeros(1)
+    held_sweep(model, held, goal, t, q0, EXACT_TOL, EXACT_TOL, values, out)
 
 
 def _held_limits(robot: Robot, j: int) -> tuple[np.ndarray, np.ndarray]:

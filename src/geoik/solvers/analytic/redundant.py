@@ -79,7 +79,15 @@ from geoik.solvers.analytic.finish import (
 )
 from geoik.solvers.analytic.subproblems import LEAST_SQUARES
 
-__all__ = ["FINE_SAMPLES", "HELD_SIZE", "SAMPLES", "held_goal", "held_solutions", "pack_held"]
+__all__ = [
+    "FINE_SAMPLES",
+    "HELD_SIZE",
+    "SAMPLES",
+    "held_goal",
+    "held_solutions",
+    "held_sweep",
+    "pack_held",
+]
 
 SAMPLES = 16
 """Values of the held joint the search scans, evenly across its limits (after the start's)."""
@@ -585,6 +593,59 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     if has_local:
         return _with_local(problem, start6, local, local_err, tols, rows6, out)
     return _fallback(problem, start6, (lo, hi), tols, rows6, out)
+
+
+@slow_to_compile  # seconds: a helper compiles it while calls run as Python
+@njit(cache=True)
+def held_sweep(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, values, out):
+    """Every solution of a 7R arm's pose at each of ``values`` (the held joint's, radians,
+    within its limits), in one set: the rows of :func:`held_solutions` at each value, merged
+    into its three groups, each sorted as one value's are (the solutions by squared distance
+    from ``start``, seven joints, a continuous joint's difference wrapped; the least-squares
+    candidates by position plus angle error). The arguments as :func:`held_solutions` takes
+    them, ``values`` (v,) and ``out`` (16 v, :data:`.finish.OUT_COLUMNS` + 1). Returns the
+    three groups' sizes; ``(-1, 0, 0)``, ``(-2, 0, 0)`` or ``(-3, 0, 0)`` as
+    :func:`held_solutions` refuses a goal or a start."""
+    bad = goal_error(R_goal_in, p_goal_in, start)
+    if bad:
+        return bad, 0, 0
+    j = int(held[0])
+    start6 = np.empty(6)
+    for i in range(6):
+        start6[i] = start[i + 1 if i >= j else i]
+    goal = (tuple9(R_goal_in), (p_goal_in[0], p_goal_in[1], p_goal_in[2]))
+    problem = (model, held, goal, start)
+    rows6 = np.empty((MAX_SOLUTIONS, OUT_COLUMNS))
+    m = values.shape[0]
+    stage = np.empty((MAX_SOLUTIONS * m, OUT_COLUMNS + 1))
+    group = np.empty(MAX_SOLUTIONS * m, dtype=np.int64)
+    key = np.empty(MAX_SOLUTIONS * m)
+    order = np.empty(MAX_SOLUTIONS * m, dtype=np.int64)
+    kept = 0
+    for k in range(m):  # each value's rows after the ones before, their group and key beside
+        block = stage[kept : kept + MAX_SOLUTIONS]
+        a, b, c = _solve_at(problem, start6, values[k], (tol, angle_tol), rows6, block)
+        for r in range(min(a + b + c, MAX_SOLUTIONS)):
+            g = 0 if r < a else 1 if r < a + b else 2
+            group[kept] = g
+            key[kept] = block[r, 8] + block[r, 9] if g == 2 else _distance(problem, block[r])
+            kept += 1
+    for r in range(kept):  # insertion sort of the rows' indices by (group, key)
+        p = r
+        while p > 0 and (
+            group[order[p - 1]] > group[r]
+            or (group[order[p - 1]] == group[r] and key[order[p - 1]] > key[r])
+        ):
+            order[p] = order[p - 1]
+            p -= 1
+        order[p] = r
+    for r in range(kept):
+        copy_into(out[r], stage[order[r]])
+    a = b = 0
+    for r in range(kept):
+        a += group[r] == 0
+        b += group[r] == 1
+    return a, b, kept - a - b
 
 
 @njit(cache=True, inline="always")
