@@ -278,6 +278,31 @@ def test_a_slow_function_is_compiled_by_a_helper_while_its_calls_run_as_python(f
     assert jit.call(thrice, 3) == 9 and thrice.overloads and len(started) == 1
 
 
+def test_a_slow_function_runs_larger_calls_as_python_than_others(fresh, monkeypatch):
+    """A call larger than :data:`jit.SMALL_WORK` is compiled at once, but one of a function
+    slow to compile runs as Python (and, its budget spent, has a helper compile it) up to
+    :data:`jit.SLOW_SMALL_WORK`: seconds of Python rather than tens of seconds of waiting."""
+    work = 2 * jit.SMALL_WORK
+    assert jit._compiles_now(fresh, (), work)
+    monkeypatch.setattr(jit, "_slow", {fresh})
+    assert not jit._compiles_now(fresh, (), work)
+    assert jit._compiles_now(fresh, (), jit.SLOW_SMALL_WORK + 1)
+    started = []
+    monkeypatch.setattr(jit, "_behind_calls", {})
+    monkeypatch.setattr(jit, "_tried_behind", set())
+    monkeypatch.setattr(jit, "_SAVES_LOCKED", True)
+    monkeypatch.setattr(jit, "_cores", lambda: 2)
+    monkeypatch.setattr(jit, "_missing", lambda items: list(items))
+    monkeypatch.setattr(
+        jit._Helper,
+        "start",
+        staticmethod(lambda todo: started.append(todo) or _StandInHelper(todo)),
+    )
+    monkeypatch.setattr(jit, "_as_python", lambda fn, args: "as Python")
+    jit._state[fresh] = 2 * jit.INTERPRETED_BUDGET  # its budget as Python is spent
+    assert jit.call(fresh, 1.0, work=work) == "as Python" and len(started) == 1
+
+
 def test_a_job_runs_as_python_while_the_rest_would_take_less_than_compiling(fresh, monkeypatch):
     """Within a job of known size, a function is compiled once the plain Python still to run is
     expected to take longer than compiling: by the time spent so far per unit done."""

@@ -21,7 +21,8 @@ takes milliseconds. So calls from Python into a kernel go through :func:`call` (
 
 A function declared :func:`slow_to_compile` (the analytic solver's kernels: tens of seconds) is
 compiled instead by a helper process once its budget is spent, while its calls go on as plain
-Python; the first call after the helper has ended loads it.
+Python (calls of up to :data:`SLOW_SMALL_WORK`: seconds as Python, less than the compiling);
+the first call after the helper has ended loads it.
 
 A one-off solve (``geoik solve`` on the command line, a first call in a notebook) therefore
 answers at once, with numba's cache empty or full, and a loop of solves is compiled after its
@@ -66,6 +67,7 @@ __all__ = [
     "INTERPRETED_BUDGET",
     "JOB_SMALL_WORK",
     "LOAD_SECONDS",
+    "SLOW_SMALL_WORK",
     "SMALL_WORK",
     "CompileStats",
     "Job",
@@ -97,6 +99,10 @@ JOB_SMALL_WORK = 20 * SMALL_WORK
 """Within a :func:`job`, the largest ``work`` hint of a call that may run as plain Python: the
 hints are upper bounds (a solver's whole iteration budget), and the times measured as the job
 goes decide."""
+SLOW_SMALL_WORK = 20 * SMALL_WORK
+"""For a :func:`slow_to_compile` function, the largest ``work`` hint of a call that may run as
+plain Python (seconds at most) while a helper compiles it: less than its compiling would take
+(tens of seconds), which such a call would otherwise wait for."""
 MODES = ("auto", "compiled", "interpreted", "no-compile")
 _NO_READY = ("interpreted", "no-compile")  # modes that may not call a READY function blindly
 
@@ -172,7 +178,7 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
     if how == "no-compile":
         return fn(*args) if _compiled_for(fn, args) else interpreted(fn)(*args)
     due = how == "auto" and _compiles_now(fn, args, work)
-    if due and fn in _slow and work <= SMALL_WORK and _compiling_behind(fn, args):
+    if due and fn in _slow and work <= SLOW_SMALL_WORK and _compiling_behind(fn, args):
         return _as_python(fn, args)  # the helper process compiles it meanwhile
     if how == "compiled" or due:
         _state[fn] = _READY
@@ -260,7 +266,10 @@ def runner(fn: Any, work: int = 0) -> Callable[..., Any]:
 def _compiles_now(fn: Dispatcher, args: Sequence[Any], work: int) -> bool:
     spent = _state.get(fn)
     current = _jobs.current
-    if fn.signatures or work > (SMALL_WORK if current is None else JOB_SMALL_WORK):
+    small = SMALL_WORK if current is None else JOB_SMALL_WORK
+    if fn in _slow:
+        small = max(small, SLOW_SMALL_WORK)
+    if fn.signatures or work > small:
         return True  # compiled in this process already (a server's warm-up thread), or large
     # loading from the disk cache sets numba's compiler up first (about half a second, more than
     # a small call takes as Python); once it is set up, loading costs milliseconds
