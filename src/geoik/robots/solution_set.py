@@ -67,8 +67,9 @@ class SolutionSet:
     orientation : (3, 3) the tip's target orientation.
     status : SOLVED, OUTSIDE_LIMITS or OUT_OF_REACH (:class:`SetStatus`).
     family : the arm's kinematic family in words (:attr:`geoik.Robot.family`).
-    rows : (16, n + 3) the kernel's rows (joint values, flags, position and angle errors);
-        read them through the properties below.
+    rows : (r, n + 3) the kernel's rows (joint values, flags, position and angle errors): up to
+        16, or 16 per value of a 7-joint arm's sweep of its held joint; read them through the
+        properties below.
     sizes : (3,) how many rows hold exact solutions within the limits, exact solutions
         outside them, and least-squares candidates.
 
