@@ -148,14 +148,21 @@ def _run(
     kernel = runner(kernel_of(plan), 2000)
     out = np.empty((MAX_ROWS if short else _MAX, robot.n + 3))
     sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
-    if sizes[0] == -2:
-        check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
-    if sizes[0] == -3:
-        robot.check_angles(q0, "start", limits=False)  # raises, saying what is wrong
     if sizes[0] < 0:
-        goal = check_rotation(goal, "orientation")
+        goal = _refused(robot, sizes[0], t, q0, goal)
         sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
     return out, sizes, goal
+
+
+def _refused(robot: Robot, code: int, t: np.ndarray, q0: np.ndarray, goal: Any) -> np.ndarray:
+    """After a kernel refused its input (``code`` -2: the target, -3: the start, -1: the
+    orientation, see :func:`.finish.all_solutions`): raise for the target or the start, saying
+    what is wrong, else the orientation checked (raising, or orthonormalised) to solve again."""
+    if code == -2:
+        check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
+    if code == -3:
+        robot.check_angles(q0, "start", limits=False)  # raises, saying what is wrong
+    return check_rotation(goal, "orientation")
 
 
 def analytic_model(robot: Robot, plan: Plan) -> np.ndarray:
@@ -196,12 +203,8 @@ def _run_locked(
     kernel = runner(held_solutions, 2000 if value == value else 2000 * SAMPLES)
     out = np.empty((_MAX, robot.n + 3))
     a, b, c, _ = kernel(model, held, goal, t, q0, tol, angle_tol, value, out)
-    if a == -2:
-        check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
-    if a == -3:
-        robot.check_angles(q0, "start", limits=False)  # raises, saying what is wrong
     if a < 0:
-        goal = check_rotation(goal, "orientation")
+        goal = _refused(robot, a, t, q0, goal)
         a, b, c, _ = kernel(model, held, goal, t, q0, tol, angle_tol, value, out)
     return out, (a, b, c), goal
 
@@ -222,12 +225,8 @@ def _run_sweep(
     kernel = runner(held_sweep, 2000 * len(values))
     out = np.empty((_MAX * len(values), robot.n + 3))
     a, b, c = kernel(model, held, goal, t, q0, *tols, values, out)
-    if a == -2:
-        check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
-    if a == -3:
-        robot.check_angles(q0, "start", limits=False)  # raises, saying what is wrong
     if a < 0:
-        goal = check_rotation(goal, "orientation")
+        goal = _refused(robot, a, t, q0, goal)
         a, b, c = kernel(model, held, goal, t, q0, *tols, values, out)
     return out[: a + b + c], (int(a), int(b), int(c)), goal
 
