@@ -129,7 +129,7 @@ def _engine(kernel, cost_fn, model, job, chunk, counter, out):
         c = take(counter)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _task(kernel, cost_fn, model, job, i0, i1, out):
     """Targets ``i0:i1`` one by one through a one-target kernel, with buffers of their own."""
     lengths, base, lo, hi = model
@@ -157,7 +157,7 @@ def _task(kernel, cost_fn, model, job, i0, i1, out):
             wrap_free_joints(ang, lo, hi, angles[i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lane_task(kernel, cost_fn, model, job, lanes, width, i0, i1, out):
     """Targets ``i0:i1`` through the lane kernel, ``lanes`` at a time: consecutive targets, or
     with ``width`` > 0 (the targets a grid's rows, ``width`` a row, and ``i0:i1`` whole rows)
@@ -172,23 +172,26 @@ def _lane_task(kernel, cost_fn, model, job, lanes, width, i0, i1, out):
         np.empty((lanes, 2)),  # the end effectors
     )
     idx = np.empty(lanes, np.int64)  # the target in each lane
-    if width > 0:
-        wide = min(GRID_COLUMNS, lanes)
-        r0, rows = i0 // width, (i1 - i0) // width
-        for c0 in range(0, width, wide):
+    wide = min(GRID_COLUMNS, lanes)
+    r0, rows = (i0 // width, (i1 - i0) // width) if width > 0 else (0, 0)
+    blocks = (width + wide - 1) // wide if width > 0 else (i1 - i0 + lanes - 1) // lanes
+    for blk in range(blocks):
+        if width > 0:
+            c0 = blk * wide
             cols = min(wide, width - c0)
+            used = rows * cols
             for q in range(lanes):
-                k = min(q, rows * cols - 1)
+                k = min(q, used - 1)
                 idx[q] = (r0 + k // cols) * width + c0 + k % cols
-            _lane_block(kernel, cost_fn, model, job, idx, rows * cols, buffers, out)
-        return
-    for b0 in range(i0, i1, lanes):
-        for q in range(lanes):
-            idx[q] = min(b0 + q, i1 - 1)
-        _lane_block(kernel, cost_fn, model, job, idx, min(lanes, i1 - b0), buffers, out)
+        else:
+            b0 = i0 + blk * lanes
+            used = min(lanes, i1 - b0)
+            for q in range(lanes):
+                idx[q] = min(b0 + q, i1 - 1)
+        _lane_block(kernel, cost_fn, model, job, idx, used, buffers, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lane_block(kernel, cost_fn, model, job, idx, used, buffers, out):
     """The targets ``idx`` (the first ``used`` of them wanted) through one call of the lane
     kernel, judged by the end effector it returns, their results written; ``buffers`` are the

@@ -106,7 +106,7 @@ def _engine(kernel, cost_fn, model, job, chunk, counter, out):
         c = take(counter)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _task(kernel, cost_fn, model, job, i0, i1, out):
     """Targets ``i0:i1`` one by one through a one-target kernel, with buffers of their own."""
     lengths, base, cone, hinge, lo, hi = model

@@ -340,7 +340,7 @@ def _engine(fabrik, tree, segments, job, counter, rows):
             c = take(counter)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _chunk(fabrik, tree, segments, job, start, stop, bufs, rows):
     """Rows ``start`` to ``stop`` (excluded) of :func:`_engine`'s job, each solved from the
     rest positions, its joints off the targeted paths carried with their parents, and judged;
