@@ -27,7 +27,7 @@ def fk_3d(lengths, base, quats, pos, world):
     pos[0, 0] = base[0]
     pos[0, 1] = base[1]
     pos[0, 2] = base[2]
-    fk_3d_from(0, lengths, quats, pos, world)
+    fk_3d_from(np.int64(0), lengths, quats, pos, world)  # typed: one compile for every j
 
 
 @njit(cache=True)

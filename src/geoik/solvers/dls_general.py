@@ -331,7 +331,8 @@ def iterate(model, goal, free, q, err, rows, settings, frames, work, rec):
     pos_err, ang_err, jac, e, active, a, g, dq, best, trial = work
     targets, goal_rot, targeted, oriented = goal
     damping, floor, near, max_travel, w, tol, angle_tol, max_iter = settings
-    best_err, boost, seed, nrec = err, 1.0, 20240601, 1
+    # the seed typed: a literal would compile next_random once more
+    best_err, boost, seed, nrec = err, 1.0, np.int64(20240601), 1
     for it in range(1, max_iter + 1):
         before = err
         jacobian(kinds, origins, world_axes, tpos, on_path, targeted, oriented, w, jac)

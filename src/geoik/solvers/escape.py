@@ -42,6 +42,7 @@ turns every joint at once, gets through such poses, and ``method="auto"`` runs i
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -238,7 +239,7 @@ def land_3d(model, target, frames, k):
             e = math.sqrt(ex * ex + ey * ey + ez * ez)
             r0, r1, r2, r3 = q_between(ex / e, ey / e, ez / e, tx, ty, tz)
             f0, f1, f2, f3 = qnormalize(*qmul(r0, r1, r2, r3, z0, z1, z2, z3))
-            if _allowed(f0, f1, f2, f3, 0, cone, hinge, lo, hi):
+            if _allowed(f0, f1, f2, f3, np.int64(0), cone, hinge, lo, hi):
                 quats[0, 0], quats[0, 1], quats[0, 2], quats[0, 3] = f0, f1, f2, f3
                 fk_3d(lengths, base, quats, pos, world)
                 return j
@@ -302,7 +303,7 @@ def reach_out_2d(lengths, base, lo, hi, target, angles, straighten, point):
     ``straighten`` only the fold is taken (for solvers that straighten by themselves or aim at
     the closest point)."""
     n = lengths.shape[0]
-    free = True
+    free = np.bool_(True)  # typed: a literal True would compile _out_of_reach again
     for i in range(n):
         free = free and lo[i] == -math.inf and hi[i] == math.inf
     case, k = _out_of_reach(lengths, base, target, lo, hi, free, straighten)
@@ -330,7 +331,7 @@ def reach_out_3d(lengths, base, cone, hinge, lo, hi, target, quats, straighten, 
     fold) as near as its limits allow; the others straighten (identity) or fold back (a half
     turn about their own z axis)."""
     n = lengths.shape[0]
-    free = True
+    free: Any = np.bool_(True)  # typed: a literal True would compile _out_of_reach again
     for i in range(n):
         free = free and cone[i] >= PI and not is_hinge(hinge, i)
     case, k = _out_of_reach(lengths, base, target, lo, hi, free, straighten)

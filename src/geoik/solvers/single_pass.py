@@ -145,11 +145,11 @@ def single_pass_2d(model, target, angles, tol, max_iter, opts, rec):
     fk_2d(lengths, base, angles, p)
     if dist2(p[n], target) <= tol * tol:
         return REACHED, 0, 1
-    nrec, side = 1, 1.0
+    nrec, side = np.int64(1), 1.0  # typed: a literal 1 would compile _record_2d once more
     cross = (p[n, 0] - p[0, 0]) * (ty - p[0, 1]) - (p[n, 1] - p[0, 1]) * (tx - p[0, 0])
     if abs(cross) > TINY:
         side = 1.0 if cross > 0.0 else -1.0
-    i = 0
+    i = np.int64(0)  # typed: a literal 0 would compile _aim_2d once more
     total = 0.0
     for j in range(n):
         total += lengths[j]
@@ -280,7 +280,8 @@ def single_pass_3d(model, target, quats, tol, max_iter, opts, rec):
     axis = np.empty(3)
     _plane_normal(pos, world, target, axis)
     frames = (quats, world, pos)
-    nrec, i, total = 1, 0, 0.0
+    # typed: literals would compile _aim_3d and _record_3d once more
+    nrec, i, total = np.int64(1), np.int64(0), 0.0
     for j in range(n):
         total += lengths[j]
     straighten = dist2(pos[0], target) >= total * total

@@ -130,7 +130,8 @@ def triangulation_2d(model, target, angles, tol, max_iter, opts, rec):
         return REACHED, 0, 1
     bs = np.empty(n)
     constrained = rest_lengths(lengths, lo, hi, bs)
-    nrec, side, formed, heading = 1, 1.0, False, 0.0
+    # formed typed: a literal False would compile target_angle once more
+    nrec, side, formed, heading = 1, 1.0, np.bool_(False), 0.0
     for i in range(n):
         cx, cy = target[0] - pos[i, 0], target[1] - pos[i, 1]
         c = math.sqrt(cx * cx + cy * cy)
@@ -180,7 +181,7 @@ def triangulation_3d(model, target, quats, tol, max_iter, opts, rec):
     planar_bounds(cone, hinge, lo, hi, lo2, hi2)
     bs = np.empty(n)
     constrained = rest_lengths(lengths, lo2, hi2, bs)
-    nrec, formed = 1, False
+    nrec, formed = 1, np.bool_(False)  # typed, as in triangulation_2d
     kx, ky, kz = 0.0, 0.0, 0.0  # the previous turn's axis; none yet
     for i in range(n):
         cx, cy, cz, c = unit(target[0] - pos[i, 0], target[1] - pos[i, 1], target[2] - pos[i, 2])

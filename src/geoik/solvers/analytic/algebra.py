@@ -11,7 +11,7 @@ from numba import njit
 from geoik.solvers.analytic.subproblems import DEGENERATE, sp1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _v(a, i):
     return (a[i, 0], a[i, 1], a[i, 2])
 

@@ -213,7 +213,7 @@ def solve_short(model, R_goal, p_goal, start, tol, angle_tol, out, work):
     tols = (tol, angle_tol, 1e-13 * chain_size(P[: n + 1]))  # a closed form's rounding
     rel = (goal[1][0] - o0[0], goal[1][1] - o0[1], goal[1][2] - o0[2])
     n0, reach, singular = _base_turns(h0, h, rel, tip0, o0, q0s)
-    kept = 0
+    kept = np.int64(0)  # typed: a literal 0 would compile _keep and _write once more
     # pass 0: the exact solutions; 1: the nearest orientation (none exact within the
     # limits); 2: least squares (the position out of reach)
     for stage in range(3):

@@ -63,7 +63,7 @@ def _position_step(jac, e, n, q, trial):
             for c in range(n):
                 sys3[i, j] += jac[i, c] * jac[j, c]
         sys3[i, 3] = e[i]
-    if not _gauss(sys3, 3):
+    if not _gauss(sys3, np.int64(3)):
         return False
     for c in range(n):
         trial[c] = q[c] + (jac[0, c] * sys3[0, 3] + jac[1, c] * sys3[1, 3] + jac[2, c] * sys3[2, 3])
@@ -91,7 +91,7 @@ def _pose_step(jac, e, n, q, trial):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _count(group, kept, g):
     """How many of the first ``kept`` entries of ``group`` are ``g``."""
     c = 0
@@ -158,9 +158,9 @@ def _pose_errors(H, P, R_tip, Rg, pg, q, stage, fine, jac):
     R, p = forward(H, P, R_tip, q)
     _, _, dp, da = _errors(Rg, pg, R, p)
     if stage == 0 and (dp > fine or da > 1e-12):  # rounding, or axes parallel to tolerance
-        dp, da = _polish(H, P, R_tip, Rg, pg, q, 4, jac)
+        dp, da = _polish(H, P, R_tip, Rg, pg, q, 4, jac, np.bool_(False))
     elif stage == 1 and dp > fine:
-        dp, da = _polish(H, P, R_tip, Rg, pg, q, 4, jac, True)
+        dp, da = _polish(H, P, R_tip, Rg, pg, q, 4, jac, np.bool_(True))
     return dp, da
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into
@@ -134,7 +135,7 @@ def polish(H, P, R_tip, R_goal, p_goal, q, steps, jac, enough, at):
             trial[i] = q[i] + jac[i, n]
         # p stays the first tip position: the later steps' Jacobians are taken there
         taken, _, ep2, er2, dp2, da2 = try_step(
-            H, P, R_tip, R_goal, p_goal, q, trial, dp, da, False
+            H, P, R_tip, R_goal, p_goal, q, trial, dp, da, np.bool_(False)
         )
         if not taken:
             break

@@ -379,7 +379,7 @@ def _local_step(jac, err, pull, a, step):
         for i in range(7):
             jp += jac[r, i] * pull[i]
         a[r, 6] = (ep[r] if r < 3 else er[r - 3]) - jp
-    if not _gauss(a, 6):
+    if not _gauss(a, np.int64(6)):
         return False
     for i in range(7):
         acc = pull[i]

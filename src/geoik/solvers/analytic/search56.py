@@ -147,7 +147,7 @@ def _follow(arm, ts, samples, counts, cand, cflags):
     its residual refined (:func:`_refine`) into a candidate of ``cand`` and ``cflags``.
     Returns the count."""
     buf = np.empty((4, 4))
-    count = 0
+    count = np.int64(0)  # typed: a literal 0 would compile _refine once more
     u5 = normal(arm[0][5])
     for s in range(ts.shape[0] - 1):
         for side in range(2):  # 0: branches of sample s forward; 1: of sample s + 1 back

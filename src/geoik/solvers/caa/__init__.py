@@ -240,12 +240,12 @@ def _cap_3d(model, side, arc, quats):
     lengths, base, cone, hinge, lo, hi = model
     a, b = 0.0, TWO_PI
     _arc_quats(lengths, base, b, side, arc, quats)
-    if _fits_3d(quats, cone, hinge, lo, hi, 1) < 0:
+    if _fits_3d(quats, cone, hinge, lo, hi, np.int64(1)) < 0:
         return b
     for _ in range(60):
         mid = 0.5 * (a + b)
         _arc_quats(lengths, base, mid, side, arc, quats)
-        if _fits_3d(quats, cone, hinge, lo, hi, 1) < 0:
+        if _fits_3d(quats, cone, hinge, lo, hi, np.int64(1)) < 0:
             a = mid
         else:
             b = mid
@@ -286,7 +286,7 @@ def caa_3d(model, target, quats, tol, max_iter, pre, rec):
         broken = 1 if count < 0 else -1
         for k in range(max(count, 0)):
             _arc_quats(lengths, base, ths[k], side, arc, trial)
-            j = _fits_3d(trial, cone, hinge, lo, hi, 0)
+            j = _fits_3d(trial, cone, hinge, lo, hi, np.int64(0))
             if j >= 0:
                 broken = j
                 break

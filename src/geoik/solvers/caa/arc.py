@@ -7,7 +7,9 @@ The equations and choices are explained in :mod:`geoik.solvers.caa`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
+import numpy as np
 from numba import njit
 
 from geoik.geometry import CLOSEST, MAX_ITERATIONS, REACHED, STALLED, wrap
@@ -72,7 +74,7 @@ def newton_thetas(lengths, d, tol, max_iter, cap, end, out):
     ``out``. Returns (status, count); count -1 when ``cap`` (the limits) keeps the chain from
     curling enough for the target."""
     n = lengths.shape[0]
-    m = 0
+    m: Any = np.int64(0)  # typed: a literal 0 would compile theta_end, arc_chord and arc_phi again
     total = 0.0
     for i in range(n):
         total += lengths[i]
@@ -115,7 +117,7 @@ def newton_thetas(lengths, d, tol, max_iter, cap, end, out):
 def arc_angles(lengths, th, side, alpha, out):
     """Relative angles of the arc pose: link m subtends ``th``, chord aimed at ``alpha``."""
     n = lengths.shape[0]
-    m = 0
+    m: Any = np.int64(0)  # typed: a literal 0 would compile theta_end, arc_chord and arc_phi again
     for i in range(n):
         if lengths[i] > lengths[m]:
             m = i

@@ -84,7 +84,7 @@ def aim_second(model, target, frames):
     dx, dy, dz = target[0] - pos[1, 0], target[1] - pos[1, 1], target[2] - pos[1, 2]
     if dx * dx + dy * dy + dz * dz > 0.0:
         quats[1, 0], quats[1, 1], quats[1, 2], quats[1, 3] = joint_quat_toward(
-            1, dx, dy, dz, world, cone, hinge, lo, hi
+            np.int64(1), dx, dy, dz, world, cone, hinge, lo, hi
         )
     fk_3d(lengths, base, quats, pos, world)
 

@@ -401,7 +401,7 @@ def _quartic_real(c4, c3, c2, c1, c0, out):
     return nroot
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _falling(n, k):
     """n (n - 1) ... (n - k + 1)."""
     v = 1.0
