@@ -704,3 +704,144 @@ def test_no_kernel_assigns_an_array_or_a_tuple_to_a_slice():
     # the check itself finds both forms
     sample = "@njit\ndef f(a, b, i):\n    a[i, :] = b\n    a[:] += (1.0, 2.0)\n    a[:] = 0.0\n"
     assert [line for _, line, _ in _slice_assignments(ast.parse(sample))] == [3, 4]
+
+
+_LITERAL = (int, bool)
+"""Constants that numba types as literals (a type per value)."""
+
+
+def _compiled_functions(root: Path) -> tuple[dict, dict]:
+    """The compiled functions of the package at ``root``, ``{module: {name: (FunctionDef,
+    inlined)}}``, and each module's imports, ``{module: {name: (module, name)}}``."""
+    defs, imports = {}, {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        mine, names = {}, {}
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef):
+                decos = [ast.unparse(d) for d in node.decorator_list]
+                if any("njit" in d for d in decos):
+                    mine[node.name] = (
+                        node,
+                        any('inline="always"' in d or "inline='always'" in d for d in decos),
+                    )
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for a in node.names:
+                    names[a.asname or a.name] = (node.module, a.name)
+        defs[module], imports[module] = mine, names
+    return defs, imports
+
+
+def _resolve(defs: dict, imports: dict, module: str, name: str, depth: int = 0) -> tuple | None:
+    """The (module, name) of the compiled function ``name`` means in ``module``, following
+    imports and re-exports; None when it names none."""
+    if name in defs.get(module, {}):
+        return module, name
+    if depth < 5 and name in imports.get(module, {}):
+        m, n = imports[module][name]
+        return _resolve(defs, imports, m, n, depth + 1)
+    return None
+
+
+def _is_literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in _LITERAL
+
+
+def _changing_constants(fn: ast.FunctionDef) -> set[str]:
+    """Names a compiled function first binds to an int or bool constant and binds again later."""
+    first, bound = {}, {}
+    for node in ast.walk(fn):
+        pairs = []
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    pairs.append((t.id, node.value))
+                elif isinstance(t, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                    pairs += [
+                        (e.id, v)
+                        for e, v in zip(t.elts, node.value.elts, strict=False)
+                        if isinstance(e, ast.Name)
+                    ]
+                elif isinstance(t, ast.Tuple):
+                    pairs += [(e.id, None) for e in t.elts if isinstance(e, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            pairs.append((node.target.id, node.value))
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            pairs.append((node.target.id, None))
+        elif isinstance(node, ast.For):
+            pairs += [(n.id, None) for n in ast.walk(node.target) if isinstance(n, ast.Name)]
+        for name, value in pairs:
+            bound[name] = bound.get(name, 0) + 1
+            if value is not None and _is_literal(value):
+                first[name] = True
+    return {n for n in first if bound[n] > 1}
+
+
+def _literal_and_typed_calls(root: Path) -> list[tuple[str, str, list[str]]]:
+    """(callee, argument, sites) for every argument of a compiled function (not inlined) that
+    its callers pass both as an int or bool constant (or a variable that starts as one and
+    changes) and as something else, or leave to its default at one call and pass at another:
+    numba compiles the callee once for each."""
+    defs, imports = _compiled_functions(root)
+    kinds = {}
+    for module, mine in defs.items():
+        for fname, (fn, _) in mine.items():
+            changing = _changing_constants(fn)
+            for call in ast.walk(fn):
+                if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+                    continue
+                target = _resolve(defs, imports, module, call.func.id)
+                if target is None:
+                    continue
+                callee, inline = defs[target[0]][target[1]]
+                starred = any(isinstance(a, ast.Starred) for a in call.args)
+                if inline or starred or any(k.arg is None for k in call.keywords):
+                    continue
+                params = [a.arg for a in callee.args.args]
+                given = {params[i]: a for i, a in enumerate(call.args) if i < len(params)}
+                given.update({k.arg: k.value for k in call.keywords if k.arg})
+                for p in params:
+                    a = given.get(p)
+                    if a is None:
+                        kind = {"default"}
+                    elif _is_literal(a):
+                        kind = {"literal"}
+                    elif isinstance(a, ast.Name) and a.id in changing:
+                        kind = {"literal", "typed"}
+                    else:
+                        kind = {"typed"}
+                    entry = kinds.setdefault((".".join(target), p), [set(), []])
+                    entry[0] |= kind
+                    entry[1].append(f"{module}.{fname}:{call.lineno}")
+    return sorted((k[0], k[1], v[1]) for k, v in kinds.items() if len(v[0]) > 1)
+
+
+def test_no_compiled_function_is_called_with_a_constant_and_a_variable_alike():
+    """numba types an int or bool constant passed to a compiled function as a type of its own
+    (a literal), and compiles the callee once for it and once more for the variables other
+    callers pass; so too a variable that starts as a constant and changes later (``m = 0``,
+    then ``m = i`` in a loop: the call is typed with the constant while the variable is
+    inferred), or an argument left to its default at one call and passed at another. Callers
+    pass ``np.int64(0)`` or ``np.bool_(True)``; inlined callees are exempt."""
+    found = [
+        f"{callee}({arg}): {', '.join(sites)}"
+        for callee, arg, sites in _literal_and_typed_calls(Path(geoik.__file__).parent)
+    ]
+    assert found == []
+
+
+def test_the_constant_argument_check_finds_each_form(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "@njit\ndef g(a, b, c=0.0):\n    return a + b + c\n\n"
+        "@njit\ndef f(x, n):\n    m = 0\n    for i in range(n):\n        m = i\n"
+        "    return g(x, 1, 2.0) + g(x, n) + g(x, m, 1.0)\n",
+        encoding="utf-8",
+    )
+    found = {(callee, arg) for callee, arg, _ in _literal_and_typed_calls(pkg)}
+    assert found == {("pkg.g", "b"), ("pkg.g", "c")}

@@ -214,7 +214,8 @@ def extreme_distance(lengths, lo, hi, maximize, eps, cap):
     for j in range(1, m):
         cs[0, j] = 0.5 * (lo[j] + hi[j])
         hs[0, j] = 0.5 * (hi[j] - lo[j])
-    top, count, bound, finished = 1, 0, best, True
+    # top typed: a literal 1 would compile _split once more
+    top, count, bound, finished = np.int64(1), 0, best, True
     c = np.zeros(m)
     h = np.zeros(m)
     while top > 0:
