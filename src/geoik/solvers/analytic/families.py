@@ -113,7 +113,7 @@ def _solve_6r(code, arm, goal, tip0, work, searched):
     # the wrist centre from joint 1's origin, and the links from joint 1 to it
     arm = (_sub(wg, o0), _sub(o1, o0), _sub(o2, o1), _sub(w, o2))
     pos = four3
-    count = np.int64(0)  # typed: a literal 0 would compile _put once more
+    count = np.int64(0)  # typed: a literal 0 would compile _wrist once more
     if code == 2:  # h1 || h2
         count = _parallel_12(axes, arm, _dot(axes[1], _sub(w, o0)), two, pos, cflags)
     elif code == 3:  # h0 and h1 meet at c01
@@ -160,7 +160,7 @@ def _parallel_12(axes, arm, d_h, two, pos, cflags):
     v, pp1, pp2, pp3 = arm
     q0s = two[0]
     q2s = two[2]
-    count = np.int64(0)  # typed: a literal 0 would compile _put once more
+    count = 0
     n0, f0 = sp4(h1, v, _neg(h0), d_h, q0s)
     for i in range(n0):
         r0 = rot(h0, q0s[i])
@@ -181,7 +181,7 @@ def _meeting_01(axes, arm, r, z, two, pos, cflags):
     h0, h1, h2 = axes[0], axes[1], axes[2]
     pp3 = arm[3]
     q2s = two[2]
-    count = np.int64(0)  # typed: a literal 0 would compile _put once more
+    count = 0
     n2, f2 = sp3(pp3, _neg(z), h2, _norm(r), q2s)
     pair = pos[:2, :2].copy()
     for j in range(n2):
@@ -200,7 +200,7 @@ def _parallel_01(axes, arm, two, pos, cflags):
     v, pp1, pp2, pp3 = arm
     q1s = two[1]
     q2s = two[2]
-    count = np.int64(0)  # typed: a literal 0 would compile _put once more
+    count = 0
     n2, f2 = sp4(h0, pp3, h2, _dot(h0, v) - _dot(h0, _add(pp1, pp2)), q2s)
     nv = _norm(v)
     for j in range(n2):
@@ -221,7 +221,7 @@ def _meeting_12(axes, arm, c12, wc, two, pos, cflags):
     h0, h1, h2 = axes[0], axes[1], axes[2]
     v = arm[0]
     q0s = two[0]
-    count = np.int64(0)  # typed: a literal 0 would compile _put once more
+    count = 0
     n0, f0 = sp3(v, c12, _neg(h0), _norm(wc), q0s)
     pair = pos[:2, :2].copy()
     for i in range(n0):
