@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from geoik.geometry import sq
+from geoik.geometry import copy_into, sq
 from geoik.jit import call
 from geoik.kinematics import fk_robot, slides
 from geoik.motion import REPLAY_WORK, Motion
@@ -121,16 +121,12 @@ def trace_robot(model, size, keys, step):
         total += counts[s]
     out = np.empty((total, 3))
     _tip_at(model, keys[0], keys[0], 0.0, q, frames)
-    # rows copied element by element: a row assigned from an array would compile numba's
-    # shape-mismatch error with its formatted message (about 2 s of string formatting)
-    for c in range(3):
-        out[0, c] = tpos[0, c]
+    copy_into(out[0], tpos[0])  # not out[0] = tpos[0]: see copy_into
     r = 1
     for s in range(1, keys.shape[0]):
         for i in range(1, counts[s] + 1):
             _tip_at(model, keys[s - 1], keys[s], i / counts[s], q, frames)
-            for c in range(3):
-                out[r, c] = tpos[0, c]
+            copy_into(out[r], tpos[0])
             r += 1
     return out
 
