@@ -57,6 +57,51 @@ def test_time_left_is_estimated(monkeypatch):
     assert "~27 s left" in out.splitlines()[0]  # 1 of 10 done after 3 s
 
 
+def test_time_left_follows_the_latest_pace(monkeypatch):
+    """Work that speeds up part-way (kernels compiled behind it) is estimated at its new pace
+    within :attr:`ProgressBar.RECENT` seconds, not at the whole run's average."""
+    clock = Clock()
+    monkeypatch.setattr(_progress.time, "monotonic", clock)
+    stream = io.StringIO()
+    bar = ProgressBar("experiment", stream=stream)
+    lines = []
+    for i in range(1, 1001):
+        clock.now += 1.0 if i <= 100 else 0.01  # 100 units at 1/s, then 900 at 100/s
+        bar.update(i, 1000)
+        lines += stream.getvalue().splitlines()[len(lines) :]
+
+    def left(line):
+        return float(line.rsplit("~", 1)[1].split(" s left")[0])
+
+    slow = [line for line in lines if "100/1000" in line]
+    assert slow and left(slow[0]) == pytest.approx(900, abs=1)  # 900 units at 1/s
+    fast = [line for line in lines if "s left" in line]
+    # the last estimate, 3 s or more into the fast pace: what is left at 100/s, where the
+    # whole run's average would say about ten times as long
+    late = fast[-1]
+    done = int(late.split("] ")[1].split("/")[0])
+    assert done >= 400
+    assert left(late) == pytest.approx((1000 - done) / 100, abs=1)
+
+
+def test_time_spent_compiling_is_not_counted_as_work(monkeypatch):
+    """A wait for kernels compiled in this process does not slow the estimated pace: 50 units
+    in 0.1 s, then 10 s compiling, then 50 more in 0.1 s is 500 units a second."""
+    clock = Clock()
+    compiling = [0.0]
+    monkeypatch.setattr(_progress.time, "monotonic", clock)
+    monkeypatch.setattr(_progress, "_compiling", lambda: compiling[0])
+    stream = io.StringIO()
+    bar = ProgressBar("experiment", stream=stream)
+    clock.now = 0.1
+    bar.update(50, 1000)
+    clock.now += 10.1
+    compiling[0] += 10.0
+    bar.update(100, 1000)
+    line = stream.getvalue().splitlines()[0]
+    assert line.startswith("experiment: [###") and "100/1000  10 s, ~2 s left" in line  # 1.8 s
+
+
 class InterruptedTty(Tty):
     """A terminal on which a Ctrl-C lands while the first line goes out."""
 

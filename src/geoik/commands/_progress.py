@@ -7,6 +7,12 @@ at most one every ``QUIET`` seconds and none for work that ends sooner, so logs 
 The compile notice (:class:`CompileNotice`) says at once that kernels are being compiled, then
 how far it has got, and on a pipe ends with one line saying how long it took. On a terminal the
 notice and a bar share the line being redrawn: whichever draws next starts a new line.
+
+The time left is estimated from the pace of the last :attr:`ProgressBar.RECENT` seconds, not the
+whole run's, and the seconds this process spent compiling kernels meanwhile are not counted as
+work: work whose kernels finish compiling part-way (an experiment's solves run as Python until
+then, or wait for the compile) speeds up many times over, and the whole run's average would go
+on promising minutes that the work no longer needs.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import contextlib
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from typing import Any, TextIO
 
@@ -60,6 +67,9 @@ class ProgressBar:
 
     WIDTH = 30
     QUIET = 2.0
+    RECENT = 3.0
+    """Seconds of the latest progress whose pace estimates the time left (the whole run's pace
+    until that much has passed)."""
 
     def __init__(self, label: str, unit: str = "", stream: TextIO | None = None, hz: float = 5.0):
         self.label = label
@@ -73,6 +83,9 @@ class ProgressBar:
         self._printed = False
         self._stage = ""
         self._open = False
+        self._c0 = _compiling()
+        # (time, done, seconds compiling so far) of this stage's updates
+        self._marks: deque[tuple[float, int, float]] = deque()
 
     def __call__(self, done: int, total: int, stage: str = "") -> None:
         self.update(done, total, stage)
@@ -80,10 +93,12 @@ class ProgressBar:
     def update(self, done: int, total: int, stage: str = "") -> None:
         """Report that ``done`` of ``total`` units of ``stage`` are finished."""
         total = max(total, 1)
+        now = time.monotonic()
         if stage != self._stage:
             self._stage, self._last_tenth = stage, 0
+            self._marks.clear()
+        self._mark(now, done)
         finished = done >= total
-        now = time.monotonic()
         if self.tty:
             if not finished and now - self._last_draw < self.period:
                 return
@@ -118,6 +133,27 @@ class ProgressBar:
             _release(self.stream, self)
             self._open = False
 
+    def _mark(self, now: float, done: int) -> None:
+        """Remember this update, keeping one mark at least :attr:`RECENT` seconds old."""
+        marks = self._marks
+        marks.append((now, done, _compiling()))
+        while len(marks) > 2 and now - marks[1][0] >= self.RECENT:
+            marks.popleft()
+
+    def _left(self, done: int, total: int, now: float) -> float | None:
+        """Seconds left at the pace since the oldest mark (at least :attr:`RECENT` seconds
+        back), or at the whole run's pace before that or when nothing moved since; the seconds
+        spent compiling are not counted as work. None when no work time is known."""
+        t_old, d_old, c_old = self._marks[0]
+        compiling = self._marks[-1][2]
+        if now - t_old >= self.RECENT and done > d_old:
+            work = now - t_old - (compiling - c_old)
+        else:
+            d_old, work = 0, now - self.t0 - (compiling - self._c0)
+        if work <= 0.0:
+            return None
+        return work * (total - done) / (done - d_old)
+
     def _line(self, done: int, total: int, stage: str, now: float) -> str:
         fill = self.WIDTH * min(done, total) // total
         bar = "#" * fill + "-" * (self.WIDTH - fill)
@@ -125,9 +161,17 @@ class ProgressBar:
         unit = f" {self.unit}" if self.unit else ""
         spent = now - self.t0
         timing = f"  {spent:.0f} s"
-        if 0 < done < total and spent >= 1.0:
-            timing += f", ~{spent * (total - done) / done:.0f} s left"
+        left = self._left(done, total, now) if 0 < done < total and spent >= 1.0 else None
+        if left is not None:
+            timing += f", ~{left:.0f} s left"
         return f"{head}[{bar}] {done}/{total}{unit}{timing}"
+
+
+def _compiling() -> float:
+    """Seconds this process has spent compiling geoik's kernels (0 before any kernel was
+    imported): a bar does not count them as work when it estimates the time left."""
+    jit = sys.modules.get("geoik.jit")
+    return float(jit.compile_stats().seconds) if jit is not None else 0.0
 
 
 class CompileNotice:
