@@ -25,6 +25,40 @@ def test_wrap_into_half_open_interval(a):
         assert w == a  # in range: unchanged, not rounded
 
 
+def _sincos_arguments():
+    rng = np.random.default_rng(7)
+    quadrants = np.arange(-64, 65) * (PI / 2)  # where the quadrant changes, and beside it
+    return np.concatenate(
+        [
+            rng.uniform(-PI, PI, 4000),
+            rng.uniform(-100.0, 100.0, 2000),
+            rng.uniform(-g.SINCOS_RANGE, g.SINCOS_RANGE, 2000),
+            quadrants,
+            np.nextafter(quadrants, np.inf),
+            np.nextafter(quadrants, -np.inf),
+            quadrants + 1e-9,
+            [0.0, -0.0, 5e-324, 1e-300, -1e-8, PI / 4, -PI / 4, 3 * PI / 4],
+        ]
+    )
+
+
+def test_sincos_matches_the_c_library():
+    for x in _sincos_arguments():
+        s, c = g.sincos(x)
+        assert abs(s - math.sin(x)) <= 2.3e-16 and abs(c - math.cos(x)) <= 2.3e-16, x
+        assert -1.0 <= s <= 1.0 and -1.0 <= c <= 1.0
+    for x in (2.0e5, -1e300, math.inf, -math.inf, math.nan):  # beyond: the C library's own
+        got = g.sincos(x)
+        want = (math.sin(x), math.cos(x)) if math.isfinite(x) else (math.nan, math.nan)
+        assert np.array_equal(got, want, equal_nan=True)
+
+
+def test_sincos_as_python_is_the_compiled_function():
+    # kernels also run as plain Python (geoik.jit): both forms must give the same bits
+    for x in _sincos_arguments()[::7]:
+        assert g.sincos.py_func(x) == g.sincos(x), x
+
+
 def test_fit_angle():
     inf = math.inf
     # free: the representative nearest the current angle (continuity)

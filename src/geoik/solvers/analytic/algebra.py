@@ -8,6 +8,7 @@ import math
 
 from numba import njit
 
+from geoik.geometry import sincos
 from geoik.solvers.analytic.subproblems import DEGENERATE, sp1
 
 
@@ -44,7 +45,7 @@ def _norm(a):
 @njit(cache=True)
 def rot(k, t):
     """Rotation by ``t`` about the unit axis ``k``, a 9-tuple (row major)."""
-    c, s = math.cos(t), math.sin(t)
+    s, c = sincos(t)
     u = 1.0 - c
     x, y, z = k[0], k[1], k[2]
     return (
