@@ -114,12 +114,14 @@ def sincos(x):
     k = math.floor(x * _TWO_OVER_PI + 0.5)
     r = (x - k * _PIO2_HI) - k * _PIO2_LO
     z = r * r
-    s = r + r * z * (_S1 + z * (_S2 + z * (_S3 + z * (_S4 + z * (_S5 + z * _S6)))))
+    z2 = z * z
+    z4 = z2 * z2
+    ps = (_S1 + z * _S2) + z2 * (_S3 + z * _S4) + z4 * (_S5 + z * _S6)
+    pc = (_C1 + z * _C2) + z2 * (_C3 + z * _C4) + z4 * (_C5 + z * _C6)
+    s = r + r * z * ps
     hz = 0.5 * z
     w = 1.0 - hz
-    c = w + (
-        ((1.0 - w) - hz) + z * z * (_C1 + z * (_C2 + z * (_C3 + z * (_C4 + z * (_C5 + z * _C6)))))
-    )
+    c = w + (((1.0 - w) - hz) + z2 * pc)
     q = int(k)
     odd = (q & 1) != 0
     sn = c if odd else s
