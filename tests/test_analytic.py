@@ -257,6 +257,28 @@ def test_compiled_equals_interpreted():
     np.testing.assert_allclose(out[0], out[1], rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("n", [6, 7])
+def test_every_candidates_forward_kinematics_at_once_is_each_ones(n):
+    """The candidates' check runs their forward kinematics together (``forward_many``, loops
+    across them): the very values of one vector's at a time (``chain_forward``), for any count
+    of vectors, continuous joints' huge angles and NaN included."""
+    from geoik.solvers.analytic.polish import chain_forward, forward_many
+
+    rng = np.random.default_rng(n)
+    H = rng.normal(size=(n, 3))
+    H /= np.linalg.norm(H, axis=1)[:, None]
+    P = rng.normal(size=(n + 1, 3))
+    q = rng.uniform(-np.pi, np.pi, (16, n))
+    q[3, 2], q[5, 0], q[7, n - 1] = 1e6, -4e5, np.nan
+    acc = np.full((12, 16), -7.0)
+    trig = np.empty((2, 16 * n))
+    for count in (1, 5, 16):
+        forward_many(H, P, q.reshape(-1), count, trig, acc)
+        for c in range(count):
+            R, p = chain_forward(H, P, q[c])
+            np.testing.assert_array_equal(acc[:, c], [*R, *p])
+
+
 def test_searched_family_where_only_the_last_two_axes_meet():
     """A UR5 with its parallel axes tilted apart: only axes 5 and 6 meet, so joint 1 is
     searched. Every solution returned lands on the pose; the true one is among them for most

@@ -53,6 +53,16 @@ def test_sincos_matches_the_c_library():
         assert np.array_equal(got, want, equal_nan=True)
 
 
+def test_sincos_of_many_values_at_once_is_each_ones():
+    x = np.concatenate([_sincos_arguments(), [2.0e5, -1e300, math.inf, -math.inf, math.nan]])
+    s, c = np.full(x.size + 3, 9.0), np.full(x.size + 3, 9.0)
+    g.sincos_into(x, s, c, x.size)
+    want = np.array([g.sincos(v) for v in x])
+    np.testing.assert_array_equal(s[: x.size], want[:, 0])
+    np.testing.assert_array_equal(c[: x.size], want[:, 1])
+    assert np.all(s[x.size :] == 9.0) and np.all(c[x.size :] == 9.0)  # only the first m
+
+
 def test_sincos_as_python_is_the_compiled_function():
     # kernels also run as plain Python (geoik.jit): both forms must give the same bits
     for x in _sincos_arguments()[::7]:

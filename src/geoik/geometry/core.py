@@ -111,6 +111,26 @@ def sincos(x):
     kinematics of every candidate), spent much of their time in the two calls."""
     if not abs(x) <= SINCOS_RANGE:
         return math.sin(x), math.cos(x)
+    return _reduced_sincos(x)
+
+
+@njit(cache=True)
+def sincos_into(x, s, c, m):
+    """``s[i], c[i] = sincos(x[i])`` for ``i < m`` (1-D arrays), the same values: one loop
+    without a call, which the compiler runs on several values at once (SIMD; 48 values about six
+    times as fast as 48 calls of :func:`sincos`)."""
+    for i in range(m):
+        xi = x[i]
+        s[i], c[i] = _reduced_sincos(xi if abs(xi) <= SINCOS_RANGE else 0.0)
+    for i in range(m):  # the rare argument beyond the range (or NaN): the C library's
+        if not abs(x[i]) <= SINCOS_RANGE:
+            s[i], c[i] = math.sin(x[i]), math.cos(x[i])
+
+
+@njit(cache=True, inline="always")
+def _reduced_sincos(x):
+    """:func:`sincos` for ``|x|`` within :data:`SINCOS_RANGE`: the reduction by pi/2, both
+    polynomials (Estrin's scheme: a short chain of dependent operations), the quadrant."""
     k = math.floor(x * _TWO_OVER_PI + 0.5)
     r = (x - k * _PIO2_HI) - k * _PIO2_LO
     z = r * r
@@ -126,8 +146,4 @@ def sincos(x):
     odd = (q & 1) != 0
     sn = c if odd else s
     cs = s if odd else c
-    if q & 2:
-        sn = -sn
-    if (q + 1) & 2:
-        cs = -cs
-    return sn, cs
+    return -sn if q & 2 else sn, -cs if (q + 1) & 2 else cs

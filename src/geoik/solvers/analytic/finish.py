@@ -25,6 +25,7 @@ from geoik.solvers.analytic.polish import _errors as _errors  # the Newton steps
 from geoik.solvers.analytic.polish import _gauss as _gauss
 from geoik.solvers.analytic.polish import chain_forward as chain_forward
 from geoik.solvers.analytic.polish import forward as forward
+from geoik.solvers.analytic.polish import forward_many as forward_many
 from geoik.solvers.analytic.polish import jacobian as jacobian
 from geoik.solvers.analytic.polish import polish as polish
 from geoik.solvers.analytic.polish import try_step as try_step
@@ -245,7 +246,7 @@ def _solve_goal(model, Rg_in, pg_in, start, tols, out, steps, searched):
     Rg, pg, R06 = chain_goal(model, Rg_in, pg_in)
     tip0 = tip_at_zero(P)
     cand, rows, rerr, keys, cflags, group, rflags, order, scratch = _buffers(out.shape[0], n)
-    two, four3, jac, q, cerr, cgroup = scratch
+    two, four3, jac, q, cerr, cgroup, fk = scratch
     if searched:
         count = solve_6r(code, (H, P, points), (R06, pg), tip0, (cand, cflags, two, four3))
     else:
@@ -255,7 +256,9 @@ def _solve_goal(model, Rg_in, pg_in, start, tols, out, steps, searched):
     # within the tolerances asked for); a least-squares candidate far from the pose only when
     # no candidate comes near it (the pose out of reach): see _errors_first
     fine = (min(_FINE * size, 0.01 * tol), min(_FINE, 0.01 * angle_tol))
-    exact_near = _errors_first((H, P), (R06, pg), (cand, cflags, count), _NEAR * size, cerr, cgroup)
+    exact_near = _errors_first(
+        (H, P), (R06, pg), (cand, cflags, count), _NEAR * size, cerr, cgroup, fk
+    )
     kept = 0
     # the loop over the candidates stays whole: with its steps as functions it ran ~6 % slower;
     # its duplicate test and distance are duplicate_of and distance, inlined. The far
@@ -296,7 +299,7 @@ def _solve_goal(model, Rg_in, pg_in, start, tols, out, steps, searched):
 
 
 @njit(cache=True, inline="always")
-def _errors_first(chain, goal, cands, near, err, group):
+def _errors_first(chain, goal, cands, near, err, group, fk):
     """Each candidate's pose error before any polish: ``err[c]`` (position, metres; angle,
     radians; then the tip position and the two error vectors of ``polish.polish``'s ``at``,
     3 values each), and ``group[c]`` -1 for a far least-squares candidate (flagged so by its
@@ -305,13 +308,28 @@ def _errors_first(chain, goal, cands, near, err, group):
     (or nearly), and the far ones are kept as they are, unpolished. ``chain`` is ``(H, P)``,
     ``goal`` ``(R06, p_goal)`` (9- and 3-tuples: the goal's rotation times ``R_tip^T``, the
     product of the joint rotations it asks for, so that the tip's own turn is not applied to
-    every candidate; the error is the same), ``cands`` ``(cand, cflags, count)``."""
+    every candidate; the error is the same), ``cands`` ``(cand, cflags, count)``; ``fk``
+    ``(flat, trig, acc)``: ``cand``'s values one row after the other, and the scratch of
+    :func:`.polish.forward_many`, which runs every candidate's forward kinematics at once."""
     H, P = chain
     R06, pg = goal
     cand, cflags, count = cands
+    flat, trig, acc = fk
+    forward_many(H, P, flat, count, trig, acc)
     any_near = False
     for c in range(count):
-        R, p = chain_forward(H, P, cand[c])
+        R = (
+            acc[0, c],
+            acc[1, c],
+            acc[2, c],
+            acc[3, c],
+            acc[4, c],
+            acc[5, c],
+            acc[6, c],
+            acc[7, c],
+            acc[8, c],
+        )
+        p = (acc[9, c], acc[10, c], acc[11, c])
         ep, er, dp, da = _errors(R06, pg, R, p)
         err[c, 0] = dp
         err[c, 1] = da
@@ -330,10 +348,11 @@ def _buffers(m, n):
     """The work arrays of :func:`_solve_goal` for ``m`` output rows and ``n`` joints, cut from
     one float and one integer array (no further allocation): for ``M = 4 m`` candidates,
     ``cand``, ``rows`` (M, n), ``rerr`` (M, 2), ``keys`` (M,), ``two`` (3, 2), ``four3``
-    (4, 3), ``jac`` (6, 7), ``q`` (n,), ``cerr`` (M, 11); ``cflags``, ``group``, ``rflags``,
-    ``order``, ``cgroup`` (M,) int64 (zeros)."""
+    (4, 3), ``jac`` (6, 7), ``q`` (n,), ``cerr`` (M, 11), ``fk`` (``cand`` flat, and the
+    scratch of :func:`.polish.forward_many`: (2, M n), (12, M)); ``cflags``, ``group``,
+    ``rflags``, ``order``, ``cgroup`` (M,) int64 (zeros)."""
     M = 4 * m
-    fw = np.empty(M * (2 * n + 14) + 6 + 12 + 42 + n)
+    fw = np.empty(M * (2 * n + 14) + 6 + 12 + 42 + n + M * (2 * n + 12))
     iw = np.zeros(5 * M, dtype=np.int64)
     cand = fw[: M * n].reshape((M, n))
     rows = fw[M * n : 2 * M * n].reshape((M, n))
@@ -348,7 +367,11 @@ def _buffers(m, n):
     group = iw[M : 2 * M]
     rflags = iw[2 * M : 3 * M]
     order = iw[3 * M : 4 * M]
-    scratch = (two, four3, jac, q, cerr, iw[4 * M :])
+    end = rest + 60 + n
+    trig = fw[end : end + 2 * M * n].reshape((2, M * n))
+    acc = fw[end + 2 * M * n : end + 2 * M * n + 12 * M].reshape((12, M))
+    fk = (fw[: M * n], trig, acc)
+    scratch = (two, four3, jac, q, cerr, iw[4 * M :], fk)
     return cand, rows, rerr, keys, iw[:M], group, rflags, order, scratch
 
 

@@ -15,10 +15,10 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import copy_into
+from geoik.geometry import copy_into, sincos_into
 from geoik.solvers.analytic.families import mm, mmt, mv, rot
 
-__all__ = ["chain_forward", "forward", "jacobian", "polish", "try_step"]
+__all__ = ["chain_forward", "forward", "forward_many", "jacobian", "polish", "try_step"]
 
 
 @njit(cache=True)
@@ -34,6 +34,69 @@ def chain_forward(H, P, q):
         d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
         p = (p[0] + d[0], p[1] + d[1], p[2] + d[2])
     return acc, p
+
+
+@njit(cache=True)
+def forward_many(H, P, flat, count, trig, acc):
+    """:func:`chain_forward` of ``count`` joint vectors at once, the very same values: ``flat``
+    holds them one after the other (``count * n`` values, ``n = H.shape[0]``); column ``c`` of
+    ``acc`` (12, >= count) receives vector ``c``'s product of the joint rotations (rows 0-8, row
+    major) and tip position (rows 9-11). ``trig`` (2, >= count * n) is scratch. The loops run
+    across the vectors, each step the same for all, which the compiler runs on several at once
+    (SIMD): the analytic solver checks its 4-16 candidates per pose with it."""
+    n = H.shape[0]
+    sn = trig[0]
+    cs = trig[1]
+    sincos_into(flat, sn, cs, count * n)
+    x, y, z = H[0, 0], H[0, 1], H[0, 2]
+    v0, v1, v2 = P[1, 0], P[1, 1], P[1, 2]
+    for c in range(count):
+        s = sn[c * n]
+        co = cs[c * n]
+        u = 1.0 - co
+        acc[0, c] = a0 = co + u * x * x
+        acc[1, c] = a1 = u * x * y - s * z
+        acc[2, c] = a2 = u * x * z + s * y
+        acc[3, c] = a3 = u * x * y + s * z
+        acc[4, c] = a4 = co + u * y * y
+        acc[5, c] = a5 = u * y * z - s * x
+        acc[6, c] = a6 = u * x * z - s * y
+        acc[7, c] = a7 = u * y * z + s * x
+        acc[8, c] = a8 = co + u * z * z
+        acc[9, c] = P[0, 0] + (a0 * v0 + a1 * v1 + a2 * v2)
+        acc[10, c] = P[0, 1] + (a3 * v0 + a4 * v1 + a5 * v2)
+        acc[11, c] = P[0, 2] + (a6 * v0 + a7 * v1 + a8 * v2)
+    for j in range(1, n):
+        x, y, z = H[j, 0], H[j, 1], H[j, 2]
+        v0, v1, v2 = P[j + 1, 0], P[j + 1, 1], P[j + 1, 2]
+        for c in range(count):
+            s = sn[c * n + j]
+            co = cs[c * n + j]
+            u = 1.0 - co
+            r0 = co + u * x * x
+            r1 = u * x * y - s * z
+            r2 = u * x * z + s * y
+            r3 = u * x * y + s * z
+            r4 = co + u * y * y
+            r5 = u * y * z - s * x
+            r6 = u * x * z - s * y
+            r7 = u * y * z + s * x
+            r8 = co + u * z * z
+            a0, a1, a2 = acc[0, c], acc[1, c], acc[2, c]
+            a3, a4, a5 = acc[3, c], acc[4, c], acc[5, c]
+            a6, a7, a8 = acc[6, c], acc[7, c], acc[8, c]
+            acc[0, c] = b0 = a0 * r0 + a1 * r3 + a2 * r6
+            acc[1, c] = b1 = a0 * r1 + a1 * r4 + a2 * r7
+            acc[2, c] = b2 = a0 * r2 + a1 * r5 + a2 * r8
+            acc[3, c] = b3 = a3 * r0 + a4 * r3 + a5 * r6
+            acc[4, c] = b4 = a3 * r1 + a4 * r4 + a5 * r7
+            acc[5, c] = b5 = a3 * r2 + a4 * r5 + a5 * r8
+            acc[6, c] = b6 = a6 * r0 + a7 * r3 + a8 * r6
+            acc[7, c] = b7 = a6 * r1 + a7 * r4 + a8 * r7
+            acc[8, c] = b8 = a6 * r2 + a7 * r5 + a8 * r8
+            acc[9, c] += b0 * v0 + b1 * v1 + b2 * v2
+            acc[10, c] += b3 * v0 + b4 * v1 + b5 * v2
+            acc[11, c] += b6 * v0 + b7 * v1 + b8 * v2
 
 
 @njit(cache=True)
