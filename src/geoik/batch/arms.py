@@ -125,13 +125,28 @@ def _engine(kernel, model, job, tols, chunk, counter, rows):
     tol, angle_tol = tols
     m = targets.shape[0]
     out = np.empty((MAX_SOLUTIONS, rows[2].shape[1] + 3))
+    # this thread's own copies: a view of an array the threads share (each pose's goal, the
+    # model's parts the kernel takes) counts references on that array, an atomic operation
+    # on memory every thread writes, which made two threads wait on each other
+    own, goal, point = model.copy(), np.empty((3, 3)), np.empty(3)
     tasks = (m + chunk - 1) // chunk
     c = take(counter)
     while c < tasks:
         for i in range(c * chunk, min(m, (c + 1) * chunk)):
-            sizes = kernel(model, rots[i], targets[i], start, tol, angle_tol, out)
+            _own_goal(targets, rots, i, point, goal)
+            sizes = kernel(own, goal, point, start, tol, angle_tol, out)
             _keep(i, sizes, out, start, rows)
         c = take(counter)
+
+
+@njit(cache=True, inline="always")
+def _own_goal(targets, rots, i, point, goal):
+    """Pose ``i``'s position and rotation copied into this thread's ``point`` (3,) and
+    ``goal`` (3, 3), value by value (no view of the shared arrays)."""
+    for r in range(3):
+        point[r] = targets[i, r]
+        for k in range(3):
+            goal[r, k] = rots[i, r, k]
 
 
 @njit(cache=True, inline="always")
@@ -185,11 +200,13 @@ def _held_engine(kernel, arm, job, tols, chunk, counter, rows):
     tol, angle_tol, value = tols
     m = targets.shape[0]
     out = np.empty((MAX_SOLUTIONS, rows[2].shape[1] + 3))
+    own, own_held, goal, point = model.copy(), held.copy(), np.empty((3, 3)), np.empty(3)
     tasks = (m + chunk - 1) // chunk
     c = take(counter)
     while c < tasks:
         for i in range(c * chunk, min(m, (c + 1) * chunk)):
-            sizes = kernel(model, held, rots[i], targets[i], start, tol, angle_tol, value, out)
+            _own_goal(targets, rots, i, point, goal)
+            sizes = kernel(own, own_held, goal, point, start, tol, angle_tol, value, out)
             _keep(i, sizes, out, start, rows)
         c = take(counter)
 
