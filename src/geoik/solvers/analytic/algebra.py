@@ -46,6 +46,12 @@ def _norm(a):
 def rot(k, t):
     """Rotation by ``t`` about the unit axis ``k``, a 9-tuple (row major)."""
     s, c = sincos(t)
+    return rot_sc(k, s, c)
+
+
+@njit(cache=True, inline="always")
+def rot_sc(k, s, c):
+    """:func:`rot` from the angle's sine ``s`` and cosine ``c``."""
     u = 1.0 - c
     x, y, z = k[0], k[1], k[2]
     return (

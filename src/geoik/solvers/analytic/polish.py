@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into, sincos_into
+from geoik.solvers.analytic.algebra import rot_sc
 from geoik.solvers.analytic.families import mm, mmt, mv, rot
 
 __all__ = ["chain_forward", "forward", "forward_many", "jacobian", "polish", "try_step"]
@@ -48,40 +49,15 @@ def forward_many(H, P, flat, count, trig, acc):
     sn = trig[0]
     cs = trig[1]
     sincos_into(flat, sn, cs, count * n)
-    x, y, z = H[0, 0], H[0, 1], H[0, 2]
-    v0, v1, v2 = P[1, 0], P[1, 1], P[1, 2]
-    for c in range(count):
-        s = sn[c * n]
-        co = cs[c * n]
-        u = 1.0 - co
-        acc[0, c] = a0 = co + u * x * x
-        acc[1, c] = a1 = u * x * y - s * z
-        acc[2, c] = a2 = u * x * z + s * y
-        acc[3, c] = a3 = u * x * y + s * z
-        acc[4, c] = a4 = co + u * y * y
-        acc[5, c] = a5 = u * y * z - s * x
-        acc[6, c] = a6 = u * x * z - s * y
-        acc[7, c] = a7 = u * y * z + s * x
-        acc[8, c] = a8 = co + u * z * z
-        acc[9, c] = P[0, 0] + (a0 * v0 + a1 * v1 + a2 * v2)
-        acc[10, c] = P[0, 1] + (a3 * v0 + a4 * v1 + a5 * v2)
-        acc[11, c] = P[0, 2] + (a6 * v0 + a7 * v1 + a8 * v2)
-    for j in range(1, n):
-        x, y, z = H[j, 0], H[j, 1], H[j, 2]
+    for c in range(count):  # the identity and the base: the first turn then gives its own
+        for i in range(9):
+            acc[i, c] = 1.0 if i % 4 == 0 else 0.0
+        acc[9, c], acc[10, c], acc[11, c] = P[0, 0], P[0, 1], P[0, 2]
+    for j in range(n):
+        h = (H[j, 0], H[j, 1], H[j, 2])
         v0, v1, v2 = P[j + 1, 0], P[j + 1, 1], P[j + 1, 2]
         for c in range(count):
-            s = sn[c * n + j]
-            co = cs[c * n + j]
-            u = 1.0 - co
-            r0 = co + u * x * x
-            r1 = u * x * y - s * z
-            r2 = u * x * z + s * y
-            r3 = u * x * y + s * z
-            r4 = co + u * y * y
-            r5 = u * y * z - s * x
-            r6 = u * x * z - s * y
-            r7 = u * y * z + s * x
-            r8 = co + u * z * z
+            r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot_sc(h, sn[c * n + j], cs[c * n + j])
             a0, a1, a2 = acc[0, c], acc[1, c], acc[2, c]
             a3, a4, a5 = acc[3, c], acc[4, c], acc[5, c]
             a6, a7, a8 = acc[6, c], acc[7, c], acc[8, c]
