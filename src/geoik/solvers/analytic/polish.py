@@ -55,24 +55,25 @@ def forward_many(H, P, flat, count, trig, acc):
         acc[9, c], acc[10, c], acc[11, c] = P[0, 0], P[0, 1], P[0, 2]
     for j in range(n):
         h = (H[j, 0], H[j, 1], H[j, 2])
-        v0, v1, v2 = P[j + 1, 0], P[j + 1, 1], P[j + 1, 2]
+        v = (P[j + 1, 0], P[j + 1, 1], P[j + 1, 2])
         for c in range(count):
-            r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot_sc(h, sn[c * n + j], cs[c * n + j])
-            a0, a1, a2 = acc[0, c], acc[1, c], acc[2, c]
-            a3, a4, a5 = acc[3, c], acc[4, c], acc[5, c]
-            a6, a7, a8 = acc[6, c], acc[7, c], acc[8, c]
-            acc[0, c] = b0 = a0 * r0 + a1 * r3 + a2 * r6
-            acc[1, c] = b1 = a0 * r1 + a1 * r4 + a2 * r7
-            acc[2, c] = b2 = a0 * r2 + a1 * r5 + a2 * r8
-            acc[3, c] = b3 = a3 * r0 + a4 * r3 + a5 * r6
-            acc[4, c] = b4 = a3 * r1 + a4 * r4 + a5 * r7
-            acc[5, c] = b5 = a3 * r2 + a4 * r5 + a5 * r8
-            acc[6, c] = b6 = a6 * r0 + a7 * r3 + a8 * r6
-            acc[7, c] = b7 = a6 * r1 + a7 * r4 + a8 * r7
-            acc[8, c] = b8 = a6 * r2 + a7 * r5 + a8 * r8
-            acc[9, c] += b0 * v0 + b1 * v1 + b2 * v2
-            acc[10, c] += b3 * v0 + b4 * v1 + b5 * v2
-            acc[11, c] += b6 * v0 + b7 * v1 + b8 * v2
+            a = (
+                acc[0, c],
+                acc[1, c],
+                acc[2, c],
+                acc[3, c],
+                acc[4, c],
+                acc[5, c],
+                acc[6, c],
+                acc[7, c],
+                acc[8, c],
+            )
+            b = mm(a, rot_sc(h, sn[c * n + j], cs[c * n + j]))
+            d = mv(b, v)
+            for i in range(9):
+                acc[i, c] = b[i]
+            for i in range(3):
+                acc[9 + i, c] += d[i]
 
 
 @njit(cache=True)
