@@ -673,7 +673,11 @@ def _slice_assignments(tree: ast.AST) -> list[tuple[str, int, str]]:
                 continue
             sliced = any(
                 isinstance(t, ast.Subscript)
-                and any(isinstance(n, ast.Slice) for n in ast.walk(t.slice))
+                and (
+                    any(isinstance(n, ast.Slice) for n in ast.walk(t.slice))
+                    # an element is never a tuple: a row of a 2-D array (``a[i] = (x, y)``)
+                    or isinstance(value, ast.Tuple | ast.List)
+                )
                 for t in targets
             )
             if isinstance(value, ast.UnaryOp):
@@ -690,10 +694,11 @@ def _slice_assignments(tree: ast.AST) -> list[tuple[str, int, str]]:
 
 
 def test_no_kernel_assigns_an_array_or_a_tuple_to_a_slice():
-    """A slice assignment from an array or a tuple (``dst[i, :] = src``, ``acc[i, :] += v``)
-    compiles numba's shape-mismatch error with its formatted message: a second or two of
-    string formatting in every process that compiles such a kernel, and in every kernel that
-    calls it. Kernels copy with ``copy_into``, add with ``add_into`` or assign elements."""
+    """A slice assignment from an array or a tuple (``dst[i, :] = src``, ``acc[i, :] += v``,
+    or a 2-D array's row from a tuple, ``a[i] = (x, y)``) compiles numba's shape-mismatch error
+    with its formatted message: a second or two of string formatting in every process that
+    compiles such a kernel, and in every kernel that calls it. Kernels copy with
+    ``copy_into``, add with ``add_into`` or assign elements."""
     root = Path(geoik.__file__).parent
     found = [
         f"{path.relative_to(root)}:{line} {name}: {text}"
@@ -702,8 +707,11 @@ def test_no_kernel_assigns_an_array_or_a_tuple_to_a_slice():
     ]
     assert found == []
     # the check itself finds both forms
-    sample = "@njit\ndef f(a, b, i):\n    a[i, :] = b\n    a[:] += (1.0, 2.0)\n    a[:] = 0.0\n"
-    assert [line for _, line, _ in _slice_assignments(ast.parse(sample))] == [3, 4]
+    sample = (
+        "@njit\ndef f(a, b, i):\n    a[i, :] = b\n    a[:] += (1.0, 2.0)\n    a[:] = 0.0\n"
+        "    a[i] = (1.0, 0.0)\n    a[i], a[0] = 1.0, 2.0\n"
+    )
+    assert [line for _, line, _ in _slice_assignments(ast.parse(sample))] == [3, 4, 6]
 
 
 _LITERAL = (int, bool)

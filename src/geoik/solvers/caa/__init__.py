@@ -186,8 +186,9 @@ def _plane(base, target, pos, hinge):
     copy_into(cands[0], w)
     copy_into(cands[1], pos[n] - base)
     copy_into(cands[2], pos[1] - base)
-    cands[3] = (1.0, 0.0, 0.0)
-    cands[4] = (0.0, 0.0, 1.0)
+    for k in range(3):  # +x and +z, element by element (see tests/test_jit.py)
+        cands[3, k] = 1.0 if k == 0 else 0.0
+        cands[4, k] = 1.0 if k == 2 else 0.0
     u = np.zeros(3)
     if normal[0] != 0.0 or normal[1] != 0.0 or normal[2] != 0.0:
         for k in (0, 3, 4):  # u: the target (or +x, +z) projected on the hinges' plane
