@@ -706,7 +706,7 @@ def test_no_kernel_assigns_an_array_or_a_tuple_to_a_slice():
         for name, line, text in _slice_assignments(ast.parse(path.read_text(encoding="utf-8")))
     ]
     assert found == []
-    # the check itself finds both forms
+    # the check itself finds each form, and not a tuple unpacked into elements
     sample = (
         "@njit\ndef f(a, b, i):\n    a[i, :] = b\n    a[:] += (1.0, 2.0)\n    a[:] = 0.0\n"
         "    a[i] = (1.0, 0.0)\n    a[i], a[0] = 1.0, 2.0\n"
