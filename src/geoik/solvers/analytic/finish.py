@@ -24,6 +24,7 @@ from geoik.solvers.analytic.families import mmt, mv, solve_6r, solve_6r_closed
 from geoik.solvers.analytic.polish import _errors as _errors  # the Newton steps' names
 from geoik.solvers.analytic.polish import _gauss as _gauss
 from geoik.solvers.analytic.polish import chain_forward as chain_forward
+from geoik.solvers.analytic.polish import column9 as column9
 from geoik.solvers.analytic.polish import forward as forward
 from geoik.solvers.analytic.polish import forward_many as forward_many
 from geoik.solvers.analytic.polish import jacobian as jacobian
@@ -318,17 +319,7 @@ def _errors_first(chain, goal, cands, near, err, group, fk):
     forward_many(H, P, flat, count, trig, acc)
     any_near = False
     for c in range(count):
-        R = (
-            acc[0, c],
-            acc[1, c],
-            acc[2, c],
-            acc[3, c],
-            acc[4, c],
-            acc[5, c],
-            acc[6, c],
-            acc[7, c],
-            acc[8, c],
-        )
+        R = column9(acc, c)
         p = (acc[9, c], acc[10, c], acc[11, c])
         ep, er, dp, da = _errors(R06, pg, R, p)
         err[c, 0] = dp

@@ -19,7 +19,7 @@ from geoik.geometry import copy_into, sincos_into
 from geoik.solvers.analytic.algebra import rot_sc
 from geoik.solvers.analytic.families import mm, mmt, mv, rot
 
-__all__ = ["chain_forward", "forward", "forward_many", "jacobian", "polish", "try_step"]
+__all__ = ["chain_forward", "column9", "forward", "forward_many", "jacobian", "polish", "try_step"]
 
 
 @njit(cache=True)
@@ -35,6 +35,23 @@ def chain_forward(H, P, q):
         d = mv(acc, (P[i + 1, 0], P[i + 1, 1], P[i + 1, 2]))
         p = (p[0] + d[0], p[1] + d[1], p[2] + d[2])
     return acc, p
+
+
+@njit(cache=True, inline="always")
+def column9(acc, c):
+    """Rows 0-8 of column ``c`` of ``acc`` as a 9-tuple: the rotation :func:`forward_many`
+    writes there, row major."""
+    return (
+        acc[0, c],
+        acc[1, c],
+        acc[2, c],
+        acc[3, c],
+        acc[4, c],
+        acc[5, c],
+        acc[6, c],
+        acc[7, c],
+        acc[8, c],
+    )
 
 
 @njit(cache=True)
@@ -57,17 +74,7 @@ def forward_many(H, P, flat, count, trig, acc):
         h = (H[j, 0], H[j, 1], H[j, 2])
         v = (P[j + 1, 0], P[j + 1, 1], P[j + 1, 2])
         for c in range(count):
-            a = (
-                acc[0, c],
-                acc[1, c],
-                acc[2, c],
-                acc[3, c],
-                acc[4, c],
-                acc[5, c],
-                acc[6, c],
-                acc[7, c],
-                acc[8, c],
-            )
+            a = column9(acc, c)
             b = mm(a, rot_sc(h, sn[c * n + j], cs[c * n + j]))
             d = mv(b, v)
             for i in range(9):
