@@ -304,7 +304,9 @@ class Robot:
         plan = self._cache.get("analytic plan")
         if plan is None:
             poe = self.poe()
-            revolute = not any(slides(k) for k in poe.kinds.tolist())
+            # through call(): a direct call would set numba's compiler up (0.2-0.3 s) in a
+            # process that has not run a compiled kernel yet
+            revolute = not any(call(slides, k) for k in poe.kinds.tolist())
             plan = self._cache["analytic plan"] = decompose(poe.H, poe.P, poe.R_tip, revolute)
         return plan
 

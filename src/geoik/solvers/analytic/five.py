@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into
-from geoik.jit import slow_to_compile
+from geoik.jit import call, slow_to_compile
 from geoik.solvers.analytic.algebra import _angle_of, mmt, mtm, mtv, mv, normal, rot
 from geoik.solvers.analytic.finish import (
     SINGULAR,
@@ -140,12 +140,11 @@ def pack_short(
     p = np.zeros((6, 3))
     lo5 = np.zeros(5)
     hi5 = np.zeros(5)
-    copy_into(h[:n], H)
-    copy_into(p[: n + 1], P)
-    copy_into(lo5[:n], lo)
-    copy_into(hi5[:n], hi)
+    # NumPy here, not the kernels' copy_into and normal called directly: a direct call would
+    # set numba's compiler up (0.2-0.3 s) in a process that has run no kernel yet
+    h[:n], p[: n + 1], lo5[:n], hi5[:n] = H, P, lo, hi
     if n == 4:
-        h[4] = normal((float(H[1, 0]), float(H[1, 1]), float(H[1, 2])))
+        h[4] = call(normal, (float(H[1, 0]), float(H[1, 1]), float(H[1, 2])))
     parts = [[float(code), float(n)], h, p, R_tip, lo5, hi5]
     out = np.concatenate([np.ravel(np.asarray(x, dtype=np.float64)) for x in parts])
     assert out.shape == (SHORT_MODEL_SIZE,)
