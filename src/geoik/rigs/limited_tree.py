@@ -40,6 +40,7 @@ from geoik.geometry import (
     toward,
     tree_settled,
 )
+from geoik.jit import slow_to_compile
 from geoik.rigs.limit_geometry import (
     allowed_direction,
     local_direction,
@@ -190,6 +191,7 @@ def forward_pass(tree, lim, active, pos, work):
             set_link(j, p, local[j, 0], local[j, 1], local[j, 2], lengths, rest, hinge, frames, pos)
 
 
+@slow_to_compile  # about 9 s: a helper compiles it while calls run as Python
 @njit(cache=True)
 def fabrik_tree_limited(tree, goal, pos, tol, max_iter, scale, lim, root_q):
     """Multi-end-effector FABRIK within joint limits (see the module notes).
@@ -294,6 +296,7 @@ def circles_round(segments, tree, lim, active, targeted, targets, pos, work):
     return bound
 
 
+@slow_to_compile  # about 13 s: a helper compiles it while calls run as Python
 @njit(cache=True)
 def circles_tree_limited(segments, tree, goal, pos, tol, max_iter, scale, lim, root_q):
     """Circle intersection on a tree within joint limits (see the module notes).

@@ -19,6 +19,7 @@ from geoik.geometry import (
     toward,
     tree_settled,
 )
+from geoik.jit import slow_to_compile
 from geoik.solvers.circles.place import place_chain, reach_of
 
 
@@ -62,6 +63,7 @@ def _place(seg, segments, want, targeted, targets, pos):
         copy_into(pos[joints[lo + i]], out[i])
 
 
+@slow_to_compile  # about 8 s: a helper compiles it while calls run as Python
 @njit(cache=True)
 def circles_tree(segments, active, goal, pos, tol, max_iter, scale):
     """Circle intersection on a tree, segment by segment (see :mod:`geoik.rigs.tree`).
