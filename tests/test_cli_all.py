@@ -255,3 +255,37 @@ def test_a_five_joint_arm_lists_the_nearest_orientation_and_exits_1(capsys):
         assert sol["angle_error"] == pytest.approx(
             angle_between(DOWN_R, robot.tip_frame(q)[:3, :3]), abs=1e-9
         )
+
+
+def test_a_five_joint_arm_takes_a_position_alone(capsys):
+    """``--all`` without ``--orientation`` on the SO-100 (5 joints), as ``geoik.solve_all``
+    takes it: every solution at the position, each exactly on it, in the API's order; a
+    6-joint arm still needs the orientation, and says how many joints it has."""
+    robot = load_example("so100")
+    argv = _solve("so100", "gripper", "0.2,0.05,0.15", "--all", "--json")
+    assert main(argv) == 0
+    record = json.loads(capsys.readouterr().out)
+    expected = ik.solve_all(robot, (0.2, 0.05, 0.15))
+    assert record["status"] == "SOLVED" and record["count"] == len(expected) >= 1
+    for sol, q_api in zip(record["solutions"], expected.angles, strict=True):
+        q = np.array(sol["joint_values"])
+        np.testing.assert_allclose(q, q_api, rtol=0, atol=1e-12)
+        assert np.linalg.norm(robot.tip_frame(q)[:3, 3] - (0.2, 0.05, 0.15)) <= 1e-9
+    assert main(argv[:-1]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(expected)} solution" in out and "within the joint limits" in out
+    assert main(_solve("ur5", "tool0", "0.4,0.2,0.5", "--all")) == 2
+    assert "--all: expected with --orientation W,X,Y,Z on an arm of 6 joints" in (
+        capsys.readouterr().err
+    )
+
+
+def test_counts_read_as_words():
+    """One solution, one kernel function: singular; any other count plural."""
+    from geoik.commands._progress import CompileNotice
+    from geoik.errors import counted
+
+    assert counted(1, "solution") == "1 solution" and counted(0, "solution") == "0 solutions"
+    notice = CompileNotice("geoik solve")
+    notice.done, notice.seconds = 1, 0.04
+    assert "compiled 1 kernel function in 0.0 s" in notice._summary()

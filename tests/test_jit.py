@@ -118,6 +118,55 @@ def test_first_solve_in_a_fresh_install_compiles_nothing(tmp_path):
     assert _run(code, str(tmp_path))["compiled"] == 0
 
 
+def test_first_robot_solve_in_a_fresh_install_compiles_nothing(tmp_path):
+    """The same for robots: with an empty numba cache, one command-line solve of a 6-, a 7- and
+    a 5-joint arm by ``auto``, ``analytic`` and ``dls``, and every solution of the pose
+    (``--all``), runs as plain Python in this process: loading the arm, finding its family and
+    solving call no compiled function directly (a direct call sets numba's compiler up first,
+    0.2-0.3 s, in a process that has run no kernel yet). (CCD on a 7-joint arm records a
+    motion long enough that measuring it is a large call, compiled at once by design.)"""
+    pytest.importorskip("yourdfpy")
+    code = (
+        "import contextlib, io\n"
+        "from geoik import jit\n"
+        "from geoik.commands.cli import main\n"
+        "from geoik.robots.urdf import example_path\n"
+        "jit.INTERPRETED_BUDGET = float('inf')\n"
+        "arms = [('ur5', 'tool0', '0.4,0.2,0.3', []), ('so100', 'gripper', '0.2,0.05,0.15', []),\n"
+        "        ('panda', 'panda_hand_tcp', '0.5,0.1,0.4', ['--redundancy', '0.5'])]\n"
+        "for arm, tip, target, held in arms:\n"
+        "    where = ['solve', '--urdf', str(example_path(arm)), '--tip', tip]\n"
+        "    where += ['--target', target]\n"
+        "    turn = [] if arm == 'so100' else ['--orientation', '0,1,0,0']\n"
+        "    methods = [['--method', m] for m in ('auto', 'analytic', 'dls')]\n"
+        "    for extra in [['--all', *held], *methods]:\n"
+        "        with contextlib.redirect_stdout(io.StringIO()):\n"
+        "            status = main([*where, *turn, *extra])\n"
+        "        assert status == 0, (arm, extra, status)\n"
+    )
+    assert _run(code, str(tmp_path))["compiled"] == 0
+
+
+def test_first_tree_solve_in_a_fresh_install_compiles_nothing(tmp_path):
+    """The same for skeletons: with an empty numba cache, a first ``solve_tree`` on the hand,
+    with its limits and without, by every tree solver, runs as plain Python in tens of
+    milliseconds rather than compiling its kernel first (8-13 s): the tree kernels are slow to
+    compile, and their work hint (every joint times the whole iteration budget) is far above
+    what a solve takes."""
+    code = (
+        "import geoik as ik\n"
+        "from geoik import jit\n"
+        "jit.INTERPRETED_BUDGET = float('inf')\n"
+        "targets = {'index': (1.45, 0.2, -0.45), 'thumb': (1.2, 0.45, -0.4)}\n"
+        "for limits in (True, False):\n"
+        "    hand = ik.Skeleton.hand(limits=limits)\n"
+        "    for method in ('auto', 'fabrik', 'circles'):\n"
+        "        sol = ik.solve_tree(hand, targets, method=method)\n"
+        "        assert sol.iterations >= 1, (limits, method)\n"
+    )
+    assert _run(code, str(tmp_path))["compiled"] == 0
+
+
 def test_a_loop_of_solves_is_compiled_once_it_pays(tmp_path):
     """Solving on and on from Python: after its first fraction of a second as plain Python the
     kernel is compiled, and later calls run compiled."""

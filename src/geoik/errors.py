@@ -213,3 +213,8 @@ def describe(value: object) -> str:
     if len(text) > 80:
         text = text[:77] + "..."
     return text
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1: ``"1 solution"``, ``"8 solutions"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

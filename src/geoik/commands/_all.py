@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from geoik.errors import InvalidOptionError
+from geoik.errors import InvalidOptionError, counted
 from geoik.solvers.auto import AUTO
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "all_record",
     "all_text",
     "check_all_flags",
+    "check_oriented",
     "check_redundancy",
     "parse_number",
     "parse_values",
@@ -65,9 +66,10 @@ def parse_number(text: str, name: str) -> float | list[float]:
     return values[0] if len(values) == 1 else values
 
 
-def check_all_flags(args: argparse.Namespace, oriented: bool) -> None:
-    """``--all`` needs a full pose and is the analytic solver's (no iterations, no options);
-    ``--redundancy`` belongs to ``--all``."""
+def check_all_flags(args: argparse.Namespace) -> None:
+    """``--all`` is the analytic solver's (no iterations, no options); ``--redundancy``
+    belongs to ``--all``. Whether the arm needs ``--orientation`` is :func:`check_oriented`'s
+    (once it is loaded)."""
     if not args.all:
         if args.redundancy is not None:
             raise InvalidOptionError(
@@ -75,12 +77,6 @@ def check_all_flags(args: argparse.Namespace, oriented: bool) -> None:
                 argument="--redundancy",
             )
         return
-    if not oriented:
-        raise InvalidOptionError(
-            "expected with --orientation W,X,Y,Z: every solution is of a full pose (position "
-            "and orientation)",
-            argument="--all",
-        )
     if args.method not in (AUTO, "analytic"):
         raise InvalidOptionError(
             f"--all lists every solution by the analytic solver, got {args.method!r}; leave "
@@ -93,6 +89,18 @@ def check_all_flags(args: argparse.Namespace, oriented: bool) -> None:
                 "the analytic solver (--all) runs no iterations and takes no options",
                 argument=flag,
             )
+
+
+def check_oriented(robot: Any, oriented: bool) -> None:
+    """``--all`` on an arm of six or seven joints needs a full pose; one of four or five joints
+    takes a position alone (every solution at it, the tip's orientation held as near its
+    orientation at the start as the arm can, as :func:`geoik.solve_all` does)."""
+    if not oriented and robot.n >= 6:
+        raise InvalidOptionError(
+            f"expected with --orientation W,X,Y,Z on an arm of {robot.n} joints: every solution "
+            f"is of a full pose (position and orientation)",
+            argument="--all",
+        )
 
 
 def check_redundancy(robot: Any, redundancy: float | list[float] | None) -> None:
@@ -124,11 +132,11 @@ def _reason(found: Any, redundancy: float | list[float] | None = None) -> str:
     if name == "SOLVED":
         extra = len(found.outside)
         more = f" ({extra} more outside the joint limits)" if extra else ""
-        return f"{len(found)} solutions within the joint limits{held}{more}"
+        return f"{counted(len(found), 'solution')} within the joint limits{held}{more}"
     if name == "OUTSIDE_LIMITS":
         return (
             f"no solution{held}: the pose is reachable only with joints outside their limits "
-            f"({len(found.outside)} solutions outside them)"
+            f"({counted(len(found.outside), 'solution')} outside them)"
         )
     if name == "NEAREST_ORIENTATION":
         return (

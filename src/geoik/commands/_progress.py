@@ -25,6 +25,8 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from geoik.errors import counted
+
 __all__ = ["COMPILING", "CompileNotice", "ProgressBar", "compile_notice", "compiling_part"]
 
 COMPILING = "compiling kernels, first run only"
@@ -249,7 +251,8 @@ class CompileNotice:
 
     def _summary(self) -> str:
         return (
-            f"{self.label}: compiled {self.done} kernel functions in {self.seconds:.1f} s "
+            f"{self.label}: compiled {counted(self.done, 'kernel function')} in "
+            f"{self.seconds:.1f} s "
             "(first run only: numba caches them for later runs)"
         )
 

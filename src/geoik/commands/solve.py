@@ -14,6 +14,7 @@ from geoik.chain import Chain
 from geoik.checks import DEFAULT_METHOD, check_angle_tol, check_rotation
 from geoik.commands._all import (
     check_all_flags,
+    check_oriented,
     check_redundancy,
     parse_number,
     parse_values,
@@ -102,8 +103,9 @@ def _add_robot_arguments(p: argparse.ArgumentParser, models: Any) -> None:
     p.add_argument(
         "--all",
         action="store_true",
-        help="with --urdf and --orientation: every solution of the pose within the joint limits "
-        "(the analytic solver), nearest --start first; exit status 1 when there is none",
+        help="with --urdf and --orientation (an arm of 4 or 5 joints: the position alone will "
+        "do): every solution of the pose within the joint limits (the analytic solver), nearest "
+        "--start first; exit status 1 when there is none",
     )
     p.add_argument(
         "--redundancy",
@@ -440,7 +442,7 @@ def run_robot(args: argparse.Namespace) -> int:
         orientation = parse_quaternion(args.orientation, "--orientation")
     elif args.angle_tol is not None:
         raise InvalidOptionError("expected with --orientation W,X,Y,Z", argument="--angle-tol")
-    check_all_flags(args, orientation is not None)
+    check_all_flags(args)
     angle_tol = None if args.angle_tol is None else parse_angle_tol(args.angle_tol)
     options = parse_options(args.opt)
     tol, max_iter = parse_tol(args.tol), parse_max_iter(args.max_iter)
@@ -455,6 +457,7 @@ def run_robot(args: argparse.Namespace) -> int:
                 argument="--tip",
             )
         if args.all:
+            check_oriented(robot, orientation is not None)
             check_redundancy(robot, redundancy)
             found = solve_all(
                 robot, target, orientation, start, tol, angle_tol, redundancy=redundancy

@@ -14,6 +14,7 @@ from enum import Enum
 
 import numpy as np
 
+from geoik.errors import counted
 from geoik.robots.model import Robot
 from geoik.solvers.analytic import SINGULAR
 from geoik.solvers.analytic.five import NEAREST_ORIENTATION
@@ -133,4 +134,4 @@ class SolutionSet:
     def reason(self) -> str:
         """The status in words, e.g. ``"8 solutions: every solution within the joint
         limits"``."""
-        return f"{len(self)} solutions: {_REASONS[self.status]}"
+        return f"{counted(len(self), 'solution')}: {_REASONS[self.status]}"
