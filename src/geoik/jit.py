@@ -19,10 +19,12 @@ takes milliseconds. So calls from Python into a kernel go through :func:`call` (
   expected to take longer than compiling it would (:data:`COMPILE_SECONDS`, or
   :data:`LOAD_SECONDS` when the disk cache holds it), so a small job runs as Python to its end.
 
-A function declared :func:`slow_to_compile` (the analytic solver's kernels: tens of seconds) is
-compiled instead by a helper process once its budget is spent, while its calls go on as plain
-Python (calls of up to :data:`SLOW_SMALL_WORK`: seconds as Python, less than the compiling);
-the first call after the helper has ended loads it.
+A function declared :func:`slow_to_compile` (the analytic solver's kernels: tens of seconds; the
+tree solvers', the general robot solvers' and the motion replays': seconds, for calls whose
+work hint, an upper bound such as every joint times the whole iteration budget, lies far above
+the milliseconds they take) is compiled instead by a helper process once its budget is spent,
+while its calls go on as plain Python (calls of up to :data:`SLOW_SMALL_WORK`: seconds as
+Python, less than the compiling); the first call after the helper has ended loads it.
 
 A one-off solve (``geoik solve`` on the command line, a first call in a notebook) therefore
 answers at once, with numba's cache empty or full, and a loop of solves is compiled after its

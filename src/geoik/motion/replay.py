@@ -21,6 +21,7 @@ from geoik.geometry import (
     sq,
     total_length,
 )
+from geoik.jit import slow_to_compile
 from geoik.motion.arcs import MAX_ORDER, MAX_SPLITS, RESYNC, _directions, _step_path_2d
 
 # Rotation counted by the "rotations over 5 degrees" cost: strictly above 5 degrees.
@@ -93,6 +94,7 @@ def richardson(fine, coarse):
 # --------------------------------------------------------------------------- 2-D replay
 
 
+@slow_to_compile  # seconds; a call as Python takes milliseconds
 @njit(cache=True)
 def costs_2d(lengths, base, keys, nkeys):
     """Costs of a 2-D motion given by its first ``nkeys`` keyframes.
@@ -151,6 +153,7 @@ def costs_2d(lengths, base, keys, nkeys):
     return count, total, path
 
 
+@slow_to_compile  # seconds; a call as Python takes milliseconds
 @njit(cache=True)
 def _trace_2d(lengths, base, keys, step):
     n = lengths.shape[0]
@@ -196,6 +199,7 @@ def _slerp_keys(a, b, t, cur):
         cur[j, 0], cur[j, 1], cur[j, 2], cur[j, 3] = q0, q1, q2, q3
 
 
+@slow_to_compile  # seconds; a call as Python takes milliseconds
 @njit(cache=True)
 def costs_3d(lengths, base, keys, nkeys):
     """Costs of a 3-D motion; see :func:`costs_2d` (the chain's size, which the path's
@@ -281,6 +285,7 @@ def _polylines_3d(lengths, base, before, after, start, m, cur, pos, world):
     return fine, mid, coarse
 
 
+@slow_to_compile  # seconds; a call as Python takes milliseconds
 @njit(cache=True)
 def _trace_3d(lengths, base, keys, step):
     n = lengths.shape[0]

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import copy_into, sq
-from geoik.jit import call
+from geoik.jit import call, slow_to_compile
 from geoik.kinematics import fk_robot, slides
 from geoik.motion import REPLAY_WORK, Motion
 from geoik.motion.replay import (
@@ -52,6 +52,7 @@ def _tip_at(model, a, b, t, q, frames):
     fk_robot(model, q, rot, pos, origins, axes, trot, tpos)
 
 
+@slow_to_compile  # seconds; a call as Python takes milliseconds
 @njit(cache=True)
 def costs_robot(model, size, keys, nkeys):
     """(rotations over 5 degrees, sum of rotations in radians, path length of the first tip) of
@@ -102,6 +103,7 @@ def costs_robot(model, size, keys, nkeys):
     return count, total, path
 
 
+@slow_to_compile  # seconds; a call as Python takes milliseconds
 @njit(cache=True)
 def trace_robot(model, size, keys, step):
     """(S, 3) path of the first tip while the keyframes are played, each step sampled so that

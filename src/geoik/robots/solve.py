@@ -36,7 +36,7 @@ from geoik.errors import (
     describe,
 )
 from geoik.geometry import wrap
-from geoik.jit import call
+from geoik.jit import call, interpreted
 from geoik.judge import judge_robot
 from geoik.kinematics import angle_between
 from geoik.robots.model import Robot
@@ -46,6 +46,10 @@ from geoik.solvers import Solver, general_methods, get
 from geoik.state import HUGE_ANGLE, reduce_huge
 
 __all__ = ["public_values", "solve_robot", "solve_robot_tree", "start_values"]
+
+_wrap = interpreted(wrap)
+"""The angle wrap as plain Python: called from Python, the compiled one would set numba's
+compiler up (0.2-0.3 s) in a process that has run no kernel yet."""
 
 
 def solve_robot(
@@ -258,7 +262,7 @@ def public_values(robot: Robot, q: np.ndarray) -> np.ndarray:
     """Joint values as a Solution reports them: continuous joints wrapped into (-pi, pi]."""
     out = q.copy()
     for j in _continuous(robot):
-        w = wrap(out[j])
+        w = _wrap(out[j])
         if not -math.pi < w <= math.pi:  # beyond HUGE_ANGLE: an exact reduction
             w = float(reduce_huge(out[j : j + 1])[0])
         out[j] = w

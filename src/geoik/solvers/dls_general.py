@@ -77,6 +77,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import MAX_ITERATIONS, REACHED, copy_into, sq
+from geoik.jit import slow_to_compile
 from geoik.kinematics import (
     all_within,
     fk_joints,
@@ -387,6 +388,7 @@ def iterate(model, goal, free, q, err, rows, settings, frames, work, rec):
     return MAX_ITERATIONS, max_iter, nrec, err, best_err
 
 
+@slow_to_compile  # seconds; a call as Python takes milliseconds
 @njit(cache=True)
 def dls_general(model, goal, q, tol, angle_tol, max_iter, opts, rec):
     """Damped least squares on a general model (see the module docstring).

@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from geoik.geometry import MAX_ITERATIONS, REACHED, STALLED, copy_into, sq
+from geoik.jit import slow_to_compile
 from geoik.kinematics import all_within, fk_joints, fk_tips, slides, tip_errors, wraps
 from geoik.solvers.dls_general import WEIGHT
 
@@ -175,6 +176,7 @@ def sweeps(model, goal, q, frames, errors, wo, size, stop, rec):
     return MAX_ITERATIONS, max_iter, nrec
 
 
+@slow_to_compile  # seconds; a call as Python takes milliseconds
 @njit(cache=True)
 def ccd_general(model, goal, q, tol, angle_tol, max_iter, opts, rec):
     """CCD on a general model; arguments and result as
