@@ -1,5 +1,6 @@
 """The batch engine of robot arms: pose by pose what ``geoik.solve_all`` finds (the count of
-solutions, the first row, its errors and status), quaternions as matrices, its checks."""
+solutions, the first row, its errors and status, and with ``every=True`` every solution),
+quaternions as matrices, its checks."""
 
 from __future__ import annotations
 
@@ -52,6 +53,11 @@ def test_batch_equals_solve_all(name):
     pos, rot = _poses(robot, 1)
     start = robot.random_angles(np.random.default_rng(2))
     res = evaluate(robot, pos, "analytic", orientations=rot, start=start)
+    every = evaluate(robot, pos, "analytic", orientations=rot, start=start, every=True)
+    assert res.solutions is None and every.solutions is not None
+    for field in ("status", "count", "angles", "error", "angle_error"):
+        np.testing.assert_array_equal(getattr(every, field), getattr(res, field))
+    assert every.solutions.shape == (len(pos), res.count.max(), robot.n)
     assert isinstance(res, ArmBatchResult) and len(res) == len(pos)
     assert np.all(np.isfinite(res.angles)) and np.all(np.isfinite(res.error))
     assert np.all(res.solved[:40])
@@ -63,6 +69,7 @@ def test_batch_equals_solve_all(name):
             one = ik.solve_all(robot, pos[i], orientation=rot[i], start=start)
         assert res.status[i] == one.status
         assert res.count[i] == (len(one) if one.status is SetStatus.SOLVED else 0)
+        _same_solutions(every.solutions[i], one.angles if res.count[i] else one.angles[:0])
         first = one.rows[0]
         np.testing.assert_allclose(res.angles[i], first[: robot.n], atol=1e-12, rtol=0)
         assert res.error[i] == pytest.approx(first[robot.n + 1], abs=1e-15)
@@ -73,6 +80,13 @@ def test_batch_equals_solve_all(name):
             assert res.error[i] <= 1e-9
             assert np.all(res.angles[i] >= robot.lo - 1e-12)
             assert np.all(res.angles[i] <= robot.hi + 1e-12)
+
+
+def _same_solutions(row: np.ndarray, angles: np.ndarray) -> None:
+    """A pose's ``solutions`` row: ``angles`` (k, n) in their order, then NaN rows only."""
+    k = len(angles)
+    np.testing.assert_allclose(row[:k], angles, atol=1e-12, rtol=0)
+    assert np.all(np.isnan(row[k:]))
 
 
 def _seven(name: str) -> ik.Robot:
@@ -121,7 +135,9 @@ def test_seven_joints_searched_as_solve_gives_them_and_held_as_solve_all(name):
         )
 
     value = float(np.clip(0.5, robot.lo[j], robot.hi[j]))
-    held = evaluate(robot, pos, "analytic", orientations=rot, start=start, redundancy=value)
+    held = evaluate(
+        robot, pos, "analytic", orientations=rot, start=start, redundancy=value, every=True
+    )
     assert np.all(held.angles[held.status != SetStatus.OUT_OF_REACH, j] == value)
     assert len(set(held.status.tolist())) >= 2  # a held value meets some poses, not all
     for i in range(len(pos)):
@@ -129,6 +145,8 @@ def test_seven_joints_searched_as_solve_gives_them_and_held_as_solve_all(name):
             one = ik.solve_all(robot, pos[i], orientation=rot[i], start=start, redundancy=value)
         assert held.status[i] == one.status
         assert held.count[i] == (len(one) if one.status is SetStatus.SOLVED else 0)
+        assert held.solutions is not None
+        _same_solutions(held.solutions[i], one.angles if held.count[i] else one.angles[:0])
         np.testing.assert_allclose(held.angles[i], one.rows[0, : robot.n], atol=1e-12, rtol=0)
         assert held.error[i] == pytest.approx(one.rows[0, robot.n + 1], abs=1e-15)
 
@@ -196,6 +214,10 @@ def test_checks():
         evaluate(so100, huge, "analytic")
     empty = evaluate(so100, np.zeros((0, 3)), "analytic", orientations=np.zeros((0, 4)))
     assert len(empty) == 0
+    empty = evaluate(so100, np.zeros((0, 3)), "analytic", every=True)
+    assert empty.solutions is not None and empty.solutions.shape == (0, 0, so100.n)
+    with pytest.raises(ik.InvalidOptionError, match="every"):
+        evaluate(so100, pos, "analytic", every="yes")
     with pytest.raises(ik.InvalidOptionError, match="redundancy|7-joint"):
         evaluate(
             load_example("ur5"),
@@ -247,12 +269,14 @@ def test_on_a_dask_cluster_as_here(name):
     distributed = pytest.importorskip("dask.distributed")
     robot = load_example(name)
     pos, rot = _poses(robot, 5)
-    here = evaluate(robot, pos, "analytic", orientations=rot)
+    here = evaluate(robot, pos, "analytic", orientations=rot, every=True)
     with distributed.Client(
         processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
     ) as client:
-        there = evaluate(robot, pos, "analytic", orientations=rot, client=client, block=7)
-    for field in ("status", "count", "angles", "error", "angle_error"):
+        there = evaluate(
+            robot, pos, "analytic", orientations=rot, client=client, block=7, every=True
+        )
+    for field in ("status", "count", "angles", "error", "angle_error", "solutions"):
         np.testing.assert_array_equal(getattr(here, field), getattr(there, field))
 
 

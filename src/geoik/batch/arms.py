@@ -6,7 +6,7 @@ four- and five-joint one) over every pose in one compiled engine per thread
 (:mod:`geoik.batch.parallel`), and keeps per pose the number of solutions within the limits
 and the one nearest the start (or, as :func:`geoik.solve_all` orders them, the nearest
 orientation, the exact solution outside the limits, the least-squares candidate), with its
-errors and the status.
+errors and the status; with ``every=True``, every exact solution within the limits too.
 
 A 7-joint arm (one joint held, :mod:`geoik.solvers.analytic.redundant`) runs its kernel the
 same way: per pose, the held joint searched for the solution nearest the start, as
@@ -18,14 +18,21 @@ limits at the held value used.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 from numba import njit, types
 
 from geoik.batch.parallel import compiled, run_threads, take, threads
-from geoik.checks import check_angle_tol, check_int, check_memory, check_points, check_tol
+from geoik.checks import (
+    check_angle_tol,
+    check_flag,
+    check_int,
+    check_memory,
+    check_points,
+    check_tol,
+)
 from geoik.errors import (
     ClusterError,
     DaskMissingError,
@@ -73,6 +80,9 @@ class ArmBatchResult:
         least-squares candidate nearest the pose.
     error : (m,) the position error of ``angles`` (metres).
     angle_error : (m,) its angle error (radians).
+    solutions : with ``every=True``, (m, k, n): pose ``i``'s ``count[i]`` exact solutions
+        within the limits, as :func:`geoik.solve_all` orders them (nearest the start first),
+        then NaN rows up to ``k``, the largest count of any pose; None without ``every``.
     """
 
     status: np.ndarray
@@ -80,6 +90,7 @@ class ArmBatchResult:
     angles: np.ndarray
     error: np.ndarray
     angle_error: np.ndarray
+    solutions: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.status.shape[0])
@@ -99,8 +110,9 @@ KERNEL_ARGS = (_MODEL, _A2, _A1, _A1, types.float64, types.float64, _A2)
 ``all_solutions_short`` of four or five): those :func:`geoik.solve_all` calls it with, so
 that both share one compiled kernel."""
 _I1 = types.Array(types.int64, 1, "C")
-_ROWS = types.Tuple((types.Array(types.int8, 1, "C"), _I1, _A2, _A1, _A1))
-"""The engines' outputs: status, count, angles, error, angle_error (see :func:`_engine`)."""
+_ROWS = types.Tuple((types.Array(types.int8, 1, "C"), _I1, _A2, _A1, _A1, _A3))
+"""The engines' outputs: status, count, angles, error, angle_error, every solution (see
+:func:`_engine`)."""
 _ENGINE_SIG = types.void(
     types.FunctionType(types.UniTuple(types.int64, 3)(*KERNEL_ARGS)),
     _MODEL,
@@ -120,7 +132,8 @@ def _engine(kernel, model, job, tols, chunk, counter, rows):
 
     ``job`` is ``(targets, rots, start)``: (m, 3) positions (metres), (m, 3, 3) rotations and
     the (n,) start (radians); ``tols`` ``(tol, angle_tol)`` (metres, radians); ``rows`` the
-    outputs ``(status, count, angles, error, angle_error)``, (m,), (m,), (m, n), (m,), (m,)."""
+    outputs ``(status, count, angles, error, angle_error, every)``, (m,), (m,), (m, n), (m,),
+    (m,) and (m, k, n), or (0, k, n) when every solution is not wanted."""
     targets, rots, start = job
     tol, angle_tol = tols
     m = targets.shape[0]
@@ -154,9 +167,15 @@ def _keep(i, sizes, out, start, rows):
     """Pose ``i``'s result into ``rows`` (see :func:`_engine`) from its kernel's group
     ``sizes`` and first row of ``out``: with no candidate at all (the searched six-joint
     family, or a 7-joint arm's search that met none), OUT_OF_REACH at the start."""
-    status, count, angles, error, angle_error = rows
+    status, count, angles, error, angle_error, every = rows
     a, b, d = sizes[0], sizes[1], sizes[2]
     n = angles.shape[1]
+    nearest = a > 0 and int(out[0, n]) & NEAREST_ORIENTATION != 0
+    exact = 0 if nearest else min(a, out.shape[0])
+    if every.shape[0] > 0:  # every exact solution within the limits, then NaN rows
+        for r in range(every.shape[1]):
+            for j in range(n):
+                every[i, r, j] = out[r, j] if r < exact else np.nan
     if a + b + d <= 0:
         status[i] = 2
         count[i] = 0
@@ -164,7 +183,6 @@ def _keep(i, sizes, out, start, rows):
         error[i] = np.inf
         angle_error[i] = np.inf
         return
-    nearest = a > 0 and int(out[0, n]) & NEAREST_ORIENTATION != 0
     status[i] = 3 if nearest else 0 if a else 1 if b else 2
     count[i] = 0 if nearest else a
     copy_into(angles[i], out[0, :n])
@@ -223,24 +241,27 @@ def evaluate_arm(
     joint's value in radians, as ``geoik.solve_all`` takes it; default None, searched per pose
     for the solution nearest the start, as ``geoik.solve`` does); ``client`` a
     ``dask.distributed.Client`` to solve blocks of ``block`` poses (default :data:`BLOCK`) on
-    its workers."""
+    its workers; ``every`` (default False) to keep every exact solution within the limits of
+    each pose too (``ArmBatchResult.solutions``)."""
     if method != "analytic":
         raise UnsupportedChainError(
             f"a geoik.Robot's batch takes method 'analytic', got {describe(method)}",
             argument="method",
         )
-    known = {"orientations", "start", "angle_tol", "redundancy", "client", "block"}
+    known = {"orientations", "start", "angle_tol", "redundancy", "client", "block", "every"}
     extra = sorted(set(options) - known)
     if extra:
         raise InvalidOptionError(
-            f"expected orientations, start, angle_tol, redundancy, client or block for a "
+            f"expected orientations, start, angle_tol, redundancy, client, block or every for a "
             f"robot's batch, got {extra[0]!r}",
             argument=extra[0],
         )
+    every = check_flag(options.get("every", False), "every")
     plan = _plan(robot)
     m = _rows(targets)
     if m is not None:
-        check_memory(m * (RESULT_BYTES + 8 * robot.n + 8 * 3 + 8 * 9), f"{m:,} poses", "targets")
+        per = RESULT_BYTES + 8 * robot.n + 8 * 3 + 8 * 9 + (EVERY * 8 * robot.n if every else 0)
+        check_memory(m * per, f"{m:,} poses", "targets")
     t = np.ascontiguousarray(check_points(targets, 3, "targets", own=False))
     m = t.shape[0]
     start = (
@@ -269,8 +290,13 @@ def evaluate_arm(
     if client is not None:
         block = options.get("block")
         size = BLOCK if block is None else check_int(block, "block", 1)
-        return _on_cluster(client, robot, t, rots, start, (tol_, angle_tol_, value), size)
-    return solve_block(robot, t, rots, start, tol_, angle_tol_, value)
+        res = _on_cluster(client, robot, t, rots, start, (tol_, angle_tol_, value, every), size)
+    else:
+        res = solve_block(robot, t, rots, start, tol_, angle_tol_, value, every)
+    if res.solutions is None:
+        return res
+    k = int(res.count.max(initial=0))  # the widest pose's count: the columns kept
+    return replace(res, solutions=np.ascontiguousarray(res.solutions[:, :k]))
 
 
 def solve_block(
@@ -281,9 +307,11 @@ def solve_block(
     tol_: float,
     angle_tol_: float,
     value: float = math.nan,
+    every: bool = False,
 ) -> ArmBatchResult:
     """Poses ``t`` (m, 3) and ``rots`` (m, 3, 3), checked, solved here on every core;
-    ``value`` a 7-joint arm's held joint (radians), NaN to search it per pose."""
+    ``value`` a 7-joint arm's held joint (radians), NaN to search it per pose; ``every``: keep
+    every exact solution within the limits (:data:`EVERY` rows a pose, NaN-padded)."""
     plan = robot.analytic_plan()
     m = t.shape[0]
     status = np.empty(m, np.int8)
@@ -291,10 +319,11 @@ def solve_block(
     angles = np.empty((m, robot.n))
     error = np.empty(m)
     angle_error = np.empty(m)
+    solutions = np.empty((m if every else 0, EVERY, robot.n))
     counter = np.zeros(1, np.int64)
     chunk = max(1, min(1024, -(-m // 64)))
 
-    rows = (status, count, angles, error, angle_error)
+    rows = (status, count, angles, error, angle_error, solutions)
     job = (t, rots, start)
 
     if plan.locked >= 0:
@@ -313,9 +342,12 @@ def solve_block(
 
     if m:
         run_threads(work, min(threads(), -(-m // chunk)))
-    return ArmBatchResult(status, count, angles, error, angle_error)
+    return ArmBatchResult(status, count, angles, error, angle_error, solutions if every else None)
 
 
+EVERY = MAX_SOLUTIONS
+"""Rows a pose's solutions take in the engines with ``every=True`` (its kernel's output rows),
+before the result is cut to the widest count."""
 BLOCK = 250_000
 """Poses per task on a Dask cluster (``block=``)."""
 RETRIES = 3
@@ -327,7 +359,7 @@ def _on_cluster(
     t: np.ndarray,
     rots: np.ndarray,
     start: np.ndarray,
-    tols: tuple[float, float, float],
+    tols: tuple[float, float, float, bool],
     block: int,
 ) -> ArmBatchResult:
     """The poses cut into blocks of ``block`` consecutive poses, each solved on a Dask worker
@@ -375,7 +407,9 @@ def _on_cluster(
         client.cancel([f for f in futures if not f.done()])
     if not parts:
         return solve_block(robot, t, rots, start, *tols)
-    return ArmBatchResult(*(np.concatenate([getattr(p, k) for p in parts]) for k in _FIELDS))
+    joined = [np.concatenate([getattr(p, k) for p in parts]) for k in _FIELDS]
+    every = None if parts[0].solutions is None else np.concatenate([p.solutions for p in parts])
+    return ArmBatchResult(**dict(zip(_FIELDS, joined, strict=True)), solutions=every)
 
 
 _FIELDS = ("status", "count", "angles", "error", "angle_error")

@@ -151,8 +151,9 @@ def evaluate(
         ``orientations=`` (m, 3, 3) or (m, 4) quaternions ``(w, x, y, z)``, ``start=``,
         ``angle_tol=``, ``redundancy=`` for a 7-joint arm; on a Dask cluster with
         ``client=``): pose by pose what :func:`geoik.solve_all` finds, its count of solutions
-        and the nearest one (a 7-joint arm: its held joint searched per pose as
-        :func:`geoik.solve` does, or held at ``redundancy``; see :mod:`geoik.batch.arms`).
+        and the nearest one, and with ``every=True`` every one of them (a 7-joint arm: its held
+        joint searched per pose as :func:`geoik.solve` does, or held at ``redundancy``; see
+        :mod:`geoik.batch.arms`).
 
     Raises
     ------
