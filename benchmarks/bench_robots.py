@@ -54,8 +54,8 @@ Printed per arm and contender: the success share, the poses answered with a join
 limits, the median microseconds per call, the mean number of correct solutions per pose (inside
 the limits) and of exact ones; for geoik's iterative rows the largest iteration count and how
 many ended MAX_ITERATIONS; batch poses per second (``--threads`` threads) for the contenders
-with a batch call (EAIK's ``IK_batched``; geoik's ``geoik.batch.evaluate`` once it takes robot
-orientations). Then the ratios of median times measured in this run, the comparison of
+with a batch call (EAIK's ``IK_batched``; geoik's ``geoik.batch.evaluate``, the analytic
+solver's with ``every=True``: both keep every solution of every pose). Then the ratios of median times measured in this run, the comparison of
 geoik's solution sets with EAIK's exact ones (same count, each within 1e-9 rad joint by joint,
 angles compared modulo whole turns; 7-joint arms at the same 32 values of the held joint), and
 the goals with met / NOT met / not available (a goal over "every arm" names the arms it could
@@ -303,14 +303,16 @@ def solution_rows(answer: Any, n: int) -> np.ndarray:
 
 def geoik_batch(robot: ik.Robot, method: str) -> Callable[[list[np.ndarray]], Any] | None:
     """``geoik.batch.evaluate`` on many poses with their orientations, where it takes them for
-    ``method`` (None where it does not)."""
+    ``method`` (None where it does not); the analytic solver keeps every solution of every pose
+    (``every=True``), as EAIK's batch returns them."""
     import geoik.batch
 
     evaluate = geoik.batch.evaluate
+    every = {"every": True} if method == "analytic" else {}
 
     def run(goals: list[np.ndarray]) -> Any:
         g = np.asarray(goals)
-        return evaluate(robot, g[:, :3, 3], method, orientations=g[:, :3, :3], tol=TOL)
+        return evaluate(robot, g[:, :3, 3], method, orientations=g[:, :3, :3], tol=TOL, **every)
 
     try:
         run([robot.tip_frame(robot.rest_angles())] * 4)
