@@ -55,12 +55,13 @@ limits, the median microseconds per call, the mean number of correct solutions p
 the limits) and of exact ones; for geoik's iterative rows the largest iteration count and how
 many ended MAX_ITERATIONS; batch poses per second (``--threads`` threads) for the contenders
 with a batch call (EAIK's ``IK_batched``; geoik's ``geoik.batch.evaluate``, the analytic
-solver's with ``every=True``: both keep every solution of every pose). Then the ratios of median times measured in this run, the comparison of
-geoik's solution sets with EAIK's exact ones (same count, each within 1e-9 rad joint by joint,
-angles compared modulo whole turns; 7-joint arms at the same 32 values of the held joint), and
-the goals with met / NOT met / not available (a goal over "every arm" names the arms it could
-not be measured on). The machine may be shared: the load average is printed at the
-start and the end; the ratios, measured side by side, are what to read.
+solver's with ``every=True``: both keep every solution of every pose). Then the ratios of
+median times measured in this run, the comparison of geoik's solution sets with EAIK's exact
+ones (same count, each within 1e-9 rad joint by joint, angles compared modulo whole turns;
+7-joint arms at the same 32 values of the held joint), and the goals with met / NOT met / not
+available (a goal over "every arm" names the arms it could not be measured on). The machine may
+be shared: the load average is printed at the start and the end; the ratios, measured side by
+side, are what to read.
 """
 
 from __future__ import annotations
