@@ -11,6 +11,7 @@ import geoik as ik
 from geoik import jit
 from geoik.batch import evaluate
 from geoik.batch.arms import ArmBatchResult
+from geoik.maps.tiles import QUIET_HTTP
 from geoik.robots.analytic import SetStatus
 from geoik.robots.urdf import example_path, load_example
 from tests.test_analytic_redundant import BEYOND_REACH_CASES
@@ -271,7 +272,11 @@ def test_on_a_dask_cluster_as_here(name):
     pos, rot = _poses(robot, 5)
     here = evaluate(robot, pos, "analytic", orientations=rot, every=True)
     with distributed.Client(
-        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
+        processes=False,
+        n_workers=1,
+        threads_per_worker=1,
+        dashboard_address=None,
+        scheduler_kwargs=QUIET_HTTP,
     ) as client:
         there = evaluate(
             robot, pos, "analytic", orientations=rot, client=client, block=7, every=True

@@ -115,6 +115,35 @@ def test_missing_dask_is_a_clear_error(monkeypatch):
         metric_map(CHAIN, "ccd", size=10, client="local")
 
 
+def test_a_local_cluster_beside_another_says_nothing_of_ports():
+    """A local cluster while another holds port 8787 (two ``--scheduler local`` maps at once,
+    two test files' clusters) starts quietly: its scheduler's HTTP server, which it starts even
+    without a dashboard, takes a free port of this host rather than 8787 ("Port 8787 is already
+    in use" otherwise)."""
+    import contextlib
+    import socket
+    import warnings
+
+    pytest.importorskip("dask.distributed")
+    holder = socket.socket()
+    with contextlib.suppress(OSError):  # else held already
+        holder.bind(("127.0.0.1", 8787))  # as another cluster's scheduler would
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            local = tiles.local_client(workers=1)
+            try:
+                assert local.submit(sum, [1, 2]).result() == 3
+                http = local.cluster.scheduler.http_server
+                assert http.address == "127.0.0.1" and http.port != 8787
+            finally:
+                local.close()
+                local.cluster.close()
+    finally:
+        holder.close()
+    assert not [w for w in seen if "already in use" in str(w.message)]
+
+
 # --------------------------------------------------------------------------- on a LocalCluster
 
 
@@ -127,6 +156,7 @@ def client():
         threads_per_worker=1,
         processes=True,
         dashboard_address=None,
+        scheduler_kwargs=tiles.QUIET_HTTP,
         env={"NUMBA_NUM_THREADS": "1"},
     )
     with distributed.Client(cluster) as c:

@@ -311,6 +311,12 @@ def _distributed() -> Any:
     return distributed
 
 
+QUIET_HTTP = {"dashboard_address": "127.0.0.1:0"}
+"""A LocalCluster's ``scheduler_kwargs``: its scheduler's HTTP server (which it starts even
+without a dashboard) on a free port of this host rather than 8787, where a second cluster at
+once would print "Port 8787 is already in use"."""
+
+
 def local_client(workers: int | None = None, threads: int = 1) -> Any:
     """A ``dask.distributed.Client`` on a new LocalCluster of worker processes.
 
@@ -325,12 +331,14 @@ def local_client(workers: int | None = None, threads: int = 1) -> Any:
     distributed = _distributed()
     n = workers if workers is not None else max(1, os.cpu_count() or 1)
     # silence_logs: a worker's heartbeat racing the shutdown logs a traceback; failures that
-    # matter reach the caller as a ClusterError
+    # matter reach the caller as a ClusterError. No dashboard; the scheduler's own HTTP server
+    # on a free port of this host (its default, 8787, makes a second cluster at once warn)
     local = distributed.LocalCluster(
         n_workers=n,
         threads_per_worker=threads,
         processes=True,
         dashboard_address=None,
+        scheduler_kwargs=QUIET_HTTP,
         env={"NUMBA_NUM_THREADS": str(threads)},
         silence_logs=logging.CRITICAL,
     )
