@@ -26,6 +26,7 @@ from matplotlib.colors import BoundaryNorm, ListedColormap, Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from geoik.errors import counted
 from geoik.maps.palette import (
     FAILURE,
     LENGTH_UNIT,
@@ -71,7 +72,7 @@ def chain_label(chain: Chain) -> str:
     ``links 16,8,4,2,1,1, max bend 90 deg``."""
     ls = chain.lengths
     if np.all(ls == ls[0]):
-        links = f"{chain.n} link{'s' if chain.n > 1 else ''} of length {ls[0]:g}"
+        links = f"{counted(chain.n, 'link')} of length {ls[0]:g}"
     else:
         links = "links " + ",".join(f"{v:g}" for v in ls)
     bends = chain.max_bend_deg()

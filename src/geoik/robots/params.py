@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from geoik.checks.values import _real_array
-from geoik.errors import InvalidChainError, describe
+from geoik.errors import InvalidChainError, counted, describe
 from geoik.geometry import axis_rotations
 
 __all__ = ["dh_fields", "poe_fields"]
@@ -158,7 +158,7 @@ def _array(value: Any, name: str, ndim: int, infinite: bool = False) -> np.ndarr
     arr = _real_array(value)
     if arr is None or arr.ndim != ndim:
         raise InvalidChainError(
-            f"expected an array of {ndim} dimension{'s' if ndim > 1 else ''} of real numbers, "
+            f"expected an array of {counted(ndim, 'dimension')} of real numbers, "
             f"got {describe(value)}",
             argument=name,
         )
