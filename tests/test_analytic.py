@@ -5,7 +5,9 @@ and the compiled kernel equal to its plain-Python twin."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -337,6 +339,64 @@ def test_seven_joints_with_a_redundancy_value(name):
         ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3], redundancy=100.0)
     with pytest.raises(ik.InvalidOptionError, match="redundancy"):
         ik.solve_all(_robot("ur5"), (0.3, 0.1, 0.2), orientation=np.eye(3), redundancy=0.1)
+
+
+@pytest.mark.parametrize("name", ["panda", "xarm7"])
+def test_a_seven_joint_arm_reports_its_tip_s_own_errors(name):
+    """Every row of a 7-joint arm's set (exact, outside the limits or least squares, at a
+    given held value or searched) carries the errors of the seven joints' forward kinematics,
+    as does ``solve``'s answer: at tolerances the polish stops within, the six joints' own
+    errors (measured on the chain they solve) differ from the tip's by up to 5e-10."""
+    robot = load_example("panda") if name == "panda" else _xarm7()
+    rng = np.random.default_rng(5)
+    for q in robot.random_angles(rng, 12):
+        frame = robot.tip_frame(q)
+        p, r = frame[:3, 3], frame[:3, :3]
+        for value in (None, float(q[6]) + 0.3 * (robot.hi[6] - q[6])):
+            res = ik.solve_all(robot, p, orientation=r, tol=1e-4, angle_tol=1e-4, redundancy=value)
+            count = sum(res.sizes)
+            assert count >= 1
+            for row in res.rows[:count]:
+                got = robot.tip_frame(row[:7])
+                assert row[8] == pytest.approx(np.linalg.norm(got[:3, 3] - p), abs=1e-13)
+                assert row[9] == pytest.approx(angle_between(r, got[:3, :3]), abs=1e-13)
+        sol = ik.solve(robot, p, orientation=r, method="analytic")
+        got = robot.tip_frame(sol.angles)
+        assert sol.error == pytest.approx(np.linalg.norm(got[:3, 3] - p), abs=1e-13)
+        assert sol.angle_error == pytest.approx(angle_between(r, got[:3, :3]), abs=1e-13)
+
+
+@pytest.mark.parametrize("name", ["ur5", "so100", "panda"])
+def test_an_analytic_solution_poses_its_joints_when_first_read(name):
+    """``solve(..., method="analytic")`` leaves ``positions`` and ``frame`` to the first read
+    (a loop that reads the joint values only does not pay for them): then they are the
+    forward kinematics of ``angles``, read-only, the same arrays on every read, through a
+    pickle and ``dataclasses.replace``; the errors are the tip's, the status follows them."""
+    robot = load_example(name)
+    rng = np.random.default_rng(3)
+    for k, q in enumerate(robot.random_angles(rng, 6)):
+        frame = robot.tip_frame(q)
+        p, r = frame[:3, 3], frame[:3, :3]
+        oriented = robot.n >= 6 or k % 2 == 1
+        sol = ik.solve(robot, p, orientation=r if oriented else None, method="analytic")
+        assert sol.status is ik.Status.REACHED
+        assert "frame" not in vars(sol) and "positions" not in vars(sol)
+        first = sol.frame
+        np.testing.assert_array_equal(first, robot.tip_frame(sol.angles))
+        np.testing.assert_array_equal(sol.positions, robot.joint_positions(sol.angles))
+        assert sol.frame is first
+        assert not sol.frame.flags.writeable and not sol.positions.flags.writeable
+        assert sol.error == pytest.approx(np.linalg.norm(first[:3, 3] - p), abs=1e-13)
+        assert sol.error <= sol.tol
+        if oriented:
+            assert sol.angle_error == pytest.approx(angle_between(r, first[:3, :3]), abs=1e-13)
+        else:
+            assert sol.angle_error is None and sol.orientation is None
+        fresh = ik.solve(robot, p, orientation=r if oriented else None, method="analytic")
+        for copy in (pickle.loads(pickle.dumps(fresh)), dataclasses.replace(fresh)):
+            np.testing.assert_array_equal(copy.frame, first)
+            np.testing.assert_array_equal(copy.positions, sol.positions)
+    assert ik.Solution.frame is None  # the dataclass's default, as before
 
 
 def test_a_sweep_of_redundancy_values_is_every_value_s_solutions_in_one_set():

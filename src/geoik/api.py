@@ -9,7 +9,6 @@ with the batch engine and the tree solvers).
 
 from __future__ import annotations
 
-import contextlib
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -180,9 +179,13 @@ def _robot_auto(
         check_max_iter(max_iter, fallback.budget_general)
         q0 = start_values(robot, start)
         tol_ = DEFAULT_ROBOT_TOL if tol is None else tol
-        first: Solution | None = None
-        with contextlib.suppress(LimitError):  # raised when reachable only outside the limits
-            first = solve_analytic(robot, target, tol_, q0, orientation, angle_tol, AUTO)
+        first: Solution | None
+        try:  # (a try costs less than contextlib.suppress on this hot path)
+            first = solve_analytic(
+                robot, target, tol_, q0, orientation, angle_tol, AUTO, start_checked=True
+            )
+        except LimitError:  # raised when reachable only outside the limits
+            first = None
         if first is not None and not robot_fallback(robot, first.status):
             return first
         sol = solve_robot(

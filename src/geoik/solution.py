@@ -137,6 +137,49 @@ class Solution:
         sol.__post_init__()
         return sol
 
+    @classmethod
+    def fast_posed_on_read(
+        cls,
+        robot: Robot,
+        target: np.ndarray,
+        method: str,
+        angles: np.ndarray,
+        status: Status,
+        error: float,
+        motion: Motion,
+        tol: float,
+        orientation: np.ndarray | None,
+        angle_error: float | None,
+        angle_tol: float | None,
+        requested: str,
+    ) -> Solution:
+        """A robot's solution whose ``positions`` and ``frame`` come from one forward
+        kinematics of ``angles`` (:meth:`geoik.Robot.pose_of`) when either is first read, then
+        stay: a loop of solves that reads only the joint values does not pay for them (a
+        third of a 6-joint arm's analytic solve). ``error`` and ``angle_error`` are given: the
+        solver measured them on the same forward kinematics. Arrays as :meth:`fast` takes
+        them."""
+        for a in (target, angles, orientation):
+            if a is not None:
+                a.setflags(write=False)
+        sol = object.__new__(cls)
+        sol.__dict__.update(
+            chain=robot,
+            target=target,
+            method=method,
+            angles=angles,
+            status=status,
+            iterations=1,
+            error=error,
+            motion=motion,
+            tol=tol,
+            orientation=orientation,
+            angle_error=angle_error,
+            angle_tol=angle_tol,
+            requested=requested,
+        )
+        return sol
+
     @property
     def position_error(self) -> float:
         """The distance from the end effector to the target (``error``)."""
@@ -156,6 +199,35 @@ class Solution:
     def end_effector(self) -> np.ndarray:
         """(d,) the end effector's final position."""
         return self.positions[-1]
+
+
+class _PosedOnRead:
+    """``Solution.positions`` or ``Solution.frame`` of a solution made by
+    :meth:`Solution.fast_posed_on_read`: both from one forward kinematics of its ``angles`` when
+    either is first read, kept in the instance's ``__dict__`` from then on. Every other
+    solution holds both in its ``__dict__``, which Python reads before this (it defines no
+    ``__set__``), so they cost nothing more to read."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Solution | None, owner: type | None = None) -> Any:
+        if obj is None:  # the class's own attribute: the dataclass's default
+            return None if self.name == "frame" else self
+        values = obj.__dict__
+        if "angles" not in values:  # not a solution yet (being built)
+            raise AttributeError(self.name)
+        robot: Any = obj.chain
+        points, frame = robot.pose_of(obj.angles)
+        points.setflags(write=False)
+        frame.setflags(write=False)
+        values.setdefault("positions", points)
+        values.setdefault("frame", frame)
+        return values[self.name]
+
+
+for _name in ("positions", "frame"):
+    setattr(Solution, _name, _PosedOnRead(_name))
 
 
 @dataclass(frozen=True, eq=False)

@@ -443,6 +443,8 @@ def solve_analytic(
     orientation: Any,
     angle_tol: float | None,
     requested: str = "analytic",
+    *,
+    start_checked: bool = False,
 ) -> Solution:
     """``geoik.solve(robot, ..., method="analytic")``: the solution nearest ``start`` (REACHED);
     out of reach the least-squares candidate nearest the pose (CLOSEST); reachable only
@@ -451,10 +453,12 @@ def solve_analytic(
     joints whose orientation is out of reach at the position: the position with the nearest
     orientation (CLOSEST, its ``angle_error`` said); a position only (no ``orientation``):
     the solution that keeps the tip's orientation at ``start`` best, judged on the position.
-    ``requested``: the method the caller asked for (``Solution.requested``)."""
+    ``requested``: the method the caller asked for (``Solution.requested``);
+    ``start_checked``: ``start`` is joint values already checked, in a fresh (n,) array (as
+    :func:`geoik.robots.solve.start_values` gives them), taken as they are."""
     plan = _plan(robot)
     t = _point(target)
-    q0 = _start(robot, start)
+    q0 = start if start_checked else _start(robot, start)
     goal = _orientation(robot, orientation, plan, q0)
     tol_ = check_tol(tol, robot.total_length)
     angle_tol_ = check_angle_tol(angle_tol)
@@ -462,15 +466,15 @@ def solve_analytic(
         rows, (a, b, c), goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
     else:
         rows, (a, b, c), goal = _run_locked(plan, robot, t, goal, q0, tol_, angle_tol_, math.nan)
-    out_q = rows[:, : robot.n]
+    n = robot.n
+    out_q = rows[:, :n]
+    points = frame = None
     if a:
-        q, status = out_q[0].copy(), Status.REACHED
-        if int(rows[0, robot.n]) & NEAREST_ORIENTATION:
+        q, status = rows[0, :n].copy(), Status.REACHED
+        if int(rows[0, n]) & NEAREST_ORIENTATION:
             status = Status.CLOSEST  # the position reached, the nearest orientation
     elif b:
-        bad = [
-            j for j in range(robot.n) if not robot.lo[j] - 1e-9 <= out_q[a, j] <= robot.hi[j] + 1e-9
-        ]
+        bad = [j for j in range(n) if not robot.lo[j] - 1e-9 <= out_q[a, j] <= robot.hi[j] + 1e-9]
         j = bad[0] if bad else 0
         raise LimitError(
             f"the pose is reachable only with joint {robot.joint_names[j]!r} outside its "
@@ -482,13 +486,34 @@ def solve_analytic(
         q, status = np.clip(out_q[a + b], robot.lo, robot.hi), Status.CLOSEST
     else:  # the searched family found no candidate at all: the start, unmoved
         q, status = np.clip(q0, robot.lo, robot.hi), Status.STALLED
-    points, frame, error, angle = robot.pose_errors(q, t, goal)
-    angle_error = float(angle)  # type: ignore[arg-type]
+    if a and (plan.locked >= 0 or not plan.reverse):
+        # the kernel measured the tip's errors by the arm's own forward kinematics (a 6-joint
+        # chain solved from its tip, on the reversed chain): the points and frame on first read
+        error, angle_error = float(rows[0, n + 1]), float(rows[0, n + 2])
+    else:
+        points, frame, error, angle = robot.pose_errors(q, t, goal)
+        angle_error = float(angle)  # type: ignore[arg-type]
     position_only = orientation is None  # an arm of fewer than six joints (_orientation)
     if status is Status.CLOSEST and error <= tol_ and (position_only or angle_error <= angle_tol_):
         status = Status.REACHED
-    rec = np.empty((2, robot.n))  # the motion: the start, then the answer
+    rec = np.empty((2, n))  # the motion: the start, then the answer
     rec[0], rec[1] = q0, q
+    motion = RobotMotion.fast(robot, rec)  # type: ignore[arg-type]
+    if points is None:
+        return Solution.fast_posed_on_read(
+            robot,
+            t,
+            "analytic",
+            public_values(robot, q),
+            status,
+            error,
+            motion,
+            tol_,
+            None if position_only else goal,
+            None if position_only else angle_error,
+            None if position_only else angle_tol_,
+            requested,
+        )
     return Solution.fast(
         robot,  # type: ignore[arg-type]
         t,
@@ -498,7 +523,7 @@ def solve_analytic(
         status,
         1,
         error,
-        RobotMotion.fast(robot, rec),  # type: ignore[arg-type]
+        motion,
         tol_,
         None if position_only else goal,
         None if position_only else angle_error,

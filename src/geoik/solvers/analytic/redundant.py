@@ -61,7 +61,7 @@ from numba import njit
 
 from geoik.geometry import copy_into, wrap
 from geoik.jit import slow_to_compile
-from geoik.solvers.analytic.algebra import mm, mv, rot
+from geoik.solvers.analytic.algebra import mm, mmt, mv, rot
 from geoik.solvers.analytic.families import MAX_SOLUTIONS, solve_6r_closed
 from geoik.solvers.analytic.finish import (
     OUT_COLUMNS,
@@ -77,6 +77,7 @@ from geoik.solvers.analytic.finish import (
     tip_at_zero,
     tuple9,
 )
+from geoik.solvers.analytic.polish import column9, forward_many
 from geoik.solvers.analytic.subproblems import LEAST_SQUARES
 
 __all__ = [
@@ -480,7 +481,8 @@ def _refine(problem, b, fb, h, span, work, keep):
 @njit(cache=True, inline="always")
 def _solve_at(problem, start6, v, tols, rows6, out):
     """The full solve at held value ``v``, written into ``out`` (16, 10) with ``v`` put back
-    in column ``held[0]``; returns the three groups' sizes. ``problem`` as :func:`_nearest`
+    in column ``held[0]`` and each row's errors those of the 7R arm's forward kinematics;
+    returns the three groups' sizes. ``problem`` as :func:`_nearest`
     takes it, ``start6`` (6,) the start without the held joint, ``tols`` ``(tol, angle_tol)``
     (metres, radians), ``rows6`` (16, 9) scratch."""
     model, held, goal, _ = problem
@@ -497,9 +499,34 @@ def _solve_at(problem, start6, v, tols, rows6, out):
                 out[r, i] = v
             else:
                 out[r, i] = rows6[r, i - 1]
-        for k in range(3):
-            out[r, 7 + k] = rows6[r, 6 + k]
+        out[r, 7] = rows6[r, 6]
+    _arm_errors(problem, out, sizes[0] + sizes[1] + sizes[2])
     return sizes
+
+
+@njit(cache=True, inline="always")
+def _arm_errors(problem, out, count):
+    """The position and angle errors (columns 8 and 9) of the first ``count`` rows of ``out``
+    by the 7R arm's forward kinematics, all rows at once (:func:`.polish.forward_many`). The
+    six joints' own errors, measured on the chain they solve (its goal turned by the held
+    value, and inverted for an arm solved from its tip), differ from the tip's by up to 1e-9
+    where the polish stops within the tolerances. ``problem`` as :func:`_nearest` takes it."""
+    _, held, goal, _ = problem
+    Rg, pg = goal
+    H, P, R_tip = _arm(held)
+    flat = np.empty(7 * count)
+    trig = np.empty((2, 7 * count))
+    acc = np.empty((12, count))
+    for r in range(count):
+        for i in range(7):
+            flat[7 * r + i] = out[r, i]
+    forward_many(H, P, flat, count, trig, acc)
+    g = mmt(Rg, tuple9(R_tip))  # the goal times R_tip^T: the joints' product is compared
+    for r in range(count):
+        p = (acc[9, r], acc[10, r], acc[11, r])
+        _, _, dp, da = _errors(g, pg, column9(acc, r), p)
+        out[r, 8] = dp
+        out[r, 9] = da
 
 
 @slow_to_compile  # tens of seconds: a helper compiles it while calls run as Python
