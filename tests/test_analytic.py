@@ -195,6 +195,29 @@ def test_limits_exclude_solutions():
         ik.solve(none, frame[:3, 3], orientation=frame[:3, :3], method="analytic")
 
 
+@pytest.mark.parametrize("name", ["ur5", "so100"])
+def test_a_solution_held_onto_a_limit_reports_the_errors_of_its_values(name):
+    """A solution a few 1e-10 rad beyond a joint's limit is held onto the limit (within 1e-9
+    it counts as inside): its errors are those of the values returned, as ``solve``'s are,
+    not the ones from before the move."""
+    robot = _robot(name) if name == "ur5" else load_example(name)
+    q = robot.random_angles(np.random.default_rng(4), 1)[0]
+    frame = robot.tip_frame(q)
+    moved = _with_limits(robot, 1, robot.lo[1], q[1] - 6e-10)
+    res = ik.solve_all(moved, frame[:3, 3], orientation=frame[:3, :3])
+    held = [k for k, s in enumerate(res.angles) if s[1] == moved.hi[1]]
+    assert held and _gap(res.angles[held[0]], q) < 1e-6
+    for s, (dp, da) in zip(res.angles, res.errors, strict=True):
+        got = moved.tip_frame(s)
+        assert dp == pytest.approx(np.linalg.norm(got[:3, 3] - frame[:3, 3]), abs=1e-13)
+        assert da == pytest.approx(angle_between(frame[:3, :3], got[:3, :3]), abs=1e-13)
+    assert res.errors[held[0], 0] > 1e-11  # the move shows: 6e-10 rad at the shoulder
+    sol = ik.solve(moved, frame[:3, 3], orientation=frame[:3, :3], method="analytic", start=q)
+    got = moved.tip_frame(sol.angles)
+    assert sol.angles[1] == moved.hi[1]
+    assert sol.error == pytest.approx(np.linalg.norm(got[:3, 3] - frame[:3, 3]), abs=1e-13)
+
+
 def test_wrist_singularity_is_flagged():
     """Kinova with its wrist straight (joint 5 at pi, axes 4 and 6 in line): a continuous
     family, returned as representatives flagged singular, each on the pose."""
@@ -343,19 +366,21 @@ def test_seven_joints_with_a_redundancy_value(name):
 
 @pytest.mark.parametrize("name", ["panda", "xarm7"])
 def test_a_seven_joint_arm_reports_its_tip_s_own_errors(name):
-    """Every row of a 7-joint arm's set (exact, outside the limits or least squares, at a
-    given held value or searched) carries the errors of the seven joints' forward kinematics,
-    as does ``solve``'s answer: at tolerances the polish stops within, the six joints' own
-    errors (measured on the chain they solve) differ from the tip's by up to 5e-10."""
+    """Every exact solution of a 7-joint arm's set (within the limits or outside them, at a
+    given held value, at several, or searched) carries the errors of the seven joints' forward
+    kinematics, as does ``solve``'s answer: at tolerances the polish stops within, the six
+    joints' own errors (measured on the chain they solve) differ from the tip's by up to
+    5e-10."""
     robot = load_example("panda") if name == "panda" else _xarm7()
     rng = np.random.default_rng(5)
     for q in robot.random_angles(rng, 12):
         frame = robot.tip_frame(q)
         p, r = frame[:3, 3], frame[:3, :3]
-        for value in (None, float(q[6]) + 0.3 * (robot.hi[6] - q[6])):
+        other = float(q[6]) + 0.3 * (robot.hi[6] - q[6])
+        for value in (float(q[6]), other, [float(q[6]), other]):
             res = ik.solve_all(robot, p, orientation=r, tol=1e-4, angle_tol=1e-4, redundancy=value)
-            count = sum(res.sizes)
-            assert count >= 1
+            count = res.sizes[0] + res.sizes[1]
+            assert res.sizes[0] >= 1 or value is other
             for row in res.rows[:count]:
                 got = robot.tip_frame(row[:7])
                 assert row[8] == pytest.approx(np.linalg.norm(got[:3, 3] - p), abs=1e-13)

@@ -275,16 +275,30 @@ def _solve_goal(model, Rg_in, pg_in, start, tols, out, steps, searched):
                 at = ((e[2], e[3], e[4]), (e[5], e[6], e[7]), (e[8], e[9], e[10]), dp, da)
                 dp, da = polish(H, P, R_tip, Rg, pg, q, steps, jac, fine, at)
             flags = SINGULAR if cflags[c] & DEGENERATE else 0
+            # back to the robot's joints
+            outside = clamped = False
+            for j in range(n):
+                raw = wrap(-q[n - 1 - j] if reverse else q[j])
+                v = _into_limits(raw, lo[j], hi[j], start[j])
+                if v != v:  # no turn by 2 pi puts it inside: keep the wrapped value
+                    v = raw
+                    outside = True
+                elif v == lo[j] or v == hi[j]:  # perhaps moved onto the limit from 1e-9 out
+                    clamped = True
+                rows[kept, j] = v
+            if clamped:  # the errors of the values as they are returned
+                for j in range(n):
+                    x = rows[kept, j]
+                    if reverse:
+                        q[n - 1 - j] = -x
+                    else:
+                        q[j] = x
+                R, p = forward(H, P, R_tip, q)
+                _, _, dp, da = _errors(Rg, pg, R, p)
             if dp > tol or da > angle_tol:
                 flags |= NOT_EXACT
-            # back to the robot's joints
-            for j in range(n):
-                v = _into_limits(wrap(-q[n - 1 - j] if reverse else q[j]), lo[j], hi[j], start[j])
-                if v != v:  # no turn by 2 pi puts it inside: keep the wrapped value
-                    v = wrap(-q[n - 1 - j] if reverse else q[j])
-                    if not flags & NOT_EXACT:
-                        flags |= OUTSIDE_LIMITS
-                rows[kept, j] = v
+            elif outside:
+                flags |= OUTSIDE_LIMITS
             g_new = 2 if flags & NOT_EXACT else 1 if flags & OUTSIDE_LIMITS else 0
             dup = duplicate_of(rows, group, kept, g_new, n)
             if dup >= 0:

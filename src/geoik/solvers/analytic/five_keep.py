@@ -127,6 +127,7 @@ def _keep(arm, goal, q, stage, limits, tols, table, kept, singular, jac):
         flags |= NOT_EXACT
     rows, info, group = table
     lo, hi, start = limits
+    clamped = False
     for j in range(n):
         v = wrap(q[j])
         if stage < 2:
@@ -135,7 +136,16 @@ def _keep(arm, goal, q, stage, limits, tols, table, kept, singular, jac):
                 flags |= OUTSIDE_LIMITS
             else:
                 v = x
+                clamped = clamped or x == lo[j] or x == hi[j]  # perhaps moved from 1e-9 out
         rows[kept, j] = v
+    if clamped:  # the errors of the values as they are returned
+        R, p = forward(H, P, R_tip, rows[kept, :n])
+        _, _, dp, da = _errors(Rg, pg, R, p)
+        exact = dp <= tols[0] and da <= tols[1]
+        if (stage == 0 and not exact) or (stage == 1 and dp > tols[0]):
+            return kept
+        if stage == 1 and not exact:
+            flags |= NOT_EXACT | NEAREST_ORIENTATION
     g = 2 if stage == 2 else 1 if flags & OUTSIDE_LIMITS else 0
     if duplicate_of(rows, group, kept, g, n) >= 0:
         return kept

@@ -499,7 +499,8 @@ def _solve_at(problem, start6, v, tols, rows6, out):
                 out[r, i] = v
             else:
                 out[r, i] = rows6[r, i - 1]
-        out[r, 7] = rows6[r, 6]
+        for k in range(3):
+            out[r, 7 + k] = rows6[r, 6 + k]
     _arm_errors(problem, out, sizes[0] + sizes[1] + sizes[2])
     return sizes
 
@@ -510,7 +511,9 @@ def _arm_errors(problem, out, count):
     by the 7R arm's forward kinematics, all rows at once (:func:`.polish.forward_many`). The
     six joints' own errors, measured on the chain they solve (its goal turned by the held
     value, and inverted for an arm solved from its tip), differ from the tip's by up to 1e-9
-    where the polish stops within the tolerances. ``problem`` as :func:`_nearest` takes it."""
+    where the polish stops within the tolerances or a joint is held onto its limit, and a
+    least-squares candidate's, measured on the inverse pose, by far more. ``problem`` as
+    :func:`_nearest` takes it."""
     _, held, goal, _ = problem
     Rg, pg = goal
     H, P, R_tip = _arm(held)
