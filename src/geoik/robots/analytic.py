@@ -488,7 +488,8 @@ def solve_analytic(
         q, status = np.clip(q0, robot.lo, robot.hi), Status.STALLED
     if a and (plan.locked >= 0 or not plan.reverse):
         # the kernel measured the tip's errors by the arm's own forward kinematics (a 6-joint
-        # chain solved from its tip, on the reversed chain): the points and frame on first read
+        # chain solved from its tip is measured again here, as before): the points and frame
+        # on first read
         error, angle_error = float(rows[0, n + 1]), float(rows[0, n + 2])
     else:
         points, frame, error, angle = robot.pose_errors(q, t, goal)

@@ -509,11 +509,10 @@ def _solve_at(problem, start6, v, tols, rows6, out):
 def _arm_errors(problem, out, count):
     """The position and angle errors (columns 8 and 9) of the first ``count`` rows of ``out``
     by the 7R arm's forward kinematics, all rows at once (:func:`.polish.forward_many`). The
-    six joints' own errors, measured on the chain they solve (its goal turned by the held
-    value, and inverted for an arm solved from its tip), differ from the tip's by up to 1e-9
-    where the polish stops within the tolerances or a joint is held onto its limit, and a
-    least-squares candidate's, measured on the inverse pose, by far more. ``problem`` as
-    :func:`_nearest` takes it."""
+    six joints' own errors are those of the pose they solve, the goal turned by the held
+    joint's value; the tip's differ from them by the rotation error times the tip's offset
+    from the held joint's axis, and by a few 1e-12 on the xArm7 for candidates within the
+    tolerances left unpolished. ``problem`` as :func:`_nearest` takes it."""
     _, held, goal, _ = problem
     Rg, pg = goal
     H, P, R_tip = _arm(held)
