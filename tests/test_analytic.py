@@ -154,20 +154,7 @@ def test_solve_analytic_returns_the_nearest(arm):
 def _with_limits(robot: ik.Robot, joint: int, lo: float, hi: float) -> ik.Robot:
     los, his = robot.lo.copy(), robot.hi.copy()
     los[joint], his[joint] = lo, hi
-    return ik.Robot(
-        robot.joint_names,
-        robot.kinds,
-        robot.parents,
-        robot.origin_xyz,
-        robot.origin_rot,
-        robot.axes,
-        los,
-        his,
-        robot.tip_names,
-        robot.tip_parents,
-        robot.tip_xyz,
-        robot.tip_rot,
-    )
+    return dataclasses.replace(robot, lo=los, hi=his, _cache={})
 
 
 def test_limits_exclude_solutions():
@@ -366,20 +353,7 @@ def test_seven_joints_with_a_redundancy_value(name):
 
 def _tip_moved(robot: ik.Robot, offset: tuple[float, float, float]) -> ik.Robot:
     """The robot with its tip moved by ``offset`` (metres, in its parent link's frame)."""
-    return ik.Robot(
-        robot.joint_names,
-        robot.kinds,
-        robot.parents,
-        robot.origin_xyz,
-        robot.origin_rot,
-        robot.axes,
-        robot.lo,
-        robot.hi,
-        robot.tip_names,
-        robot.tip_parents,
-        robot.tip_xyz + np.array(offset),
-        robot.tip_rot,
-    )
+    return dataclasses.replace(robot, tip_xyz=robot.tip_xyz + np.array(offset), _cache={})
 
 
 @pytest.mark.parametrize("name", ["panda", "xarm7", "panda, tip off joint 7's axis"])

@@ -152,32 +152,34 @@ class Solution:
         angle_error: float | None,
         angle_tol: float | None,
         requested: str,
+        pose: tuple[np.ndarray, np.ndarray | None] | None = None,
     ) -> Solution:
-        """A robot's solution whose ``positions`` and ``frame`` come from one forward
-        kinematics of ``angles`` (:meth:`geoik.Robot.pose_of`) when either is first read, then
-        stay: a loop of solves that reads only the joint values does not pay for them (a
-        third of a 6-joint arm's analytic solve). ``error`` and ``angle_error`` are given: the
-        solver measured them on the same forward kinematics. Arrays as :meth:`fast` takes
-        them."""
-        for a in (target, angles, orientation):
-            if a is not None:
-                a.setflags(write=False)
-        sol = object.__new__(cls)
-        sol.__dict__.update(
-            chain=robot,
-            target=target,
-            method=method,
-            angles=angles,
-            status=status,
-            iterations=1,
-            error=error,
-            motion=motion,
-            tol=tol,
-            orientation=orientation,
-            angle_error=angle_error,
-            angle_tol=angle_tol,
-            requested=requested,
+        """:meth:`fast` for a robot's solution of one iteration whose ``positions`` and
+        ``frame`` (``pose`` None) come from one forward kinematics of ``angles``
+        (:meth:`geoik.Robot.pose_of`) when either is first read, then stay: a loop of solves
+        that reads only the joint values does not pay for them (a third of a 6-joint arm's
+        analytic solve). ``error`` and ``angle_error`` are given: the solver measured them on
+        the same forward kinematics. ``pose``: ``(positions, frame)`` when they are at hand."""
+        positions, frame = (None, None) if pose is None else pose
+        sol = cls.fast(
+            robot,  # type: ignore[arg-type]
+            target,
+            method,
+            positions,  # type: ignore[arg-type]
+            angles,
+            status,
+            1,
+            error,
+            motion,
+            tol,
+            orientation,
+            angle_error,
+            angle_tol,
+            frame,
+            requested,
         )
+        if pose is None:  # computed on first read (_PosedOnRead)
+            del sol.__dict__["positions"], sol.__dict__["frame"]
         return sol
 
     @property

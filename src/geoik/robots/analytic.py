@@ -499,36 +499,18 @@ def solve_analytic(
         status = Status.REACHED
     rec = np.empty((2, n))  # the motion: the start, then the answer
     rec[0], rec[1] = q0, q
-    motion = RobotMotion.fast(robot, rec)  # type: ignore[arg-type]
-    if points is None:
-        return Solution.fast_posed_on_read(
-            robot,
-            t,
-            "analytic",
-            public_values(robot, q),
-            status,
-            error,
-            motion,
-            tol_,
-            None if position_only else goal,
-            None if position_only else angle_error,
-            None if position_only else angle_tol_,
-            requested,
-        )
-    return Solution.fast(
-        robot,  # type: ignore[arg-type]
+    return Solution.fast_posed_on_read(
+        robot,
         t,
         "analytic",
-        points,
         public_values(robot, q),
         status,
-        1,
         error,
-        motion,
+        RobotMotion.fast(robot, rec),  # type: ignore[arg-type]
         tol_,
         None if position_only else goal,
         None if position_only else angle_error,
         None if position_only else angle_tol_,
-        frame,
         requested,
+        pose=None if points is None else (points, frame),
     )
