@@ -399,6 +399,94 @@ def test_a_job_runs_as_python_while_the_rest_would_take_less_than_compiling(fres
         assert jit._compiles_now(fresh, (), 10)  # loading costs less still
 
 
+def _stand_in_helpers(monkeypatch, on_disk):
+    """Helpers that run until told they have ended (the list of those started), in a process
+    that has compiled nothing; numba's disk cache holds a function when ``on_disk["saved"]``."""
+    started = []
+
+    def start(todo):
+        started.append(_StandInHelper(todo))
+        return started[-1]
+
+    monkeypatch.setattr(jit, "_state", {})
+    monkeypatch.setattr(jit, "_disk", {})
+    monkeypatch.setattr(jit, "_compiler_ready", lambda: False)
+    monkeypatch.setattr(jit, "_cached_on_disk", lambda fn, args: on_disk["saved"])
+    monkeypatch.setattr(jit, "_behind_calls", {})
+    monkeypatch.setattr(jit, "_tried_behind", set())
+    monkeypatch.setattr(jit, "_behind", [])
+    monkeypatch.setattr(jit, "_SAVES_LOCKED", True)
+    monkeypatch.setattr(jit, "_cores", lambda: 2)
+    monkeypatch.setattr(jit, "_missing", lambda items: list(items))
+    monkeypatch.setattr(jit._Helper, "start", staticmethod(start))
+    return started
+
+
+PER_UNIT = 2 * jit.INTERPRETED_BUDGET / 10
+"""Seconds of Python per unit of a job's work in the tests below: its budget spent in 10."""
+
+
+def test_a_job_has_a_helper_compile_what_is_due_while_it_runs_as_python(monkeypatch):
+    """Within a job, a function whose plain Python still to run would take longer than
+    compiling it is compiled by a helper process, started once, while its calls go on as
+    Python; the first call after the helper has ended loads what it saved and runs compiled."""
+    from numba import types
+
+    @njit
+    def twice(x):
+        return 2 * x
+
+    on_disk = {"saved": False}
+    started = _stand_in_helpers(monkeypatch, on_disk)
+    with jit.job(10 + int(jit.COMPILE_SECONDS / PER_UNIT) + 10) as work:
+        jit._state[twice] = 10 * PER_UNIT
+        work.step(10)
+        assert jit._compiles_now(twice, (1.0,), 10)  # due
+        for x in (1.0, 2.0, 3.0):
+            assert jit.call(twice, x, work=10) == 2 * x
+            work.step()
+            assert not twice.overloads  # ran as Python
+        assert len(started) == 1 and started[0].todo == [(twice, (types.float64,))]
+        on_disk["saved"] = True
+        started[0].ended = True
+        assert jit.call(twice, 4.0, work=10) == 8.0
+        assert twice.overloads and started[0].closed and len(started) == 1
+
+
+def test_a_job_starts_no_second_helper_and_none_for_what_is_not_due(monkeypatch):
+    """While another helper of this process is at work (a command compiling its later steps'
+    kernels), a job starts none: what is due is compiled here, as without helpers. Nor does a
+    job start one for a function not due (its Python nearly done), nor does a call outside a
+    job (it is compiled when due, here)."""
+
+    @njit
+    def twice(x):
+        return 2 * x
+
+    @njit
+    def halve(x):
+        return x / 2
+
+    started = _stand_in_helpers(monkeypatch, {"saved": False})
+    busy = _StandInHelper([])
+    monkeypatch.setattr(jit, "_behind", [(busy, [])])
+    jit._state[twice] = 10 * PER_UNIT
+    with jit.job(10 + int(jit.COMPILE_SECONDS / PER_UNIT) + 10) as work:
+        work.step(10)
+        assert jit._compiles_now(twice, (1.0,), 10)
+        assert jit.call(twice, 1.0, work=10) == 2.0
+    assert twice.overloads and not started  # compiled here, no helper
+
+    busy.ended = True  # the other helper is done: a job may start its own now
+    jit._state[halve] = 10 * PER_UNIT
+    with jit.job(10 + int(jit.LOAD_SECONDS / PER_UNIT) + 10) as work:  # not worth compiling
+        work.step(10)
+        assert jit.call(halve, 1.0, work=10) == 0.5
+    assert not halve.overloads and not started
+    assert jit.call(halve, 1.0, work=10) == 0.5  # outside a job: compiled when due, here
+    assert halve.overloads and not started
+
+
 def test_a_job_compiles_huge_calls_at_once_and_small_jobs_never(fresh):
     with jit.job(3) as work:
         assert jit._compiles_now(fresh, (), jit.JOB_SMALL_WORK + 1)

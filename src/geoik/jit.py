@@ -18,6 +18,9 @@ takes milliseconds. So calls from Python into a kernel go through :func:`call` (
   clip of frames to pose), the function is compiled only once the plain Python still to run is
   expected to take longer than compiling it would (:data:`COMPILE_SECONDS`, or
   :data:`LOAD_SECONDS` when the disk cache holds it), so a small job runs as Python to its end.
+  Where another core is free (no other helper of this process at work), a function due to be
+  compiled so is compiled by a helper process into the disk cache instead, while the job goes
+  on as Python; the job runs it compiled from the first call after the helper has ended.
 
 A function declared :func:`slow_to_compile` (the analytic solver's kernels: tens of seconds; the
 tree solvers', the general robot solvers' and the motion replays': seconds, for calls whose
@@ -158,7 +161,8 @@ def job(total: int) -> Iterator[Job]:
     Python for ``s`` seconds over ``done`` units is expected to need ``s * (total - done) /
     done`` more; it is compiled when that exceeds :data:`COMPILE_SECONDS` (or
     :data:`LOAD_SECONDS` when numba's disk cache holds it). Calls larger than
-    :data:`JOB_SMALL_WORK` are compiled at once."""
+    :data:`JOB_SMALL_WORK` are compiled at once. Where a second core is free, a helper process
+    compiles a function due while its calls go on as Python (see the module's docstring)."""
     before, _jobs.current = _jobs.current, Job(total)
     try:
         yield _jobs.current
@@ -180,8 +184,10 @@ def call(fn: Any, *args: Any, work: int = 0) -> Any:
     if how == "no-compile":
         return fn(*args) if _compiled_for(fn, args) else interpreted(fn)(*args)
     due = how == "auto" and _compiles_now(fn, args, work)
-    if due and fn in _slow and work <= SLOW_SMALL_WORK and _compiling_behind(fn, args):
-        return _as_python(fn, args)  # the helper process compiles it meanwhile
+    if how == "auto" and _goes_behind(fn, work, due):
+        if _compiling_behind(fn, args):
+            return _as_python(fn, args)  # the helper process compiles it meanwhile
+        due = _compiles_now(fn, args, work)  # asked again once the helper has saved it
     if how == "compiled" or due:
         _state[fn] = _READY
         _ready_any[0] = True
@@ -221,6 +227,29 @@ _slow: set[Any] = set()  # slow_to_compile's functions
 _behind_calls: dict[Any, _Helper] = {}  # a slow function -> the helper compiling it
 
 
+def _goes_behind(fn: Dispatcher, work: int, due: bool) -> bool:
+    """Whether a helper process should compile ``fn`` (or goes on compiling it) while its calls
+    run as Python: a :func:`slow_to_compile` function once it is ``due``; within a :func:`job`,
+    a function being compiled behind already, or one ``due`` (the Python still to run would take
+    longer than compiling it) while no other helper of this process is at work (two would share
+    the other core with this process)."""
+    if fn in _slow:
+        return due and work <= SLOW_SMALL_WORK
+    if _jobs.current is None or work > JOB_SMALL_WORK or fn.signatures:
+        return False
+    if fn in _behind_calls:
+        return True
+    return due and fn not in _tried_behind and not _helper_at_work()
+
+
+def _helper_at_work() -> bool:
+    """Whether a helper process of this process is compiling (:func:`compiling_behind`'s, or
+    one compiling a function behind its calls)."""
+    return any(child.running() for child, _ in _behind) or any(
+        child.running() for child in _behind_calls.values()
+    )
+
+
 def _compiling_behind(fn: Dispatcher, args: Sequence[Any]) -> bool:
     """Whether a helper process is compiling ``fn`` for the types of ``args`` (started here when
     it is due and none has yet; see :func:`slow_to_compile`). False once the helper has ended
@@ -242,6 +271,7 @@ def _compiling_behind(fn: Dispatcher, args: Sequence[Any]) -> bool:
         return True
     del _behind_calls[fn]
     child.close()
+    _disk.pop(fn, None)  # asked again: the helper has saved it there (unless it failed)
     return False
 
 
