@@ -224,7 +224,7 @@ def slow_to_compile(fn: Any) -> Any:
 
 
 _slow: set[Any] = set()  # slow_to_compile's functions
-_behind_calls: dict[Any, _Helper] = {}  # a slow function -> the helper compiling it
+_behind_calls: dict[Any, _Helper] = {}  # a function run as Python -> the helper compiling it
 
 
 def _goes_behind(fn: Dispatcher, work: int, due: bool) -> bool:
@@ -252,8 +252,9 @@ def _helper_at_work() -> bool:
 
 def _compiling_behind(fn: Dispatcher, args: Sequence[Any]) -> bool:
     """Whether a helper process is compiling ``fn`` for the types of ``args`` (started here when
-    it is due and none has yet; see :func:`slow_to_compile`). False once the helper has ended
-    (the caller then loads what it saved, or compiles) or when none can start."""
+    it is due and none has yet; see :func:`slow_to_compile` and :func:`job`). False once the
+    helper has ended (the caller then loads what it saved, or compiles) or when none can
+    start."""
     child = _behind_calls.get(fn)
     if child is None:
         if fn in _tried_behind or not (_SAVES_LOCKED and _cores() > 1):
