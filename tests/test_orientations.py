@@ -204,3 +204,39 @@ def test_split_pose_passes_points_through():
     p, r = split_pose(np.eye(4).tolist(), None)
     np.testing.assert_array_equal(p, np.zeros(3))
     np.testing.assert_array_equal(r, np.eye(3))
+
+
+def test_split_pose_of_a_float_array_as_of_any_other_form():
+    """A float64 (4, 4) array, checked in scalars, splits exactly as the same pose in another
+    form: fresh arrays, a rotation a little off orthonormal made a rotation, a mirror, a last
+    row off (0, 0, 0, 1), a coordinate beyond reach or NaN refused alike."""
+    frame = _small_arm().tip_frame(np.full(6, 0.3))
+    nudged = frame.copy()
+    nudged[0, 0] += 1e-9  # within check_rotation's 1e-6: made orthonormal
+    for pose in (frame, nudged):
+        p, r = split_pose(pose, None)
+        p2, r2 = split_pose(pose.tolist(), None)
+        np.testing.assert_array_equal(p, p2)
+        np.testing.assert_array_equal(r, r2)
+        assert r.flags.c_contiguous and not np.shares_memory(r, pose)
+        assert not np.shares_memory(p, pose)
+    assert (
+        np.abs(split_pose(nudged, None)[1].T @ split_pose(nudged, None)[1] - np.eye(3)).max()
+        < 1e-15
+    )
+    mirrored = frame.copy()
+    mirrored[:3, 0] *= -1.0
+    lifted = frame.copy()
+    lifted[3, 2] = 1e-6
+    far = frame.copy()
+    far[2, 3] = 1e51
+    holed = frame.copy()
+    holed[2, 2] = np.nan
+    for pose, name in (
+        (mirrored, "target[:3, :3]"),
+        (lifted, "target"),
+        (far, "target[:3, 3]"),
+        (holed, "target"),
+    ):
+        for form in (pose, pose.tolist()):
+            _refused(ik.InvalidTargetError, name, lambda f=form: split_pose(f, None))

@@ -11,6 +11,7 @@ import numpy as np
 from geoik.checks.values import (
     _SEQUENCES,
     DEFAULT_ANGLE_TOL,
+    MAX_COORDINATE,
     _real_array,
     check_array,
     check_point,
@@ -101,17 +102,8 @@ def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
                 [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
             ]
         )
-    (a, b, c), (d, e, f), (g, h, i) = r.tolist()
-    # how far the columns are from orthonormal (R^T R - I), and the determinant, in scalars
-    off = max(
-        abs(a * a + d * d + g * g - 1.0),
-        abs(b * b + e * e + h * h - 1.0),
-        abs(c * c + f * f + i * i - 1.0),
-        abs(a * b + d * e + g * h),
-        abs(a * c + d * f + g * i),
-        abs(b * c + e * f + h * i),
-    )
-    if off > _ROTATION_TOL or a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g) < 0:
+    off, det = _off_and_det(*r.tolist())
+    if off > _ROTATION_TOL or det < 0:
         raise InvalidTargetError(
             f"expected a rotation matrix (orthonormal, determinant +1), got "
             f"{describe(np.round(r, 6).tolist())}",
@@ -121,6 +113,23 @@ def check_rotation(value: Any, name: str = "orientation") -> np.ndarray:
         u, _, vt = np.linalg.svd(r)
         r = u @ vt
     return np.ascontiguousarray(r)
+
+
+def _off_and_det(row0: list[float], row1: list[float], row2: list[float]) -> tuple[float, float]:
+    """How far the 3x3 matrix of rows ``row0 .. row2`` is from orthonormal (the largest entry
+    of ``R^T R - I``, its columns' lengths and angles) and its determinant, in scalars."""
+    a, b, c = row0[:3]
+    d, e, f = row1[:3]
+    g, h, i = row2[:3]
+    off = max(
+        abs(a * a + d * d + g * g - 1.0),
+        abs(b * b + e * e + h * h - 1.0),
+        abs(c * c + f * f + i * i - 1.0),
+        abs(a * b + d * e + g * h),
+        abs(a * c + d * f + g * i),
+        abs(b * c + e * f + h * i),
+    )
+    return off, a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
 
 
 _POSE_TOL = 1e-9
@@ -164,6 +173,10 @@ def split_pose(
         A 4x4 target that is no pose (naming ``name``) or an ``orientation`` that differs from
         its rotation (naming ``orientation_name``).
     """
+    if orientation is None and type(target) is np.ndarray and target.shape == (4, 4):
+        fast = _plain_pose(target)
+        if fast is not None:
+            return fast
     if not _is_pose_like(target):
         return target, orientation
     p = _real_array(target)
@@ -191,6 +204,31 @@ def split_pose(
                 argument=orientation_name,
             )
     return point, rot
+
+
+def _plain_pose(target: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`split_pose` of a float64 (4, 4) array that passes every check as it is (a
+    rotation orthonormal to 1e-14, finite, last row (0, 0, 0, 1) to 1e-9), in scalars: the
+    common case, about four times as fast as the general path. None for anything else (another
+    dtype, a rotation to re-orthonormalise, a value to refuse): the general path takes it."""
+    if target.dtype != np.float64:
+        return None
+    rows = target.tolist()
+    (_, _, _, x), (_, _, _, y), (_, _, _, z), (k, m, n, w) = rows
+    if not (
+        abs(k) <= _POSE_TOL
+        and abs(m) <= _POSE_TOL
+        and abs(n) <= _POSE_TOL
+        and abs(w - 1.0) <= _POSE_TOL
+        and abs(x) <= MAX_COORDINATE
+        and abs(y) <= MAX_COORDINATE
+        and abs(z) <= MAX_COORDINATE
+    ):
+        return None  # NaN included
+    off, det = _off_and_det(*rows[:3])
+    if not (off <= 1e-14 and det > 0):  # NaN included
+        return None
+    return np.array((x, y, z)), np.ascontiguousarray(target[:3, :3])
 
 
 def check_angle_tol(angle_tol: Any, name: str = "angle_tol") -> float:
