@@ -463,6 +463,59 @@ def test_closed_pipe_ends_quietly():
     assert err == b""
 
 
+_EXIT_PROBE = """
+import atexit, sys, threading
+from geoik.commands import cli
+
+class Teardown:  # says so when Python's teardown frees the module's globals
+    def __del__(self):
+        sys.stdout.write("teardown\\n")
+
+kept = Teardown()
+atexit.register(lambda: print("exit handler", flush=False))
+if sys.argv[1] == "thread":  # a thread at work until the command has ended
+    main = threading.main_thread()
+    threading.Thread(target=lambda: (main.join(), print("thread done"))).start()
+sys.argv[1:] = sys.argv[2:]
+cli.run()
+"""
+
+
+@pytest.mark.parametrize("thread", [False, True], ids=["alone", "with-thread"])
+def test_the_script_exits_with_its_status_output_and_handlers_kept(thread, tmp_path):
+    """The script's exit skips Python's teardown only where nothing is lost by it: the status,
+    the whole output, the files written and the exit handlers' output kept (also after a map,
+    whose engine threads wait for a next run); a thread still at work is waited for, and then
+    the teardown runs as usual."""
+    png = tmp_path / "map.png"
+    map_args = ["map", "--lengths", "1x3", "--method", "fabrik", "--size", "40", "-o", str(png)]
+    cases = (
+        (["methods"], 0),
+        (["solve", "--lengths", "2x3", "--target", "1,nan"], 2),
+        (map_args, 0),
+    )
+    for args, status in cases:
+        done = subprocess.run(
+            [sys.executable, "-c", _EXIT_PROBE, "thread" if thread else "-", *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == status, done.stderr
+        lines = done.stdout.splitlines()
+        assert "exit handler" in lines
+        if args[0] == "methods":
+            assert lines[0].startswith("solvers") and any(w.startswith("  ccd") for w in lines)
+        elif args[0] == "map":
+            assert f"wrote {png}" in lines
+            assert png.read_bytes().endswith(b"IEND\xaeB`\x82")  # the whole PNG
+        else:
+            assert done.stderr.startswith("geoik: error: --target")
+        assert ("thread done" in lines) is thread
+        assert ("teardown" in lines) is thread  # a skipped teardown frees nothing
+
+
 # --------------------------------------------------------------------------- one validation layer
 
 

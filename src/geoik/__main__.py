@@ -1,7 +1,5 @@
 """``python -m geoik``: the same command line as the ``geoik`` script."""
 
-import sys
+from geoik.commands.cli import run
 
-from geoik.commands.cli import main
-
-sys.exit(main())
+run()

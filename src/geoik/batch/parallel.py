@@ -35,7 +35,7 @@ from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["compiled", "run_threads", "take", "threads"]
+__all__ = ["compiled", "end_threads", "run_threads", "take", "threads"]
 
 _pool: list[concurrent.futures.ThreadPoolExecutor] = []
 _pool_lock = threading.Lock()
@@ -73,6 +73,14 @@ def run_threads(work: Callable[[], None], count: int) -> None:
     work()
     for helper in helpers:
         helper.result()
+
+
+def end_threads() -> None:
+    """End the threads :func:`run_threads` keeps for later runs (idle between runs), so that a
+    process can exit at once (:func:`geoik.commands.cli.run`); a later run starts new ones."""
+    with _pool_lock:
+        while _pool:
+            _pool.pop().shutdown(wait=True)
 
 
 @intrinsic
