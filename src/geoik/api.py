@@ -134,7 +134,8 @@ def solve(
         if method is None or method == AUTO:
             return _robot_auto(chain, target, tol, max_iter, start, orientation, angle_tol, options)
         if get(method).kernel_all is not None:
-            get(method).pack_options(options)  # it takes none: any is an error
+            if options:  # it takes none: any is an error
+                get(method).pack_options(options)
             check_max_iter(max_iter, 1)
             tol_ = DEFAULT_ROBOT_TOL if tol is None else tol  # metres, as every robot solver's
             return solve_analytic(chain, target, tol_, start, orientation, angle_tol)

@@ -160,26 +160,47 @@ class Solution:
         that reads only the joint values does not pay for them (a third of a 6-joint arm's
         analytic solve). ``error`` and ``angle_error`` are given: the solver measured them on
         the same forward kinematics. ``pose``: ``(positions, frame)`` when they are at hand."""
-        positions, frame = (None, None) if pose is None else pose
-        sol = cls.fast(
-            robot,  # type: ignore[arg-type]
-            target,
-            method,
-            positions,  # type: ignore[arg-type]
-            angles,
-            status,
-            1,
-            error,
-            motion,
-            tol,
-            orientation,
-            angle_error,
-            angle_tol,
-            frame,
-            requested,
+        if pose is not None:
+            positions, frame = pose
+            return cls.fast(
+                robot,  # type: ignore[arg-type]
+                target,
+                method,
+                positions,
+                angles,
+                status,
+                1,
+                error,
+                motion,
+                tol,
+                orientation,
+                angle_error,
+                angle_tol,
+                frame,
+                requested,
+            )
+        # the fields as fast() and __post_init__ set them, but positions and frame, which are
+        # computed on first read (_PosedOnRead)
+        target.setflags(write=False)
+        angles.setflags(write=False)
+        if orientation is not None:
+            orientation.setflags(write=False)
+        sol = object.__new__(cls)
+        sol.__dict__.update(
+            chain=robot,
+            target=target,
+            method=method,
+            angles=angles,
+            status=status,
+            iterations=1,
+            error=error,
+            motion=motion,
+            tol=tol,
+            orientation=orientation,
+            angle_error=angle_error,
+            angle_tol=angle_tol,
+            requested=requested or method,
         )
-        if pose is None:  # computed on first read (_PosedOnRead)
-            del sol.__dict__["positions"], sol.__dict__["frame"]
         return sol
 
     @property

@@ -467,13 +467,13 @@ def solve_analytic(
     else:
         rows, (a, b, c), goal = _run_locked(plan, robot, t, goal, q0, tol_, angle_tol_, math.nan)
     n = robot.n
-    out_q = rows[:, :n]
     points = frame = None
     if a:
         q, status = rows[0, :n].copy(), Status.REACHED
         if int(rows[0, n]) & NEAREST_ORIENTATION:
             status = Status.CLOSEST  # the position reached, the nearest orientation
     elif b:
+        out_q = rows[:, :n]
         bad = [j for j in range(n) if not robot.lo[j] - 1e-9 <= out_q[a, j] <= robot.hi[j] + 1e-9]
         j = bad[0] if bad else 0
         raise LimitError(
@@ -483,7 +483,7 @@ def solve_analytic(
             argument="target",
         )
     elif c:
-        q, status = np.clip(out_q[a + b], robot.lo, robot.hi), Status.CLOSEST
+        q, status = np.clip(rows[a + b, :n], robot.lo, robot.hi), Status.CLOSEST
     else:  # the searched family found no candidate at all: the start, unmoved
         q, status = np.clip(q0, robot.lo, robot.hi), Status.STALLED
     if a and (plan.locked >= 0 or not plan.reverse):
@@ -503,7 +503,7 @@ def solve_analytic(
         robot,
         t,
         "analytic",
-        public_values(robot, q),
+        public_values(robot, q, fresh=True),
         status,
         error,
         RobotMotion.fast(robot, rec),  # type: ignore[arg-type]

@@ -258,10 +258,15 @@ def _check_general(solver: Solver, robot: Robot) -> None:
         )
 
 
-def public_values(robot: Robot, q: np.ndarray) -> np.ndarray:
-    """Joint values as a Solution reports them: continuous joints wrapped into (-pi, pi]."""
+def public_values(robot: Robot, q: np.ndarray, fresh: bool = False) -> np.ndarray:
+    """Joint values as a Solution reports them: continuous joints wrapped into (-pi, pi]; a
+    copy of ``q``, unless ``fresh`` says that ``q`` is the caller's own, to be handed over (it
+    is then wrapped in place only where a joint is continuous, else returned as it is)."""
+    wrapped = _continuous(robot)
+    if fresh and not wrapped:
+        return q
     out = q.copy()
-    for j in _continuous(robot):
+    for j in wrapped:
         w = _wrap(out[j])
         if not -math.pi < w <= math.pi:  # beyond HUGE_ANGLE: an exact reduction
             w = float(reduce_huge(out[j : j + 1])[0])
