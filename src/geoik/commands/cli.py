@@ -230,7 +230,7 @@ def _leave_quickly() -> bool:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except (OSError, ValueError):  # a closed stream: Python's own exit says so
+    except (OSError, ValueError, AttributeError):  # a closed stream, or none: as usual
         return False
     return True
 
