@@ -26,6 +26,11 @@ pytest.importorskip("yourdfpy")
 def _robot(name: str) -> ik.Robot:
     if name in ("ur5", "ur10", "kinova", "z1"):
         return load_example(name)
+    if name.startswith("ur5-axis"):  # a parallel axis the other way (its joint turns back)
+        ur5 = load_example("ur5")
+        axes = ur5.axes.copy()
+        axes[int(name[len("ur5-axis")]) - 1] *= -1.0
+        return dataclasses.replace(ur5, axes=axes, _cache={})
     base = example_path("ur5").parents[2]
     if name == "ur3":
         return ik.load_urdf(base / "ur_description/urdf/ur3_robot.urdf", tip="tool0")
@@ -39,6 +44,8 @@ FAMILY = {
     "ur3": "three parallel axes (2, 3, 4)",
     "ur5": "three parallel axes (2, 3, 4)",
     "ur10": "three parallel axes (2, 3, 4)",
+    "ur5-axis3-reversed": "three parallel axes (2, 3, 4)",
+    "ur5-axis4-reversed": "three parallel axes (2, 3, 4)",
     "z1": "three parallel axes (2, 3, 4)",
     "kinova": "spherical wrist (4, 5, 6), axes 2 and 3 parallel",
     "talos": "spherical wrist (4, 5, 6), axes 1 and 2 intersect",

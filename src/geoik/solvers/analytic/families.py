@@ -16,7 +16,8 @@ with ``q_0 .. q_3`` only, and rotations about ``h`` keep ``h``-components, so
 - SP4 ``h . R_4 h_5 = h . R_0^T R06 h_5`` gives ``q_4`` (2);
 - SP1 ``R_5 (R16^T h) = R_4^T h`` gives ``q_5``, and ``M = R_1 R_2 R_3`` follows;
 - SP3 ``|(o_2 - o_1) + R_2 (o_3 - o_2)| = |d|`` with ``d = R_0^T (c(q) - o_0) - (o_1 - o_0) -
-  M (c - o_3)`` gives ``q_2`` (2), SP1 ``q_1``, SP1 ``q_3``.
+  M (c - o_3)`` gives ``q_2`` (2), SP1 ``q_1``; turns about parallel axes add up, so ``q_3``
+  is ``M``'s angle about ``h`` (SP1, once per ``q_0, q_4``) less ``q_1`` and ``q_2``.
 
 Spherical wrist (``h_3``, ``h_4``, ``h_5`` meet at ``w``): ``w`` moves with ``q_0 .. q_2`` only,
 found by one of five position compositions (see :mod:`.decompose`), then SP2 gives ``q_3, q_4``
@@ -34,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from geoik.geometry import wrap
 from geoik.solvers.analytic.algebra import (
     _add,
     _angle_of,
@@ -260,10 +262,11 @@ def _wrist(axes, R06, pos, npos, cand, cflags):
 @njit(cache=True)
 def _three_parallel(axes, origins, c, goal, tip0, cand, cflags, two):
     """The three-parallel-axes family (``h_1 || h_2 || h_3``, ``h_4`` and ``h_5`` meeting at
-    ``c``): SP4 ``q_0``, SP4 ``q_4``, SP1 ``q_5``, SP3 ``q_2``, SP1 ``q_1``, SP1 ``q_3`` (see
-    the module's text). ``axes``: the six unit axes, ``origins``: ``o_0 .. o_3``, ``c`` and
-    ``tip0`` (3-tuples, metres); ``goal``: ``(R06, p_goal)``. Candidates into ``cand``
-    (16, 6) and ``cflags``; ``two`` (3, 2) scratch. Returns their count."""
+    ``c``): SP4 ``q_0``, SP4 ``q_4``, SP1 ``q_5``, SP3 ``q_2``, SP1 ``q_1``, ``q_3`` from the
+    angle of ``R_1 R_2 R_3`` (see the module's text). ``axes``: the six unit axes,
+    ``origins``: ``o_0 .. o_3``, ``c`` and ``tip0`` (3-tuples, metres); ``goal``: ``(R06,
+    p_goal)``. Candidates into ``cand`` (16, 6) and ``cflags``; ``two`` (3, 2) scratch.
+    Returns their count."""
     h0, h1, h2, h3, h4, h5 = axes
     o0, o1, o2, o3 = origins
     R06, p_goal = goal
@@ -279,6 +282,10 @@ def _three_parallel(axes, origins, c, goal, tip0, cand, cflags, two):
     pp2 = _sub(o2, o1)
     pp3 = _sub(o3, o2)
     pp4 = _sub(c, o3)
+    # turns about parallel axes add up: R_1 R_2 R_3 is the turn by q_1 + s_2 q_2 + s_3 q_3
+    # about h (s_i = +-1, the sign of h_i . h), so q_3 follows from M's angle, q_1 and q_2
+    s2 = 1.0 if _dot(h2, h) > 0.0 else -1.0
+    s3 = 1.0 if _dot(h3, h) > 0.0 else -1.0
     for i in range(n0):
         q0 = q0s[i]
         r0 = rot(h0, q0)
@@ -290,14 +297,14 @@ def _three_parallel(axes, origins, c, goal, tip0, cand, cflags, two):
             r4 = rot(h4, q4)
             q5, f5 = sp1(mtv(r16, h), mtv(r4, h), h5)
             m = mmt(mmt(r16, rot(h5, q5)), r4)  # R_1 R_2 R_3
+            t123, f3 = _angle_of(m, h)
             d = _sub(_sub(v0, pp1), mv(m, pp4))
             n2, f2 = sp3(pp3, _neg(pp2), h2, _norm(d), q2s)
             for k in range(n2):
                 q2 = q2s[k]
                 r2 = rot(h2, q2)
                 q1, f1 = sp1(_add(pp2, mv(r2, pp3)), d, h1)
-                r12 = mm(rot(h1, q1), r2)
-                q3, f3 = _angle_of(mtm(r12, m), h3)
+                q3 = wrap(s3 * (t123 - q1 - s2 * q2))
                 count = _put(
                     cand, cflags, count, q0, q1, q2, q3, q4, q5, f0 | f4 | f5 | f2 | f1 | f3
                 )
