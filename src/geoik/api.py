@@ -181,8 +181,7 @@ def _robot_auto(
         check_max_iter(max_iter, fallback.budget_general)
         # the rest configuration shared, not copied: the analytic solve only reads it, and the
         # fallback takes its own copy (start_values)
-        rest = robot._cache.get("rest") if start is None else None
-        q0 = rest if rest is not None else start_values(robot, start)
+        q0 = robot._rest_shared() if start is None else start_values(robot, start)
         tol_ = DEFAULT_ROBOT_TOL if tol is None else tol
         first: Solution | None
         try:  # (a try costs less than contextlib.suppress on this hot path)

@@ -116,11 +116,11 @@ def _orientation(
 
 
 def _start(robot: Robot, start: Any) -> np.ndarray:
-    """The start as a fresh (n,) array; a float64 (n,) array is taken as it is (the kernel
-    checks that its values are finite, see :func:`_run`)."""
+    """The start as an (n,) array the solve only reads: the robot's shared rest configuration
+    by default, else a fresh one; a float64 (n,) array is copied as it is (the kernel checks
+    that its values are finite, see :func:`_run`)."""
     if start is None:
-        rest = robot._cache.get("rest")
-        return rest if rest is not None else robot.rest_angles()
+        return robot._rest_shared()
     if type(start) is np.ndarray and start.dtype == np.float64 and start.shape == (robot.n,):
         return start.copy()
     if isinstance(start, Solution):

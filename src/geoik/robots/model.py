@@ -314,10 +314,15 @@ class Robot:
     def rest_angles(self) -> np.ndarray:
         """The rest configuration: every joint at 0, or at its nearer limit when its limits
         exclude 0 (a URDF's zero configuration, held inside the limits)."""
+        return self._rest_shared().copy()
+
+    def _rest_shared(self) -> np.ndarray:
+        """:meth:`rest_angles` without the copy: the robot's own cached array, for solves that
+        only read their start (writable, so that kernels take it with the type of any start)."""
         cached = self._cache.get("rest")
         if cached is None:
             cached = self._cache["rest"] = np.clip(np.zeros(self.n), self.lo, self.hi)
-        return cached.copy()
+        return cached
 
     def check_angles(self, angles: Any, name: str = "angles", limits: bool = True) -> np.ndarray:
         """``angles`` as a fresh (m,) float64 array of finite joint values, within the joint
