@@ -251,6 +251,50 @@ def test_the_page_lists_every_planar_solver(page):
     assert page.inner_text("#conn") == "connected"
 
 
+def test_a_mesh_simplified_for_software_webgl_keeps_its_shape_within_a_cell(page):
+    """simplify.js on a dense torus knot of two material groups: within its budget (and not far
+    below it), its bounds within one cell of the grid it used of the original's and inside
+    them, no NaN, each group kept; a mesh already within budget is left whole."""
+    out = page.evaluate(
+        """async () => {
+        const THREE = await import("three");
+        const { simplify, SOFTWARE_MESH_TRIANGLES } = await import("/static/simplify.js");
+        const dense = new THREE.TorusKnotGeometry(1, 0.3, 400, 40);  // 32,000 triangles
+        const n = dense.index.count;
+        dense.clearGroups(); dense.addGroup(0, n / 2, 0); dense.addGroup(n / 2, n / 2, 1);
+        dense.computeBoundingBox();
+        const box = dense.boundingBox.clone();
+        const mesh = new THREE.Mesh(dense, [new THREE.MeshBasicMaterial(),
+                                            new THREE.MeshBasicMaterial()]);
+        const group = new THREE.Group(); group.add(mesh);
+        const [before, after, cells] = simplify(group);
+        const g = mesh.geometry, p = g.attributes.position.array;
+        g.computeBoundingBox();
+        const small = new THREE.Mesh(new THREE.BoxGeometry(1, 1, 1));
+        const kept = small.geometry;
+        const same = simplify(small);
+        return { before, after, cells, budget: SOFTWARE_MESH_TRIANGLES, drawn: p.length / 9,
+                 finite: p.every(Number.isFinite), groups: g.groups.map(x => x.count),
+                 min: box.min.toArray(), max: box.max.toArray(),
+                 newMin: g.boundingBox.min.toArray(), newMax: g.boundingBox.max.toArray(),
+                 side: Math.max(...box.getSize(new THREE.Vector3()).toArray()),
+                 same, keptWhole: small.geometry === kept };
+        }"""
+    )
+    assert out["before"] == 32_000 and out["after"] == out["drawn"]
+    assert 0.25 * out["budget"] < out["after"] <= out["budget"], out
+    assert out["finite"] and len(out["groups"]) == 2 and all(c > 0 for c in out["groups"])
+    assert sum(out["groups"]) == 3 * out["after"]
+    assert 4 <= out["cells"] <= 512
+    cell = out["side"] / out["cells"]
+    for a, b in zip(out["min"] + out["max"], out["newMin"] + out["newMax"], strict=True):
+        assert abs(a - b) <= cell, out
+    # a mean of points inside the original bounds stays inside them
+    assert all(lo - 1e-6 <= v for lo, v in zip(out["min"], out["newMin"], strict=True))
+    assert all(v <= hi + 1e-6 for hi, v in zip(out["max"], out["newMax"], strict=True))
+    assert out["same"] == [12, 12, math.inf] and out["keptWhole"]
+
+
 def test_dragging_the_target_moves_the_drawn_chain_onto_it(page):
     drag(page, (-6.0, 9.0))
     settled(page)
@@ -660,6 +704,13 @@ def test_the_robot_is_shown_first_with_its_meshes(model_page):
     )
     meshes = state(pg, "s.robot.meshes")
     assert meshes["failed"] == [] and meshes["loaded"] == meshes["total"] == 11
+    # WebGL runs on the CPU here (SwiftShader): each of the Panda's 10 mesh files is drawn with
+    # at most SOFTWARE_MESH_TRIANGLES triangles, and the panel says how many of how many
+    before, after = meshes["triangles"]
+    assert before == 134_300 and 0 < after <= 10 * 2500, meshes["triangles"]
+    assert f"software WebGL: {after:,} of their {before:,} triangles drawn" in pg.inner_text(
+        "#r-meshes"
+    )
     assert "panda: 7 joints to panda_hand_tcp" in pg.inner_text("#r-title")
     names = pg.eval_on_selector_all("#r-method option", "os => os.map(o => o.value)")
     assert set(names) >= {"auto", "ccd", "dls"} and pg.input_value("#r-method") == "auto"

@@ -7,7 +7,8 @@
 // 6-joint arm with a closed form: geoik.solve_all) shows the others as faint ghost arms, placed
 // by the server's poses too; a click on one solves from its joint values.
 import { $, S, fmt, onDisconnect, rateText, request, setStale, setTexts, showError } from "./common.js";
-import { THREE, View3D } from "./view3d.js";
+import { SOFTWARE_GL, THREE, View3D } from "./view3d.js";
+import { simplify } from "./simplify.js";
 import { ColladaLoader } from "three/addons/loaders/ColladaLoader.js";
 import { OBJLoader } from "three/addons/loaders/OBJLoader.js";
 import { STLLoader } from "three/addons/loaders/STLLoader.js";
@@ -16,7 +17,7 @@ const MAX_INFLIGHT = 2;
 const R = (S.robot = {
   model: null,
   reply: null,
-  meshes: { loaded: 0, total: 0, failed: [] },
+  meshes: { loaded: 0, total: 0, failed: [], triangles: [0, 0] },
   frames: 0,
   fps: 0,
   drawFps: 0,
@@ -96,7 +97,7 @@ function build(r) {
     return mats.get(key);
   };
   const meshes = r.meshes.map(() => null);
-  R.meshes = { loaded: 0, total: 0, failed: [] };
+  R.meshes = { loaded: 0, total: 0, failed: [], triangles: [0, 0] };
   for (const [k, name] of r.links.entries()) {
     const g = new THREE.Group();
     g.name = name;
@@ -212,11 +213,27 @@ function hasOwnMaterial(o) {
 function meshText() {
   const m = R.meshes;
   $("r-meshes").textContent = m.total
-    ? `meshes: ${m.loaded} of ${m.total} loaded${m.failed.length ? `, ${m.failed.length} failed` : ""}`
+    ? `meshes: ${m.loaded} of ${m.total} loaded${m.failed.length ? `, ${m.failed.length} failed` : ""}` +
+      (m.triangles[1] < m.triangles[0]
+        ? ` (software WebGL: ${m.triangles[1].toLocaleString("en")} of their ` +
+          `${m.triangles[0].toLocaleString("en")} triangles drawn)`
+        : "")
     : "no meshes: links drawn by their frames";
 }
 
+/** A mesh file loaded (a three.js object), its triangles reduced on a software renderer
+ *  (simplify.js); the triangles before and after are counted in ``R.meshes.triangles``. */
 function loadMesh(mesh) {
+  const counted = (obj) => {
+    const [before, after] = SOFTWARE_GL ? simplify(obj) : simplify(obj, Infinity);
+    R.meshes.triangles[0] += before;
+    R.meshes.triangles[1] += after;
+    return obj;
+  };
+  return loadFile(mesh).then(counted);
+}
+
+function loadFile(mesh) {
   return new Promise((resolve, reject) => {
     const fail = (e) => reject(e);
     if (mesh.format === "stl") {
