@@ -222,12 +222,14 @@ function meshText() {
 }
 
 /** A mesh file loaded (a three.js object), its triangles reduced on a software renderer
- *  (simplify.js); the triangles before and after are counted in ``R.meshes.triangles``. */
+ *  (simplify.js); the triangles before and after are counted in the ``R.meshes.triangles`` of
+ *  the robot being built (not a later one's, should the page build it again meanwhile). */
 function loadMesh(mesh) {
+  const tally = R.meshes.triangles;
   const counted = (obj) => {
     const [before, after] = SOFTWARE_GL ? simplify(obj) : simplify(obj, Infinity);
-    R.meshes.triangles[0] += before;
-    R.meshes.triangles[1] += after;
+    tally[0] += before;
+    tally[1] += after;
     return obj;
   };
   return loadFile(mesh).then(counted);
