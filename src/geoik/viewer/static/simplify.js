@@ -3,16 +3,18 @@
 // (134,000 triangles) took about 45 ms a frame in headless Chromium, so a dragged handle lagged
 // and the frame rates read low. Each mesh is reduced by vertex clustering: the vertices falling
 // in one cell of a grid over the mesh's bounds become one (their mean), and the triangles whose
-// corners fall in fewer than three cells vanish. The grid is the finest that keeps the mesh
-// within its budget. Shapes keep their outline to within a cell; shading turns flat. Textured meshes and meshes coloured per vertex (their UV
-// coordinates or colours would be lost) are kept whole.
+// corners fall in fewer than three cells vanish. The grid is the first, from fine to coarse,
+// that keeps the mesh within its share of the budget. Shapes keep their outline to within a
+// cell; shading turns flat. Meshes of fewer than 64 triangles, textured meshes and meshes
+// coloured per vertex (their UV coordinates or colours would be lost) are kept whole.
 import * as THREE from "three";
 
-/** Largest number of triangles a mesh file keeps on a software renderer. */
+/** The triangles a mesh file is reduced to on a software renderer (its meshes kept whole
+ *  aside, see above). */
 export const SOFTWARE_MESH_TRIANGLES = 2500;
 
-/** Reduce every mesh under ``object`` (as a loader returns it) to at most ``budget`` triangles
- *  in all, in place; returns [triangles before, triangles after, the fewest cells a side of the
+/** Reduce the meshes under ``object`` (as a loader returns it) to at most ``budget`` triangles
+ *  in all (each its share, at least 32; the meshes kept whole aside), in place; returns [triangles before, triangles after, the fewest cells a side of the
  *  grids used (Infinity if none was)]. */
 export function simplify(object, budget = SOFTWARE_MESH_TRIANGLES) {
   const meshes = [];
