@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import gc
 import json
 import os
 import subprocess
@@ -62,6 +63,16 @@ def test_interpreted_solves_equal_compiled_ones(method, dim, monkeypatch):
                     out.append((sol.status, sol.iterations, sol.error, sol.angles.tobytes(), c))
             assert out[0] == out[1], (trial, target)
     assert twins, "the interpreted mode ran no twin"
+
+
+def test_a_twin_belongs_to_its_function_not_to_its_address():
+    """A function made after another was garbage-collected often lands at the same address;
+    its plain-Python twin is still its own, not the one of the function gone."""
+    for k in range(60):
+        f = njit(lambda x, k=k: x + k)
+        assert jit.interpreted(f)(0.0) == k
+        del f
+        gc.collect()
 
 
 def test_trees_interpreted_equal_compiled():

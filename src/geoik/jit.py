@@ -115,9 +115,9 @@ _READY = object()  # the function runs compiled from now on
 _state: dict[Any, Any] = {}  # dispatcher -> _READY or seconds spent running it as Python
 _ready_any = [False]  # whether any function has been made _READY in this process
 _disk: dict[Any, bool] = {}  # dispatcher -> whether numba's disk cache held it when asked
-_twins: dict[int, Callable[..., Any]] = {}
+_twins: dict[Any, Callable[..., Any]] = {}  # dispatcher -> its plain-Python twin
 _parts: dict[Any, Callable[[tuple[Any, ...]], list[tuple[Any, Any]]]] = {}  # see parts()
-_module_globals: dict[int, dict[str, Any]] = {}
+_module_globals: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}  # id -> (globals, copy)
 
 
 class _Mode(threading.local):
@@ -360,25 +360,29 @@ def interpreted(fn: Any) -> Callable[..., Any]:
     function it reaches through its module's globals replaced by its twin."""
     if not isinstance(fn, Dispatcher):
         return fn
-    twin = _twins.get(id(fn))
+    # keyed by the dispatcher itself, which the entry keeps alive: a key by id() would hand a
+    # function defined later at the same address the twin of one garbage-collected since
+    twin = _twins.get(fn)
     if twin is None:
         py = fn.py_func
         twin = types.FunctionType(
             py.__code__, _twin_globals(py.__globals__), py.__name__, py.__defaults__
         )
-        _twins[id(fn)] = twin
+        _twins[fn] = twin
     return twin
 
 
 def _twin_globals(namespace: dict[str, Any]) -> dict[str, Any]:
     """A copy of a module's globals in which compiled functions are their twins (one copy per
     module, made before it is filled so that functions calling each other resolve)."""
-    copy = _module_globals.get(id(namespace))
-    if copy is None:
-        copy = _module_globals[id(namespace)] = dict(namespace)
-        for name, value in namespace.items():
-            if isinstance(value, Dispatcher):
-                copy[name] = interpreted(value)
+    entry = _module_globals.get(id(namespace))
+    if entry is not None and entry[0] is namespace:
+        return entry[1]
+    copy = dict(namespace)
+    _module_globals[id(namespace)] = (namespace, copy)  # the namespace kept, and its id with it
+    for name, value in namespace.items():
+        if isinstance(value, Dispatcher):
+            copy[name] = interpreted(value)
     return copy
 
 
