@@ -138,7 +138,7 @@ def within_cone(ux, uy, uz, vx, vy, vz, c, r1, r2, cone0):
     return cp * vx + sp * wx, cp * vy + sp * wy, cp * vz + sp * wz
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def branch_3d(model, target, pole, side, frames):
     """Set ``quats`` to one branch (clamped if it breaks a limit); returns its error (the
     distance of the end from the target).
@@ -178,7 +178,7 @@ def branch_3d(model, target, pole, side, frames):
     return math.sqrt(dist2(pos[2], target))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hinge_first_branch(model, target, side, frames):
     """Set ``quats`` to one branch of a chain whose first joint is a hinge; returns its error
     (``model`` and ``frames`` as :func:`aim_second` takes them).
