@@ -376,10 +376,10 @@ def _twin_globals(namespace: dict[str, Any]) -> dict[str, Any]:
     """A copy of a module's globals in which compiled functions are their twins (one copy per
     module, made before it is filled so that functions calling each other resolve)."""
     entry = _module_globals.get(id(namespace))
-    if entry is not None and entry[0] is namespace:
+    if entry is not None:  # its namespace is kept in it: no other can have taken its id
         return entry[1]
     copy = dict(namespace)
-    _module_globals[id(namespace)] = (namespace, copy)  # the namespace kept, and its id with it
+    _module_globals[id(namespace)] = (namespace, copy)
     for name, value in namespace.items():
         if isinstance(value, Dispatcher):
             copy[name] = interpreted(value)
