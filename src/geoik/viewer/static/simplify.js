@@ -14,8 +14,9 @@ import * as THREE from "three";
 export const SOFTWARE_MESH_TRIANGLES = 2500;
 
 /** Reduce the meshes under ``object`` (as a loader returns it) to at most ``budget`` triangles
- *  in all (each its share, at least 32; the meshes kept whole aside), in place; returns [triangles before, triangles after, the fewest cells a side of the
- *  grids used (Infinity if none was)]. */
+ *  in all (each its share, at least 32; the meshes kept whole aside), in place; returns
+ *  [triangles before, triangles after, the fewest cells a side of the grids used (Infinity if
+ *  none was)]. */
 export function simplify(object, budget = SOFTWARE_MESH_TRIANGLES) {
   const meshes = [];
   object.traverse((c) => c.isMesh && c.geometry && c.geometry.attributes.position && meshes.push(c));
