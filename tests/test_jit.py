@@ -391,6 +391,24 @@ def test_a_slow_function_runs_larger_calls_as_python_than_others(fresh, monkeypa
     assert jit.call(fresh, 1.0, work=work) == "as Python" and len(started) == 1
 
 
+def test_a_function_that_compiles_in_seconds_runs_as_python_only_as_long(fresh, monkeypatch):
+    """``slow_to_compile(seconds=s)``: a call runs as Python only up to ``s`` seconds of work
+    (``s * WORK_PER_SECOND``), a larger one is compiled at once, and none is left to a helper;
+    a plain ``slow_to_compile`` keeps :data:`jit.SLOW_SMALL_WORK`."""
+    monkeypatch.setattr(jit, "_slow", set())
+    monkeypatch.setattr(jit, "_slow_work", {})
+    assert jit.slow_to_compile(seconds=2.0)(fresh) is fresh
+    bound = int(2.0 * jit.WORK_PER_SECOND)
+    assert jit.SMALL_WORK < bound < jit.SLOW_SMALL_WORK
+    assert not jit._compiles_now(fresh, (), bound)
+    assert jit._compiles_now(fresh, (), bound + 1)
+    assert jit._goes_behind(fresh, bound, True) and not jit._goes_behind(fresh, bound + 1, True)
+    monkeypatch.setattr(jit, "_slow_work", {})
+    assert jit.slow_to_compile(fresh) is fresh
+    assert not jit._compiles_now(fresh, (), jit.SLOW_SMALL_WORK)
+    assert jit._compiles_now(fresh, (), jit.SLOW_SMALL_WORK + 1)
+
+
 def test_a_job_runs_as_python_while_the_rest_would_take_less_than_compiling(fresh, monkeypatch):
     """Within a job of known size, a function is compiled once the plain Python still to run is
     expected to take longer than compiling: by the time spent so far per unit done."""

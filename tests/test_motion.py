@@ -165,6 +165,46 @@ def test_trace_starts_and_ends_at_the_keyframes():
     assert jumps.max() <= math.radians(0.5) * chain.total_length * (1 + 1e-9)
 
 
+@pytest.mark.parametrize("dim", [2, 3])
+def test_a_trace_s_work_hint_counts_the_samples_its_step_asks_for(dim, monkeypatch):
+    """The work hint of a trace (:mod:`geoik.jit`: whether it may run as plain Python) is its
+    number of samples, as the kernel counts them, times the joints: it grows as the step
+    shrinks, so that a fine trace is compiled rather than run for seconds as Python."""
+    from geoik import motion
+
+    hints = []
+    real = motion.call
+
+    def spy(fn, *args, work=0):
+        hints.append(work)
+        return real(fn, *args, work=work)
+
+    monkeypatch.setattr(motion, "call", spy)
+    rng = np.random.default_rng(5)
+    chain = ik.Chain.planar([1.0] * 4) if dim == 2 else ik.Chain.spatial([1.0] * 4)
+    sol = ik.solve(chain, 2.5 * rng.normal(size=dim) / math.sqrt(dim), method="fabrik")
+    per_sample = chain.n * (motion.TRACE_WORK_2D if dim == 2 else motion.TRACE_WORK)
+    for deg in (5.0, 0.5, 0.05):
+        step = math.radians(deg)
+        count = motion.trace_samples(motion.step_turns(sol.motion.keys, dim), step)
+        assert count == len(sol.motion.trace(max_step_deg=deg))
+        assert hints[-1] == int(count * per_sample)
+    assert hints[-1] > 50 * hints[0]
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, math.nan, math.inf, True, "1"])
+def test_a_trace_refuses_a_step_that_is_not_a_positive_number(bad):
+    sol = ik.solve(ik.Chain.spatial([1.0] * 3), (1.0, 1.0, 0.5), method="fabrik")
+    with pytest.raises(ik.InvalidOptionError, match="max_step_deg.*degrees above 0"):
+        sol.motion.trace(max_step_deg=bad)
+
+
+def test_a_trace_too_fine_for_the_memory_is_refused_before_any_work():
+    sol = ik.solve(ik.Chain.planar([1.0] * 3), (1.0, 1.5), method="ccd")
+    with pytest.raises(ik.InvalidOptionError, match="max_step_deg.*memory available.*samples"):
+        sol.motion.trace(max_step_deg=1e-13)
+
+
 def test_rotations_and_angles_3d():
     chain = ik.Chain.spatial([1.0, 1.0])
     keys = np.stack(

@@ -116,6 +116,41 @@ def test_the_pose_a_solve_reports_and_its_errors(synthetic):
         assert robot.pose_errors(q, target, None)[3] is None
 
 
+def test_a_robot_motion_s_work_hints_count_its_samples(synthetic, monkeypatch):
+    """The work hints of a robot's replays (:mod:`geoik.jit`: whether a call may run as plain
+    Python) follow the samples they take, a prismatic joint's travel counted over the robot's
+    size as the kernels count it: a trace's its samples (as many as it returns, growing as
+    the step shrinks), the costs' each moving step's first samples (``samples``)."""
+    from geoik.motion.replay import STILL, samples
+    from geoik.robots import motion
+
+    hints = []
+    real = motion.call
+
+    def spy(fn, *args, work=0):
+        hints.append(work)
+        return real(fn, *args, work=work)
+
+    monkeypatch.setattr(motion, "call", spy)
+    robot = ik.load_urdf(synthetic, tips=["tool"])
+    rng = np.random.default_rng(6)
+    keys = robot.random_angles(rng, 12)
+    keys[5] = keys[4]  # a step that moves nothing: no samples for the costs
+    moving = motion.RobotMotion(robot, keys)
+    m = robot.n
+    for deg in (2.0, 0.2):
+        trace = moving.trace(max_step_deg=deg)
+        assert hints[-1] == int(len(trace) * m * motion.SAMPLE_WORK)
+    assert hints[-1] > 5 * hints[-2]
+    moving.measure()
+    moves = np.abs(np.diff(keys, axis=0))
+    moves[:, list(robot.kinds).index("prismatic")] /= robot.total_length
+    first = sum(samples(x) for x in moves.max(axis=1) if x > STILL)
+    assert hints[-1] == int(first * m * motion.SAMPLE_WORK)
+    with pytest.raises(ik.InvalidOptionError, match="max_step_deg.*degrees above 0"):
+        moving.trace(max_step_deg=0.0)
+
+
 def test_default_tips_base_and_paths(synthetic):
     robot = ik.load_urdf(synthetic)
     assert robot.tip_names == ("tool", "side")

@@ -74,6 +74,7 @@ __all__ = [
     "LOAD_SECONDS",
     "SLOW_SMALL_WORK",
     "SMALL_WORK",
+    "WORK_PER_SECOND",
     "CompileStats",
     "Job",
     "call",
@@ -91,6 +92,9 @@ __all__ = [
 
 SMALL_WORK = 50_000
 """Largest ``work`` hint of a call that may run as plain Python (about a quarter second)."""
+WORK_PER_SECOND = 4 * SMALL_WORK
+"""``work`` units of plain Python per second (a unit is about 5 µs: an elementary step such as
+one joint's update in an iteration)."""
 INTERPRETED_BUDGET = 0.25
 """Seconds a process may spend running one function as plain Python before compiling it (CPU
 seconds of the calling threads, so that a loaded machine does not tip the choice)."""
@@ -210,7 +214,7 @@ def _as_python(fn: Any, args: Sequence[Any]) -> Any:
         _state[fn] = spent + time.thread_time() - start
 
 
-def slow_to_compile(fn: Any) -> Any:
+def slow_to_compile(fn: Any = None, *, seconds: float | None = None) -> Any:
     """Declare ``fn`` (a compiled function) slow to compile: tens of seconds, as the analytic
     solver's kernels, which hold every kinematic family. Once its small calls have spent
     :data:`INTERPRETED_BUDGET` as plain Python, a helper process compiles it into numba's disk
@@ -218,12 +222,26 @@ def slow_to_compile(fn: Any) -> Any:
     Python; the call after the helper has ended loads it (milliseconds) and runs compiled. A
     loop of solves then never stops for the compiler: it runs slower for as long as the helper
     works. Without a helper (one core, no lock on numba's cache saves, or its start failed) it
-    is compiled when due, as any function. Returns ``fn`` (a decorator)."""
-    _slow.add(fn)
-    return fn
+    is compiled when due, as any function.
+
+    A call runs as Python only while its ``work`` hint stays within :data:`SLOW_SMALL_WORK`
+    (seconds of Python); ``seconds``, for a function that compiles in seconds rather than tens
+    (measured in a new process on one core), lowers that bound to as much Python as compiling
+    takes (``seconds`` times :data:`WORK_PER_SECOND`): a larger call is compiled at once rather
+    than run slower than compiling would be. Used as ``@slow_to_compile`` or
+    ``@slow_to_compile(seconds=2.0)``; returns ``fn`` (a decorator)."""
+
+    def declare(f: Any) -> Any:
+        _slow.add(f)
+        if seconds is not None:
+            _slow_work[f] = min(SLOW_SMALL_WORK, int(seconds * WORK_PER_SECOND))
+        return f
+
+    return declare if fn is None else declare(fn)
 
 
 _slow: set[Any] = set()  # slow_to_compile's functions
+_slow_work: dict[Any, int] = {}  # their bounds on a call run as Python, where not SLOW_SMALL_WORK
 _behind_calls: dict[Any, _Helper] = {}  # a function run as Python -> the helper compiling it
 
 
@@ -234,7 +252,7 @@ def _goes_behind(fn: Dispatcher, work: int, due: bool) -> bool:
     longer than compiling it) while no other helper of this process is at work (two would share
     the other core with this process)."""
     if fn in _slow:
-        return due and work <= SLOW_SMALL_WORK
+        return due and work <= _slow_work.get(fn, SLOW_SMALL_WORK)
     if _jobs.current is None or work > JOB_SMALL_WORK or fn.signatures:
         return False
     if fn in _behind_calls:
@@ -301,7 +319,7 @@ def _compiles_now(fn: Dispatcher, args: Sequence[Any], work: int) -> bool:
     current = _jobs.current
     small = SMALL_WORK if current is None else JOB_SMALL_WORK
     if fn in _slow:
-        small = max(small, SLOW_SMALL_WORK)
+        small = max(small, _slow_work.get(fn, SLOW_SMALL_WORK))
     if fn.signatures or work > small:
         return True  # compiled in this process already (a server's warm-up thread), or large
     # loading from the disk cache sets numba's compiler up first (about half a second, more than

@@ -14,8 +14,8 @@ compiled replay (costs, traces and step rotations in 2-D and 3-D, the 3-D path b
 extrapolation of sampled polylines) and ``arcs.py`` the planar step's path length (Taylor
 series of the end effector's velocity, integrated by Gauss-Kronrod quadrature).
 
-May import: the base layer (:mod:`geoik.geometry`, :mod:`geoik.jit`) and, for annotations only,
-:mod:`geoik.chain`.
+May import: the base layer (:mod:`geoik.geometry`, :mod:`geoik.jit`, :mod:`geoik.checks`) and,
+for annotations only, :mod:`geoik.chain`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from geoik.checks import check_memory, is_number
+from geoik.errors import InvalidOptionError, describe
 from geoik.geometry import fk_2d, fk_3d, rotvecs_from_quats
 from geoik.jit import call
 from geoik.motion.replay import (
@@ -48,6 +50,11 @@ REPLAY_WORK_2D = 20
 sampled and extrapolated, which as plain Python takes some 40-80 µs per entry."""
 REPLAY_WORK = 50
 """The same in 3-D, where slerped samples take some 50-250 µs per entry as plain Python."""
+TRACE_WORK_2D = 0.5
+"""Work of one sample of a 2-D trace per joint (about 1 µs as plain Python): a trace's work is
+its number of samples, which its step sets, times the joints times this."""
+TRACE_WORK = 2.0
+"""The same in 3-D (about 8 µs as plain Python: a slerp and a joint's forward kinematics)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,17 +118,18 @@ class Motion:
     def trace(self, max_step_deg: float = 1.0) -> np.ndarray:
         """End-effector path as the motion is played: an (m, d) polyline.
 
-        Each step is sampled so that no joint turns more than ``max_step_deg`` between samples.
+        Each step is sampled so that no joint turns more than ``max_step_deg`` (degrees, above
+        0) between samples.
         """
         c = self.chain
-        step = math.radians(max_step_deg)
+        step = trace_step(max_step_deg)
+        count = trace_samples(step_turns(self.keys, c.dim), step)
+        check_memory(count * c.dim * 8.0, f"a trace of {count:.4g} samples", "max_step_deg")
         if c.dim == 2:
-            return call(
-                _trace_2d, c.lengths, c.base, self.keys, step, work=self.keys.size * REPLAY_WORK_2D
-            )
-        return call(
-            _trace_3d, c.lengths, c.base, self.keys, step, work=self.keys.size * REPLAY_WORK
-        )
+            work = int(count * c.n * TRACE_WORK_2D)
+            return call(_trace_2d, c.lengths, c.base, self.keys, step, work=work)
+        work = int(count * c.n * TRACE_WORK)
+        return call(_trace_3d, c.lengths, c.base, self.keys, step, work=work)
 
     def path_length(self) -> float:
         """True length of the path the end effector traces while the motion is played."""
@@ -148,6 +156,36 @@ def motion_costs(chain: Chain, keys: np.ndarray) -> tuple[int, float, float]:
     return call(
         costs_3d, chain.lengths, chain.base, keys, keys.shape[0], work=keys.size * REPLAY_WORK
     )
+
+
+def trace_step(max_step_deg: float) -> float:
+    """A trace's ``max_step_deg`` checked (a finite number of degrees above 0), in radians."""
+    if not is_number(max_step_deg) or not 0.0 < max_step_deg < math.inf:
+        raise InvalidOptionError(
+            f"expected a finite number of degrees above 0, got {describe(max_step_deg)}",
+            argument="max_step_deg",
+        )
+    return math.radians(max_step_deg)
+
+
+def step_turns(keys: np.ndarray, dim: int) -> np.ndarray:
+    """(S,) the largest turn (radians) of any joint in each of the motion's steps, by NumPy: in
+    2-D the relative angles' change, in 3-D the angle between two keyframes' quaternions."""
+    if keys.shape[0] < 2:
+        return np.zeros(0)
+    if dim == 2:
+        turns = np.abs(np.diff(keys, axis=0))
+    else:
+        dots = np.abs(np.einsum("sjk,sjk->sj", keys[1:], keys[:-1]))
+        turns = 2.0 * np.arccos(np.minimum(dots, 1.0))
+    return turns.max(axis=1, initial=0.0)
+
+
+def trace_samples(turns: np.ndarray, step: float) -> float:
+    """How many samples a trace takes: the first keyframe, then in each step its largest turn
+    ``turns`` (radians) over ``step``, rounded up, at least one (as the trace kernels count
+    them; a float, since a tiny step can make it huge)."""
+    return 1.0 + float(np.maximum(1.0, np.ceil(turns / step)).sum())
 
 
 def _as_recorded(keys: np.ndarray) -> np.ndarray:

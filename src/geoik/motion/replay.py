@@ -153,7 +153,7 @@ def costs_2d(lengths, base, keys, nkeys):
     return count, total, path
 
 
-@slow_to_compile  # seconds; a call as Python takes milliseconds
+@slow_to_compile(seconds=1.0)  # compiled at once where the Python would take longer
 @njit(cache=True)
 def _trace_2d(lengths, base, keys, step):
     n = lengths.shape[0]
@@ -285,7 +285,7 @@ def _polylines_3d(lengths, base, before, after, start, m, cur, pos, world):
     return fine, mid, coarse
 
 
-@slow_to_compile  # seconds; a call as Python takes milliseconds
+@slow_to_compile(seconds=2.0)  # compiled at once where the Python would take longer
 @njit(cache=True)
 def _trace_3d(lengths, base, keys, step):
     n = lengths.shape[0]

@@ -14,13 +14,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from geoik.checks import check_memory
 from geoik.geometry import copy_into, sq
 from geoik.jit import call, slow_to_compile
 from geoik.kinematics import fk_robot, slides
-from geoik.motion import REPLAY_WORK, Motion
+from geoik.motion import Motion, trace_samples, trace_step
 from geoik.motion.replay import (
     FIVE_DEG,
     MAX_SAMPLES,
+    SAMPLE_STEP,
     STILL,
     path_settled,
     richardson,
@@ -29,6 +31,13 @@ from geoik.motion.replay import (
 )
 
 __all__ = ["RobotMotion", "costs_robot", "trace_robot"]
+
+SAMPLE_WORK = 5.0
+"""Work (:mod:`geoik.jit`) of one sample of a robot's motion per joint: its forward kinematics
+take about 20 µs a joint as plain Python. A trace's work is its samples (:func:`trace_robot`,
+as many as its step sets) times the joints times this; the costs' (:func:`costs_robot`) their
+first samples (``samples`` of each step's largest move) times the joints times this, which
+measured 4-5 units a sample and joint on the UR3, the Panda and the Z1, refinements included."""
 
 
 @njit(cache=True)
@@ -52,7 +61,7 @@ def _tip_at(model, a, b, t, q, frames):
     fk_robot(model, q, rot, pos, origins, axes, trot, tpos)
 
 
-@slow_to_compile  # seconds; a call as Python takes milliseconds
+@slow_to_compile(seconds=2.0)  # compiled at once where the Python would take longer
 @njit(cache=True)
 def costs_robot(model, size, keys, nkeys):
     """(rotations over 5 degrees, sum of rotations in radians, path length of the first tip) of
@@ -103,7 +112,7 @@ def costs_robot(model, size, keys, nkeys):
     return count, total, path
 
 
-@slow_to_compile  # seconds; a call as Python takes milliseconds
+@slow_to_compile(seconds=2.0)  # compiled at once where the Python would take longer
 @njit(cache=True)
 def trace_robot(model, size, keys, step):
     """(S, 3) path of the first tip while the keyframes are played, each step sampled so that
@@ -158,22 +167,33 @@ class RobotMotion(Motion):
 
     def trace(self, max_step_deg: float = 1.0) -> np.ndarray:
         """The tip's path as the motion is played: an (m, 3) polyline, no joint moving more than
-        ``max_step_deg`` (prismatic: that angle times the robot's size) between samples."""
+        ``max_step_deg`` (degrees, above 0; prismatic: that angle times the robot's size)
+        between samples."""
         robot: Any = self.chain
-        step = math.radians(max_step_deg)
+        step = trace_step(max_step_deg)
         model, size = robot.kernel_arrays, robot.total_length
-        return call(trace_robot, model, size, self.keys, step, work=self.keys.size * REPLAY_WORK)
+        count = trace_samples(self._moves(), step)
+        check_memory(count * 3 * 8.0, f"a trace of {count:.4g} samples", "max_step_deg")
+        work = int(count * self.keys.shape[1] * SAMPLE_WORK)
+        return call(trace_robot, model, size, self.keys, step, work=work)
 
     def measure(self) -> tuple[int, float, float]:
         """``(rotations, rotation_sum, path_length)`` of the recorded motion: turns of revolute
         joints over 5 degrees, the sum of their turns (radians) and the tip's path (metres)."""
         robot: Any = self.chain
         model, size = robot.kernel_arrays, robot.total_length
-        return call(
-            costs_robot,
-            model,
-            size,
-            self.keys,
-            self.keys.shape[0],
-            work=self.keys.size * REPLAY_WORK,
-        )
+        moves = self._moves()
+        moves = moves[moves > STILL]
+        first = 2.0 * np.maximum(1.0, np.ceil(moves / (2.0 * SAMPLE_STEP)))  # as samples()
+        work = int(float(first.sum()) * self.keys.shape[1] * SAMPLE_WORK)
+        return call(costs_robot, model, size, self.keys, self.keys.shape[0], work=work)
+
+    def _moves(self) -> np.ndarray:
+        """(S,) each step's largest joint move, prismatic travel counted as an angle (over the
+        robot's size), as the replay kernels take it (by NumPy)."""
+        robot: Any = self.chain
+        if self.keys.shape[0] < 2:
+            return np.zeros(0)
+        moves = np.abs(np.diff(self.keys, axis=0))
+        moves[:, robot.slides] /= robot.total_length
+        return moves.max(axis=1, initial=0.0)
