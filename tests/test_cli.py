@@ -649,6 +649,26 @@ def test_every_error_starts_with_the_flag_as_typed(capsys, tmp_path, monkeypatch
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("command", ["map", "sweep"])
+def test_a_malformed_scheduler_is_refused_before_any_kernel_is_compiled(
+    capsys, tmp_path, monkeypatch, command
+):
+    """A scheduler address that cannot be one is said at once: the maps' checks, which compile
+    their kernels with an empty cache (seconds), come after it."""
+    pytest.importorskip("dask.distributed")
+    from geoik.commands import _maps_run
+
+    def checked(*args, **kw):
+        pytest.fail("the maps were checked (their kernels compiled) before the scheduler")
+
+    monkeypatch.setattr(_maps_run, "_check_maps", checked)
+    monkeypatch.chdir(tmp_path)
+    what = ["--lengths", "1x3"] if command == "map" else ["--joints", "2-4"]
+    line = one_line_error(*run(capsys, command, *what, "--scheduler", "tcp://host-without-port"))
+    assert line.startswith("geoik: error: --scheduler: cannot connect to"), line
+    assert list(tmp_path.iterdir()) == []
+
+
 CHAIN_FILE_ERRORS = [
     # (file text, suffix, target, what follows "--chain FILE: ")
     ("lengths = [1, \n", ".toml", "1,1", "expected TOML, got a syntax error"),

@@ -171,8 +171,11 @@ def _compute(
     ``volume``) and their timing; ``args.size`` and ``args.tile_rows`` become ints (checked by
     :func:`geoik.maps.metric.check_jobs`, as everything else, before a cluster starts)."""
     from geoik import jit
-    from geoik.maps.tiles import cluster
+    from geoik.maps.tiles import check_scheduler, cluster
 
+    if args.scheduler is not None:  # a malformed address, or no dask, said before any compiling
+        with typed:
+            check_scheduler(args.scheduler)
     before = jit.compile_stats()
     t_check = time.perf_counter()  # the checks compile the kernels a map needs, if not cached
     kw = _solve_kw(args)

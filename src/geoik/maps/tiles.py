@@ -36,6 +36,7 @@ __all__ = [
     "DaskMissingError",
     "Tile",
     "TileResult",
+    "check_scheduler",
     "cluster",
     "connect",
     "local_client",
@@ -353,18 +354,35 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     ClusterError
         The scheduler does not answer within ``timeout`` seconds or the address is malformed.
     """
-    distributed = _distributed()
+    # a Client that fails on a malformed address leaves dask's shared event loop unusable for
+    # the next Client of the process: such an address is refused before one is made
+    distributed = check_scheduler(address)
     try:
-        # a Client that fails on a malformed address leaves dask's shared event loop unusable
-        # for the next Client of the process: refuse such an address before making one
-        distributed.comm.get_address_host_port(address)
         return distributed.Client(address, timeout=timeout)
     except (OSError, TimeoutError, ValueError, TypeError) as e:
-        raise ClusterError(
-            f"cannot connect to {address!r} (expected a running Dask scheduler at "
-            f"tcp://HOST:PORT, or 'local'): {e}",
-            argument="scheduler",
-        ) from None
+        raise _unreachable(address, e) from None
+
+
+def check_scheduler(address: str) -> Any:
+    """Refuse, before any work, a ``scheduler`` that cannot be one: dask.distributed missing
+    (:class:`~geoik.DaskMissingError`), an address other than ``"local"`` that is no
+    ``tcp://HOST:PORT`` (:class:`~geoik.ClusterError`). Connecting is left to
+    :func:`cluster`. Returns the ``dask.distributed`` module."""
+    distributed = _distributed()
+    if address != "local":
+        try:
+            distributed.comm.get_address_host_port(address)
+        except (ValueError, TypeError) as e:
+            raise _unreachable(address, e) from None
+    return distributed
+
+
+def _unreachable(address: str, cause: Exception) -> ClusterError:
+    return ClusterError(
+        f"cannot connect to {address!r} (expected a running Dask scheduler at "
+        f"tcp://HOST:PORT, or 'local'): {cause}",
+        argument="scheduler",
+    )
 
 
 @contextlib.contextmanager
