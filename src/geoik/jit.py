@@ -27,7 +27,8 @@ tree solvers', the general robot solvers' and the motion replays': seconds, for 
 work hint, an upper bound such as every joint times the whole iteration budget, lies far above
 the milliseconds they take) is compiled instead by a helper process once its budget is spent,
 while its calls go on as plain Python (calls of up to :data:`SLOW_SMALL_WORK`: seconds as
-Python, less than the compiling); the first call after the helper has ended loads it.
+Python, less than the compiling; for one declared to compile in a few seconds, calls of up to
+that much Python); the first call after the helper has ended loads it.
 
 A one-off solve (``geoik solve`` on the command line, a first call in a notebook) therefore
 answers at once, with numba's cache empty or full, and a loop of solves is compiled after its
