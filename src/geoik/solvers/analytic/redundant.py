@@ -46,10 +46,14 @@ candidate) is kept. From a start far from every solution, a nearer solution in a
 joint between two grid values can be missed (another, farther one is returned).
 
 The search's steps that :func:`held_solutions` calls once or twice (:func:`_scan`,
-:func:`_refine`, :func:`_edge`, :func:`_follow_branch`, :func:`_solve_at`, :func:`_with_local`)
-are inlined into it: numba links every compiled function's callees into it and optimises them
-again, so each of them compiled on its own repeated the closed form's optimisation and machine
-code (measured: the kernel's first compile 37-43 s before, 34-36 s after, with the same speed).
+:func:`_refine`, :func:`_edge`, :func:`_follow_branch`, :func:`_with_local`) are inlined into
+it: numba links every compiled function's callees into it and optimises them again, so each of
+them compiled on its own repeated the closed form's optimisation and machine code (measured: the
+kernel's first compile 37-43 s before, 34-36 s after, with the same speed). :func:`_solve_at`,
+the full solve at one value, is compiled once on its own instead: it is called from six places
+(here, in :func:`held_sweep` and in the inlined steps), and inlined at each it was typed six
+times (measured: compiling both kernels for their three call forms took 14.8 s inlined, 11.7 s
+not; the solves and sweeps ran as fast).
 """
 
 from __future__ import annotations
@@ -478,7 +482,7 @@ def _refine(problem, b, fb, h, span, work, keep):
     return b, fb
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _solve_at(problem, start6, v, tols, rows6, out):
     """The full solve at held value ``v``, written into ``out`` (16, 10) with ``v`` put back
     in column ``held[0]`` and each row's errors those of the 7R arm's forward kinematics;
