@@ -64,48 +64,35 @@ MAX_SOLUTIONS = 16
 
 @njit(cache=True)
 def solve_6r(code, arm, goal, tip0, work):
-    """Every candidate of the searched family (``code`` 7; any other gives none):
-    :func:`_solve_6r` with the closed forms compiled out, as an arm of that family needs no
-    other (its kernel compiled in 19 s rather than 24 s)."""
-    return _solve_6r(code, arm, goal, tip0, work, True)
-
-
-@njit(cache=True)
-def solve_6r_closed(code, arm, goal, tip0, work):
-    """:func:`_solve_6r` for the closed-form families (the searched one, ``code`` 7, gives no
-    candidate): the search is compiled out (numba prunes its branch on the constant), which
-    saves about 16 s of compiling every kernel that only closed forms reach."""
-    return _solve_6r(code, arm, goal, tip0, work, False)
-
-
-@njit(cache=True, inline="always")
-def _solve_6r(code, arm, goal, tip0, work, searched):
-    """Every candidate of the family ``code`` (see :mod:`.decompose`): with ``searched`` (a
-    constant) the searched family's only, else the closed forms' only.
+    """Every candidate of the searched family (``code`` 7; any other gives none): the search
+    alone, the closed forms in :func:`solve_6r_closed`, as an arm of that family needs no other
+    (its kernel compiled in 19 s rather than 24 s).
 
     ``arm`` is ``(H, P, points)``: the axes (6, 3), the offsets (7, 3) and the family's
     special points (2, 3) (metres); ``goal`` ``(R06, p_goal)``, a 9-tuple rotation and a
     3-tuple position; ``tip0`` the tip's position at the zero configuration (3-tuple);
     ``work`` ``(cand, cflags, two, four3)``: the candidates (16, 6) and their subproblem flags
     (16,) written, with (3, 2) and (4, 3) scratch. Returns the number of candidates."""
+    if code != 7:
+        return 0
+    H, P, points = arm
+    cand, cflags = work[0], work[1]
+    axes, origins = _frame(H, P)
+    return search_56(axes, origins, _v(points, 0), goal, tip0, cand, cflags)
+
+
+@njit(cache=True)
+def solve_6r_closed(code, arm, goal, tip0, work):
+    """Every candidate of the closed-form family ``code`` (see :mod:`.decompose`; the searched
+    one, ``code`` 7, gives none: :func:`solve_6r`), its arguments as :func:`solve_6r` takes
+    them. The search is not in it, which saves about 16 s of compiling every kernel that only
+    closed forms reach."""
     H, P, points = arm
     R06, p_goal = goal
     cand, cflags, two, four3 = work
-    axes = (_v(H, 0), _v(H, 1), _v(H, 2), _v(H, 3), _v(H, 4), _v(H, 5))
-    o0 = _v(P, 0)
-    o1 = _add(o0, _v(P, 1))
-    o2 = _add(o1, _v(P, 2))
-    o3 = _add(o2, _v(P, 3))
-    # numba prunes the branch on the constant, and what follows it when it returns: the
-    # search or the closed forms is compiled, not both
-    if searched:
-        if code == 7:
-            return search_56(
-                axes, (o0, o1, o2, o3), _v(points, 0), (R06, p_goal), tip0, cand, cflags
-            )
-        return 0
     if code == 7:
         return 0
+    axes, (o0, o1, o2, o3) = _frame(H, P)
     if code == 1:
         return _three_parallel(
             axes, (o0, o1, o2, o3), _v(points, 0), (R06, p_goal), tip0, cand, cflags, two
@@ -135,6 +122,18 @@ def _solve_6r(code, arm, goal, tip0, work, searched):
             cflags[i] = f5
         count = n5
     return _wrist(axes, R06, pos, count, cand, cflags)
+
+
+@njit(cache=True, inline="always")
+def _frame(H, P):
+    """The six axes (3-tuples) of ``H`` (6, 3) and the origins ``o_0 .. o_3`` of the first
+    four joints (3-tuples, metres) from the offsets ``P`` (7, 3)."""
+    axes = (_v(H, 0), _v(H, 1), _v(H, 2), _v(H, 3), _v(H, 4), _v(H, 5))
+    o0 = _v(P, 0)
+    o1 = _add(o0, _v(P, 1))
+    o2 = _add(o1, _v(P, 2))
+    o3 = _add(o2, _v(P, 3))
+    return axes, (o0, o1, o2, o3)
 
 
 @njit(cache=True, inline="always")
