@@ -1,5 +1,6 @@
 """Shared fixtures: hypothesis strategies for random chains and targets, the invariant check
-that every solver's every result must pass, and a live viewer server."""
+that every solver's every result must pass, a spy on the work hints of a module's compiled
+calls, and a live viewer server."""
 
 from __future__ import annotations
 
@@ -150,6 +151,20 @@ def check_invariants(sol: ik.Solution, chain: ik.Chain, target) -> None:
     moved = float(np.linalg.norm(poses[-1, -1] - poses[0, -1]))
     assert math.isfinite(c.path_length) and c.path_length >= moved * (1 - 1e-9) - 1e-12 * L
     assert c.iterations == sol.iterations
+
+
+def spy_work_hints(monkeypatch, module) -> list[int]:
+    """The ``work`` hints that ``module``'s calls through :func:`geoik.jit.call` pass from now
+    on, in order (the calls still run)."""
+    hints: list[int] = []
+    real = module.call
+
+    def spy(fn, *args, work=0):
+        hints.append(work)
+        return real(fn, *args, work=work)
+
+    monkeypatch.setattr(module, "call", spy)
+    return hints
 
 
 @contextlib.contextmanager

@@ -11,6 +11,7 @@ import pytest
 import geoik as ik
 from geoik import geometry as g
 from geoik.motion import Motion, richardson, samples
+from tests.conftest import spy_work_hints
 
 NODES, WEIGHTS = np.polynomial.legendre.leggauss(64)
 
@@ -172,14 +173,7 @@ def test_a_trace_s_work_hint_counts_the_samples_its_step_asks_for(dim, monkeypat
     shrinks, so that a fine trace is compiled rather than run for seconds as Python."""
     from geoik import motion
 
-    hints = []
-    real = motion.call
-
-    def spy(fn, *args, work=0):
-        hints.append(work)
-        return real(fn, *args, work=work)
-
-    monkeypatch.setattr(motion, "call", spy)
+    hints = spy_work_hints(monkeypatch, motion)
     rng = np.random.default_rng(5)
     chain = ik.Chain.planar([1.0] * 4) if dim == 2 else ik.Chain.spatial([1.0] * 4)
     sol = ik.solve(chain, 2.5 * rng.normal(size=dim) / math.sqrt(dim), method="fabrik")

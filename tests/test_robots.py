@@ -13,6 +13,7 @@ import geoik as ik
 from geoik.kinematics import angle_between
 from geoik.robots.urdf import ARMS, EXAMPLES, example_path, load_example
 from geoik.solvers import REGISTRY
+from tests.conftest import spy_work_hints
 
 yourdfpy = pytest.importorskip("yourdfpy")
 
@@ -124,14 +125,7 @@ def test_a_robot_motion_s_work_hints_count_its_samples(synthetic, monkeypatch):
     from geoik.motion.replay import STILL, samples
     from geoik.robots import motion
 
-    hints = []
-    real = motion.call
-
-    def spy(fn, *args, work=0):
-        hints.append(work)
-        return real(fn, *args, work=work)
-
-    monkeypatch.setattr(motion, "call", spy)
+    hints = spy_work_hints(monkeypatch, motion)
     robot = ik.load_urdf(synthetic, tips=["tool"])
     rng = np.random.default_rng(6)
     keys = robot.random_angles(rng, 12)

@@ -170,7 +170,9 @@ def trace_step(max_step_deg: float) -> float:
 
 def step_turns(keys: np.ndarray, dim: int) -> np.ndarray:
     """(S,) the largest turn (radians) of any joint in each of the motion's steps, by NumPy: in
-    2-D the relative angles' change, in 3-D the angle between two keyframes' quaternions."""
+    2-D the relative angles' change, in 3-D the angle between two keyframes' quaternions. An
+    estimate for a work hint: :func:`_step_rotations` gives each joint's turn exactly, but in
+    3-D through a kernel that would itself be compiled or run as Python first."""
     if keys.shape[0] < 2:
         return np.zeros(0)
     if dim == 2:
