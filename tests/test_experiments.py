@@ -110,6 +110,40 @@ def test_net_cost_is_at_most_the_performed_cost():
     assert np.allclose(tri_run["net"], tri_run["performed"], atol=1e-6)
 
 
+def test_collect_gives_each_method_its_own_job(monkeypatch):
+    """Each method's solves form one job of their own (so a method's kernel is compiled only
+    when its own solves would take longer as Python), every unit of it is counted, and the
+    progress counts every solve once."""
+    from geoik import jit
+
+    opened, real_job = [], jit.job
+
+    def spy(total):
+        opened.append(total)
+        return real_job(total)
+
+    monkeypatch.setattr(tri.study.jit, "job", spy)
+    seen: list[tuple[int, int]] = []
+    steps: list[tuple[int, int]] = []
+    real_step = jit.Job.step
+
+    def counted(self, units=1):
+        real_step(self, units)
+        steps.append((id(self), self.done))
+
+    monkeypatch.setattr(jit.Job, "step", counted)
+    pts = tri.targets(3, seed=1)
+    ms = ["ccd", "fabrik"]
+    runs = tri.study.collect(pts, ms, lambda stage, done, total: seen.append((done, total)))
+    per_method = len(pts) * len(tri.CHAINS) * len(tri.MODES)
+    assert opened == [per_method] * len(ms)
+    jobs = list(dict.fromkeys(j for j, _ in steps))
+    assert len(jobs) == len(ms)
+    assert [max(d for j, d in steps if j == job) for job in jobs] == [per_method] * len(ms)
+    assert seen[-1] == (per_method * len(ms), per_method * len(ms))
+    assert set(runs) == {(c, m, mode) for c in tri.CHAINS for m in ms for mode in tri.MODES}
+
+
 def test_triangulation_every_published_number_has_a_row(tmp_path, small):
     res = tri.run(tmp_path, seed=5, quick=True)
     main_table = res.tables[0]
