@@ -801,12 +801,51 @@ def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(mo
     }
 
 
+def test_waiting_for_a_helper_compiles_its_next_items_here():
+    """While :func:`compile_ahead` waits for an item a :func:`compiling_behind` helper is
+    compiling, this process compiles the helper's next items (from the helper's end: the next
+    needed), each once, leaves it none of them, and returns once the awaited item has ended."""
+    import threading
+
+    compiled: list[int] = []
+
+    class Item:
+        def __init__(self, i):
+            self.i = i
+
+        def compile(self, sig):
+            compiled.append(self.i)
+
+    helper = object.__new__(jit._Helper)
+    helper.lock = threading.Condition()
+    helper.front, helper.back = 0, 1  # items 0 and 1 not taken yet; 2 in the helper's hands
+    helper.busy, helper.done, helper.here, helper.ended = {2}, set(), set(), False
+    helper.items = [(Item(i), None) for i in range(3)]
+
+    def the_helper():
+        with helper.lock:
+            while helper.here != {0, 1}:
+                helper.lock.wait(0.05)
+            helper.busy.discard(2)
+            helper.done.add(2)
+            helper.lock.notify_all()
+
+    thread = threading.Thread(target=the_helper)
+    thread.start()
+    helper.share_until({2})
+    thread.join(5)
+    assert compiled == [1, 0]
+    assert helper.back < helper.front  # nothing left for the helper to take
+    assert helper.done == {2} and helper.here == {0, 1}
+
+
 def test_compiling_behind_compiles_while_this_process_works(tmp_path):
     """:func:`geoik.jit.compiling_behind`: with an empty cache, the helper compiles the items
     into numba's disk cache while this process only waits (here, for the files to appear and
     the helper to have said it is done with each: it writes a file before it says so), so that
     this process then compiles none of them; and a :func:`compile_ahead` of the same items
-    within the block stops the helper and leaves every item compiled once here at most."""
+    within the block shares them with the helper and leaves every item compiled once here at
+    most."""
     code = _AHEAD_ITEMS + (
         "import os, time\n"
         "from geoik import jit\n"

@@ -99,3 +99,100 @@ def test_import_and_plot_leave_pyplot_alone(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
     )
     assert done.returncode == 0, done.stderr
+
+
+# --- figures drawn on two cores ----------------------------------------------------------------
+
+
+def _figures(planar, spatial):
+    """Four figures of different sizes, and one that cannot be pickled (a lock on an artist)."""
+    import threading
+
+    figs = [plot_solution(planar), plot_solution(spatial), plot_solution(planar)]
+    figs[2].set_size_inches(3.0, 3.0)
+    odd = plot_solution(spatial)
+    odd.axes[0].lines[0].lock = threading.Lock()
+    return [*figs, odd]
+
+
+def test_figures_drawn_by_the_helper_are_the_bytes_drawn_here(planar, spatial, tmp_path):
+    """Within ``figure_helper``, ``save_each`` has the helper draw some figures (here two of
+    them: each side takes the next largest left, and the one that cannot be pickled is drawn
+    here); every file is written, the same bytes as ``save_figure`` writes, and nothing else is
+    left in the folder."""
+    from geoik import render
+
+    # a figure is drawn once (constrained layout starts from where a first drawing left it)
+    mine = [
+        save_figure(f, tmp_path / f"here{i}.png") for i, f in enumerate(_figures(planar, spatial))
+    ]
+    figs = _figures(planar, spatial)
+    drawn: list[bytes | None] = []
+    real = render._FigureHelper.draw
+
+    def draw(self, fig, fmt, dpi):
+        out = real(self, fig, fmt, dpi)
+        drawn.append(out)
+        return out
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(render._FigureHelper, "draw", draw)
+        mp.setattr(render, "_cores", lambda: 2)
+        with render.figure_helper():
+            (helper,) = render._helpers
+            items = [(fig, tmp_path / f"two{i}.png", 120) for i, fig in enumerate(figs)]
+            paths = render.save_each(items)
+        assert not helper.alive() and not render._helpers
+    assert paths == [p for _, p, _ in items]
+    assert any(d is not None for d in drawn)
+    for a, (_, b, _) in zip(mine, items, strict=True):
+        assert b.read_bytes() == a.read_bytes()
+        assert b.read_bytes().startswith(PNG_MAGIC)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [p.name for p in mine] + [p.name for _, p, _ in items]
+    )
+
+
+def test_figures_are_all_written_when_the_helper_has_died(planar, spatial, tmp_path):
+    from geoik import render
+
+    figs = _figures(planar, spatial)[:3]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(render, "_cores", lambda: 2)
+        with render.figure_helper():
+            (helper,) = render._helpers
+            helper.proc.kill()
+            helper.proc.wait()
+            items = [(fig, tmp_path / f"f{i}.png", 60) for i, fig in enumerate(figs)]
+            render.save_each(items)
+    for _, path, _ in items:
+        assert path.read_bytes().startswith(PNG_MAGIC)
+
+
+def test_a_failed_figure_stops_the_helper_and_leaves_no_file_behind(planar, spatial, tmp_path):
+    """A figure that cannot be written here (its folder is gone) raises as ``save_figure``
+    does; the helper is stopped (its work dropped), and no temporary file is left."""
+    from geoik import render
+
+    figs = _figures(planar, spatial)[:3]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(render, "_cores", lambda: 2)
+        with render.figure_helper():
+            (helper,) = render._helpers
+            items = [(fig, tmp_path / "gone" / f"f{i}.png", 60) for i, fig in enumerate(figs)]
+            with pytest.raises(OSError):
+                render.save_each(items)
+            assert not helper.alive()
+            items = [(fig, tmp_path / f"f{i}.png", 60) for i, fig in enumerate(figs)]
+            render.save_each(items)  # drawn here: the helper has been stopped
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f0.png", "f1.png", "f2.png"]
+
+
+def test_one_core_starts_no_figure_helper(planar, tmp_path, monkeypatch):
+    from geoik import render
+
+    monkeypatch.setattr(render, "_cores", lambda: 1)
+    with render.figure_helper():
+        assert not render._helpers
+        paths = render.save_each([(plot_solution(planar), tmp_path / "a.png", 60)] * 2)
+    assert [p.name for p in paths] == ["a.png", "a.png"]

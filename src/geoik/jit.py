@@ -680,21 +680,20 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
     """
     if _mode.value in _NO_READY:
         return
-    for behind, theirs in list(_behind):  # compiling_behind's helper: wait, do not compile twice
-        if any(item in theirs for item in items):
-            behind.stop()
+    shared = [(b, wanted) for b, theirs in list(_behind) if (wanted := _wanted(theirs, items))]
+    if shared:  # compiling_behind's helper holds some: share its list, do not compile twice
+        with _compiling_window():
+            for behind, wanted in shared:
+                behind.share_until(wanted)
     first = [p for fn, sig in items if fn in _parts and not _has(fn, sig) for p in _parts[fn](sig)]
     if first:  # the parts declared by parts(), then what calls them
         compile_ahead(first, helper)
     todo = _missing(items)
     if not todo:
         return
-    with _WATCH.lock:
-        outer = _WATCH.window is None
-        if outer:
-            _WATCH.window = (time.perf_counter(), _WATCH.seconds)
-    try:
-        parallel = helper and _SAVES_LOCKED and len(todo) > 1 and _cores() > 1
+    with _compiling_window():
+        busy = any(b.running() for b, _ in _behind)  # it has the other core
+        parallel = helper and _SAVES_LOCKED and len(todo) > 1 and _cores() > 1 and not busy
         child = _Helper.start(todo) if parallel else None
         if child is None:
             for fn, sig in todo:
@@ -708,6 +707,18 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
             child.close()
         for fn, sig in todo:  # the helper's, from the disk cache (or compiled here if it failed)
             fn.compile(sig)
+
+
+@contextlib.contextmanager
+def _compiling_window() -> Iterator[None]:
+    """Within the block (the outermost one, in this process), wall time counts as compiling in
+    :func:`compile_stats`, waiting for a helper included."""
+    with _WATCH.lock:
+        outer = _WATCH.window is None
+        if outer:
+            _WATCH.window = (time.perf_counter(), _WATCH.seconds)
+    try:
+        yield
     finally:
         if outer:
             with _WATCH.lock:
@@ -716,6 +727,13 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
                 _WATCH.window = None
                 _WATCH.seconds = before + time.perf_counter() - start
             _WATCH._tell()
+
+
+def _wanted(theirs: list[tuple[Any, Any]], items: Sequence[tuple[Any, Any]]) -> set[int]:
+    """The indices, in the list a :func:`compiling_behind` helper was given (``theirs``
+    reversed: it takes from the back), of the ``items`` it holds."""
+    last = len(theirs) - 1
+    return {last - theirs.index(item) for item in items if item in theirs}
 
 
 _behind: list[tuple[_Helper, list[tuple[Any, Any]]]] = []  # compiling_behind's, while it runs
@@ -727,12 +745,13 @@ def compiling_behind(items: Sequence[tuple[Any, Any]], helper: bool = True) -> I
     pairs, the first needed first) into numba's disk cache while this process does other work:
     a command of several steps (the reproductions) has the kernels of its later steps compiled
     during the earlier ones, on the other core. This process loads each from the disk cache when
-    it first needs it. When :func:`compile_ahead` is asked for one of ``items``, the helper takes
-    no more, the one it is compiling is waited for rather than compiled twice, and
-    :func:`compile_ahead` compiles what is left on both cores. On leaving the block the helper
-    is stopped, the work in its hands dropped. The helper's functions count in
-    :func:`compile_stats`; its time does not (this process did not wait for it). Nothing is
-    started where :func:`compile_ahead` would start no helper."""
+    it first needs it. When :func:`compile_ahead` is asked for some of ``items``, those the
+    helper is compiling are waited for rather than compiled twice; meanwhile this process
+    compiles the helper's next items itself, from the same end of the list (so that neither
+    compiles one the other has taken, and no core idles), and the helper goes on with the rest.
+    On leaving the block the helper is stopped, the work in its hands dropped. The helper's
+    functions count in :func:`compile_stats`; its time does not (this process did not wait for
+    it). Nothing is started where :func:`compile_ahead` would start no helper."""
     todo: list[tuple[Any, Any]] = []
     if helper and _mode.value not in _NO_READY and _SAVES_LOCKED and _cores() > 1:
         todo = _missing(items)
@@ -847,6 +866,9 @@ class _Helper:
         self.lock = threading.Condition()
         self.front, self.back = 0, count - 1
         self.busy: set[int] = set()  # items the helper is compiling
+        self.done: set[int] = set()  # items the helper has ended
+        self.here: set[int] = set()  # items this process took from the helper's end and ended
+        self.items: list[tuple[Any, Any]] = []  # what it was given, in its order
         self.ended = False
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
@@ -877,7 +899,9 @@ class _Helper:
             proc.stdin.flush()
         except (OSError, pickle.PicklingError, ValueError):
             return None
-        return cls(proc, len(todo))
+        child = cls(proc, len(todo))
+        child.items = list(todo)
+        return child
 
     def running(self) -> bool:
         """Whether the helper still has items to take or in hand."""
@@ -891,6 +915,29 @@ class _Helper:
                 return None
             self.front += 1
             return self.front - 1
+
+    def share_until(self, wanted: set[int]) -> None:
+        """Until the items ``wanted`` have ended (compiled by the helper or here): rather than
+        wait idle while the helper compiles one of them, compile here the next item it has not
+        taken, from its end of the list (:func:`compiling_behind`'s: the next one needed), and
+        leave it the rest. Its other items stay its own. If it ends, this stops waiting: what
+        is missing is then compiled as usual."""
+        while True:
+            with self.lock:
+                if self.ended or wanted <= self.done | self.here:
+                    return
+                mine = self.back >= self.front
+                if mine:
+                    i, self.back = self.back, self.back - 1
+                else:
+                    self.lock.wait(0.5)
+            if not mine:
+                _WATCH._tell()
+                continue
+            fn, sig = self.items[i]
+            fn.compile(sig)  # loaded, if the disk cache has it meanwhile
+            with self.lock:
+                self.here.add(i)
 
     def stop(self) -> None:
         """Give the helper no more items, and wait until it has ended those it took."""
@@ -942,6 +989,7 @@ class _Helper:
                         _WATCH.functions += int(words[2])
                     with self.lock:
                         self.busy.discard(int(words[1]))
+                        self.done.add(int(words[1]))
                         self.lock.notify_all()
                     _WATCH._tell()
         except (OSError, ValueError):

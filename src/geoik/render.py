@@ -7,7 +7,15 @@ matplotlib or touches pyplot's global state (backend, current figure).
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import io
 import os
+import pickle
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +29,14 @@ if TYPE_CHECKING:
 
     from geoik.solution import Solution
 
-__all__ = ["VIEWS_3D", "plot_solution", "save_figure", "save_figures"]
+__all__ = [
+    "VIEWS_3D",
+    "figure_helper",
+    "plot_solution",
+    "save_each",
+    "save_figure",
+    "save_figures",
+]
 
 VIEWS_3D = (("side (x-z)", 0, 2), ("top (x-y)", 0, 1), ("front (y-z)", 1, 2))
 """The orthographic views of a 3-D figure: (title, horizontal axis, vertical axis)."""
@@ -138,3 +153,224 @@ def save_figures(items: list[tuple[Figure, str | os.PathLike[str], int]]) -> Non
         return lambda tmp: canvas.print_figure(tmp, format=fmt, dpi=dpi)
 
     save_all_atomic([(path, writer(fig, path, dpi)) for fig, path, dpi in items])
+
+
+# --------------------------------------------------------------------------- two cores
+
+
+def save_each(items: list[tuple[Figure, str | os.PathLike[str], int]]) -> list[Path]:
+    """Write each ``(figure, path, dpi)`` as :func:`save_figure` does (atomically, each on its
+    own); within :func:`figure_helper`, on two cores: the helper process draws some of the
+    figures (the largest first, each side taking the next one left) while this process draws
+    the others, and this process writes every file. A figure the helper cannot draw (it ended,
+    or the figure cannot be pickled) is drawn here: the files never depend on the helper, and
+    they are the same bytes either way. Returns the paths, in the order given."""
+    helper = _helpers[-1] if _helpers else None
+    if helper is None or len(items) < 2 or not helper.alive():
+        return [save_figure(fig, path, dpi) for fig, path, dpi in items]
+    return helper.save_each(items)
+
+
+@contextlib.contextmanager
+def figure_helper() -> Iterator[None]:
+    """Within the block (a command that draws many figures: the reproductions), a helper
+    process draws figures for :func:`save_each` on another core. It starts at once and loads
+    matplotlib while this process works, and is stopped on leaving the block. Nothing is started
+    on one core, or when the process cannot start (figures are then drawn here)."""
+    helper = _FigureHelper.start() if _cores() > 1 else None
+    if helper is None:
+        yield
+        return
+    _helpers.append(helper)
+    try:
+        yield
+    finally:
+        _helpers.remove(helper)
+        helper.close()
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _cost(fig: Figure) -> tuple[int, float]:
+    """How long ``fig`` takes to draw, to order by: its axes (their texts and layout dominate),
+    then its area."""
+    w, h = fig.get_size_inches()
+    return len(fig.axes), float(w * h)
+
+
+def _fmt(path: str | os.PathLike[str]) -> str:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fmt = Path(path).suffix.lower().lstrip(".")
+    return fmt if fmt in FigureCanvasAgg.get_supported_filetypes() else "png"
+
+
+def _draw_bytes(fig: Figure, fmt: str, dpi: int) -> bytes:
+    """``fig`` drawn into ``fmt`` (a format matplotlib's Agg canvas writes) at ``dpi``."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    buf = io.BytesIO()
+    FigureCanvasAgg(fig).print_figure(buf, format=fmt, dpi=dpi)
+    return buf.getvalue()
+
+
+_helpers: list[_FigureHelper] = []  # figure_helper's, innermost last
+
+
+class _FigureHelper:
+    """The helper process of :func:`figure_helper` and the thread that talks to it: each
+    request is a pickled ``(figure, format, dpi, matplotlib's settings)``, each answer the
+    pickled ``("ok", bytes)`` or ``("error", message)``, both prefixed by their length."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        self.lock = threading.Lock()
+
+    @classmethod
+    def start(cls) -> _FigureHelper | None:
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-c", "from geoik.render import _helper_main; _helper_main()"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            return None
+        helper = cls(proc)
+        _started.add(helper)
+        return helper
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def draw(self, fig: Figure, fmt: str, dpi: int) -> bytes | None:
+        """``fig`` drawn by the helper, or None if it could not be (then it is drawn here)."""
+        import matplotlib
+
+        try:
+            rc = {k: v for k, v in matplotlib.rcParams.items() if k != "backend"}
+            payload = pickle.dumps((fig, fmt, dpi, rc))
+        except Exception:  # a figure holding something that cannot be pickled
+            return None
+        try:
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            self.proc.stdin.write(len(payload).to_bytes(8, "little") + payload)
+            self.proc.stdin.flush()
+            size = int.from_bytes(_read(self.proc.stdout, 8), "little")
+            kind, value = pickle.loads(_read(self.proc.stdout, size))
+        except (OSError, ValueError, EOFError, pickle.UnpicklingError):
+            self.close()
+            return None
+        return value if kind == "ok" else None
+
+    def save_each(self, items: list[tuple[Figure, str | os.PathLike[str], int]]) -> list[Path]:
+        order = sorted(range(len(items)), key=lambda i: _cost(items[i][0]), reverse=True)
+        drawn: dict[int, bytes] = {}
+        left, back = list(order), []
+
+        def take() -> int | None:
+            with self.lock:
+                return left.pop(0) if left else None
+
+        def theirs() -> None:
+            while self.alive() and (i := take()) is not None:
+                fig, path, dpi = items[i]
+                data = self.draw(fig, _fmt(path), dpi)
+                if data is None:  # drawn here, after the others
+                    back.append(i)
+                else:
+                    drawn[i] = data
+
+        thread = threading.Thread(target=theirs, daemon=True)
+        thread.start()
+        done = False
+        try:
+            while (i := take()) is not None:
+                fig, path, dpi = items[i]
+                save_figure(fig, path, dpi)
+            thread.join()
+            for i in back:  # what the helper could not draw
+                fig, path, dpi = items[i]
+                save_figure(fig, path, dpi)
+            for i, data in drawn.items():
+                save_atomic(items[i][1], _bytes_writer(data))
+            done = True
+        finally:
+            if not done:  # interrupted or failed: the helper's work is dropped
+                self.close()
+                thread.join(5)
+        return [Path(path) for _, path, _ in items]
+
+    def close(self) -> None:
+        """Stop the helper at once (its work in hand is dropped)."""
+        _started.discard(self)
+        proc = self.proc
+        with contextlib.suppress(OSError, ValueError):
+            assert proc.stdin is not None
+            proc.stdin.close()
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        with contextlib.suppress(OSError, ValueError):
+            assert proc.stdout is not None
+            proc.stdout.close()
+
+
+_started: set[_FigureHelper] = set()
+
+
+@atexit.register
+def _stop_helpers() -> None:
+    for helper in list(_started):
+        helper.close()
+
+
+def _bytes_writer(data: bytes) -> Callable[[str], None]:
+    def write(tmp: str) -> None:
+        Path(tmp).write_bytes(data)
+
+    return write
+
+
+def _read(stream: Any, size: int) -> bytes:
+    """Exactly ``size`` bytes of ``stream``; EOFError if it ends first."""
+    chunks, got = [], 0
+    while got < size:
+        chunk = stream.read(size - got)
+        if not chunk:
+            raise EOFError("the figure helper ended")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _helper_main() -> None:
+    """The helper process of :func:`figure_helper` (standard input and output: see
+    :class:`_FigureHelper`). It loads matplotlib and its fonts first, while the command works."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    warm = Figure(figsize=(1.0, 1.0))
+    warm.subplots().set_title("0.5")
+    _draw_bytes(warm, "png", 20)
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        try:
+            size = int.from_bytes(_read(inp, 8), "little")
+            fig, fmt, dpi, rc = pickle.loads(_read(inp, size))
+        except EOFError:
+            return
+        try:
+            with matplotlib.rc_context(rc):
+                answer: tuple[str, Any] = ("ok", _draw_bytes(fig, fmt, dpi))
+        except Exception as e:  # drawn by the command itself then, which reports it
+            answer = ("error", f"{type(e).__name__}: {e}")
+        payload = pickle.dumps(answer)
+        out.write(len(payload).to_bytes(8, "little") + payload)
+        out.flush()

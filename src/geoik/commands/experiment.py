@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``geoik experiment`` with the parsed ``args``; the exit status."""
     from geoik import jit
     from geoik.experiments import EXPERIMENTS, get
+    from geoik.render import figure_helper
 
     seed = parse_int(args.seed, "--seed", lo=0)
     try:
@@ -131,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
     start, first = time.perf_counter(), jit.compile_stats().seconds
     # the later experiments' kernels compile on the other core while the first ones run
     later = [k for name in names[1:] for k in getattr(EXPERIMENTS[name], "kernels", list)()]
-    with jit.compiling_behind(later):
+    # and a helper draws figures on it beside this process (started now: it loads matplotlib)
+    with jit.compiling_behind(later), figure_helper():
         _run_all(names, args, seed)
     if len(names) > 1:
         spent, compiling = time.perf_counter() - start, jit.compile_stats().seconds - first

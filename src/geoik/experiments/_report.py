@@ -132,18 +132,18 @@ class ExperimentResult:
         """Write every table as CSV, every figure as PNG and the report as Markdown into ``out``.
 
         All files are rendered in a staging directory first and moved into ``out`` together
-        when every one is complete.
+        when every one is complete; the figures on two cores within
+        :func:`geoik.render.figure_helper`.
         """
-        from geoik.render import save_figure
+        from geoik.render import save_each
 
         with staged(out) as stage:
             names = [f"{self.name}_{t.name}.csv" for t in self.tables]
             for t, fname in zip(self.tables, names, strict=True):
                 write_text(stage / fname, t.csv())
-            for k, fig in self.figures.items():
-                fname = f"{self.name}_{k}.png"
-                save_figure(fig, stage / fname)
-                names.append(fname)
+            figures = {f"{self.name}_{k}.png": fig for k, fig in self.figures.items()}
+            save_each([(fig, stage / fname, 120) for fname, fig in figures.items()])
+            names += figures
             write_text(stage / f"{self.name}.md", self.markdown())
             names.append(f"{self.name}.md")
         self.files = [out / n for n in names]
