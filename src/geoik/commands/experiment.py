@@ -24,7 +24,7 @@ choice open, each reading is run and labelled. Nothing is tuned to match.
 
 Files are written only when an experiment has finished, each complete: an interrupted run
 leaves the previous results in place. The full run of 'all' takes about 50 s on two cores (the
-10,000 random 3-D targets of triangulation-2007 dominate), --quick 8-9 s; a first run also
+10,000 random 3-D targets of triangulation-2007 dominate), --quick about 8 s; a first run also
 compiles geoik's kernels: about 40 s more for the full run, 3-4 s more with --quick (numba
 caches them for later runs)."""
 TITLES = (
@@ -40,7 +40,7 @@ keeps them equal): the help must not import the experiments, which load the batc
 matplotlib."""
 QUICK_HELP = (
     "200 targets instead of 10,000 and 60 x 60 maps instead of 300 x 300: a check of the "
-    "machinery in 8-9 s, not a reproduction"
+    "machinery in about 8 s, not a reproduction"
 )
 """``--quick``'s help, from the experiments' QUICK_TARGETS, TARGETS, QUICK_SIZE and SIZE (a
 test keeps them equal)."""
@@ -89,7 +89,7 @@ def quick_help(experiments: dict[str, Any]) -> str:
     return (
         f"{tri.QUICK_TARGETS:,} targets instead of {tri.TARGETS:,} and {maps.QUICK_SIZE} x "
         f"{maps.QUICK_SIZE} maps instead of {maps.SIZE} x {maps.SIZE}: a check of the "
-        "machinery in 8-9 s, not a reproduction"
+        "machinery in about 8 s, not a reproduction"
     )
 
 
