@@ -105,12 +105,15 @@ def test_import_and_plot_leave_pyplot_alone(tmp_path):
 
 
 def _figures(planar, spatial):
-    """Four figures of different sizes, and one that cannot be pickled (a lock on an artist)."""
+    """Four small figures of different sizes, the last of which cannot be pickled (a lock on
+    an artist)."""
     import threading
 
     figs = [plot_solution(planar), plot_solution(spatial), plot_solution(planar)]
-    figs[2].set_size_inches(3.0, 3.0)
-    odd = plot_solution(spatial)
+    for fig, size in zip(figs, [(3.0, 3.0), (6.0, 2.5), (2.0, 2.0)], strict=True):
+        fig.set_size_inches(*size)
+    odd = plot_solution(planar)
+    odd.set_size_inches(2.5, 2.5)
     odd.axes[0].lines[0].lock = threading.Lock()
     return [*figs, odd]
 
@@ -124,7 +127,8 @@ def test_figures_drawn_by_the_helper_are_the_bytes_drawn_here(planar, spatial, t
 
     # a figure is drawn once (constrained layout starts from where a first drawing left it)
     mine = [
-        save_figure(f, tmp_path / f"here{i}.png") for i, f in enumerate(_figures(planar, spatial))
+        save_figure(f, tmp_path / f"here{i}.png", 80)
+        for i, f in enumerate(_figures(planar, spatial))
     ]
     figs = _figures(planar, spatial)
     drawn: list[bytes | None] = []
@@ -140,7 +144,7 @@ def test_figures_drawn_by_the_helper_are_the_bytes_drawn_here(planar, spatial, t
         mp.setattr(render, "_cores", lambda: 2)
         with render.figure_helper():
             (helper,) = render._helpers
-            items = [(fig, tmp_path / f"two{i}.png", 120) for i, fig in enumerate(figs)]
+            items = [(fig, tmp_path / f"two{i}.png", 80) for i, fig in enumerate(figs)]
             paths = render.save_each(items)
         assert not helper.alive() and not render._helpers
     assert paths == [p for _, p, _ in items]
@@ -153,7 +157,9 @@ def test_figures_drawn_by_the_helper_are_the_bytes_drawn_here(planar, spatial, t
     )
 
 
-def test_figures_are_all_written_when_the_helper_has_died(planar, spatial, tmp_path):
+def test_figures_are_all_written_when_the_helper_dies_on_the_way(planar, spatial, tmp_path):
+    """A helper that has died (here before the first figure reaches it, while it still looks
+    alive) hands every figure back: each is drawn here, every file written."""
     from geoik import render
 
     figs = _figures(planar, spatial)[:3]
@@ -163,10 +169,12 @@ def test_figures_are_all_written_when_the_helper_has_died(planar, spatial, tmp_p
             (helper,) = render._helpers
             helper.proc.kill()
             helper.proc.wait()
+            mp.setattr(render._FigureHelper, "alive", lambda self: True)
             items = [(fig, tmp_path / f"f{i}.png", 60) for i, fig in enumerate(figs)]
             render.save_each(items)
     for _, path, _ in items:
         assert path.read_bytes().startswith(PNG_MAGIC)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f0.png", "f1.png", "f2.png"]
 
 
 def test_a_failed_figure_stops_the_helper_and_leaves_no_file_behind(planar, spatial, tmp_path):
