@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import time
 from collections.abc import Iterable
@@ -132,8 +133,10 @@ def run(args: argparse.Namespace) -> int:
     start, first = time.perf_counter(), jit.compile_stats().seconds
     # the later experiments' kernels compile on the other core while the first ones run
     later = [k for name in names[1:] for k in getattr(EXPERIMENTS[name], "kernels", list)()]
-    # and a helper draws figures on it beside this process (started now: it loads matplotlib)
-    with jit.compiling_behind(later), figure_helper():
+    # and, for several experiments (ten figures), a helper draws figures on it beside this
+    # process (started now: it loads matplotlib meanwhile)
+    drawing = figure_helper() if len(names) > 1 else contextlib.nullcontext()
+    with jit.compiling_behind(later), drawing:
         _run_all(names, args, seed)
     if len(names) > 1:
         spent, compiling = time.perf_counter() - start, jit.compile_stats().seconds - first
