@@ -939,12 +939,6 @@ class _Helper:
             with self.lock:
                 self.here.add(i)
 
-    def stop(self) -> None:
-        """Give the helper no more items, and wait until it has ended those it took."""
-        with self.lock:
-            self.back = self.front - 1
-        self.finish()
-
     def finish(self) -> None:
         """Wait until the helper has ended the items it took (or has ended)."""
         with self.lock:
