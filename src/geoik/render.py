@@ -133,10 +133,7 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], dpi: int = 120) -> Pa
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    canvas = FigureCanvasAgg(fig)
-    fmt = Path(path).suffix.lower().lstrip(".")
-    if fmt not in canvas.get_supported_filetypes():
-        fmt = "png"
+    canvas, fmt = FigureCanvasAgg(fig), _fmt(path)
     return save_atomic(path, lambda tmp: canvas.print_figure(tmp, format=fmt, dpi=dpi))
 
 
@@ -146,10 +143,7 @@ def save_figures(items: list[tuple[Figure, str | os.PathLike[str], int]]) -> Non
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     def writer(fig: Figure, path: str | os.PathLike[str], dpi: int) -> Any:
-        canvas = FigureCanvasAgg(fig)
-        fmt = Path(path).suffix.lower().lstrip(".")
-        if fmt not in canvas.get_supported_filetypes():
-            fmt = "png"
+        canvas, fmt = FigureCanvasAgg(fig), _fmt(path)
         return lambda tmp: canvas.print_figure(tmp, format=fmt, dpi=dpi)
 
     save_all_atomic([(path, writer(fig, path, dpi)) for fig, path, dpi in items])
@@ -190,10 +184,9 @@ def figure_helper() -> Iterator[None]:
 
 
 def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    from geoik.jit import _cores as cores  # numba is loaded by then: figures follow solves
+
+    return cores()
 
 
 def _cost(fig: Figure) -> tuple[int, float]:
@@ -204,6 +197,7 @@ def _cost(fig: Figure) -> tuple[int, float]:
 
 
 def _fmt(path: str | os.PathLike[str]) -> str:
+    """The format ``path``'s suffix names, where matplotlib's Agg canvas writes it; else PNG."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     fmt = Path(path).suffix.lower().lstrip(".")
