@@ -134,8 +134,8 @@ def test_figures_drawn_by_the_helper_are_the_bytes_drawn_here(planar, spatial, t
     drawn: list[bytes | None] = []
     real = render._FigureHelper.draw
 
-    def draw(self, fig, fmt, dpi):
-        out = real(self, fig, fmt, dpi)
+    def draw(self, fig, fmt, dpi, rc):
+        out = real(self, fig, fmt, dpi, rc)
         drawn.append(out)
         return out
 

@@ -243,12 +243,10 @@ class _FigureHelper:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def draw(self, fig: Figure, fmt: str, dpi: int) -> bytes | None:
-        """``fig`` drawn by the helper, or None if it could not be (then it is drawn here)."""
-        import matplotlib
-
+    def draw(self, fig: Figure, fmt: str, dpi: int, rc: dict[str, Any]) -> bytes | None:
+        """``fig`` drawn by the helper with matplotlib's settings ``rc``, or None if it could
+        not be (then it is drawn here)."""
         try:
-            rc = {k: v for k, v in matplotlib.rcParams.items() if k != "backend"}
             payload = pickle.dumps((fig, fmt, dpi, rc))
         except Exception:  # a figure holding something that cannot be pickled
             return None
@@ -264,9 +262,13 @@ class _FigureHelper:
         return value if kind == "ok" else None
 
     def save_each(self, items: list[tuple[Figure, str | os.PathLike[str], int]]) -> list[Path]:
+        import matplotlib
+
         order = sorted(range(len(items)), key=lambda i: _cost(items[i][0]), reverse=True)
         drawn: dict[int, bytes] = {}
         left, back = list(order), []
+        # this process's settings, read here before any drawing: the helper draws with them
+        rc: dict[str, Any] = {k: v for k, v in matplotlib.rcParams.items() if k != "backend"}
 
         def take() -> int | None:
             with self.lock:
@@ -275,7 +277,7 @@ class _FigureHelper:
         def theirs() -> None:
             while self.alive() and (i := take()) is not None:
                 fig, path, dpi = items[i]
-                data = self.draw(fig, _fmt(path), dpi)
+                data = self.draw(fig, _fmt(path), dpi, rc)
                 if data is None:  # drawn here, after the others
                     back.append(i)
                 else:
