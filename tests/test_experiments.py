@@ -286,6 +286,30 @@ def test_doubling_lengths():
         assert all(ls[i] == sum(ls[i + 1 :]) for i in range(n - 1))
 
 
+@pytest.mark.parametrize(("quick", "repeats"), [(True, 1), (False, 2)])
+def test_each_timed_map_is_run_as_often_as_its_notes_say(monkeypatch, quick, repeats):
+    """The quick run times each map once (QUICK_REPEATS), the full run the best of REPEATS (2
+    here): every timed map is run that often, and the timing table and Fig. 11 say so."""
+    monkeypatch.setattr(mm.study, "QUICK_REPEATS", repeats if quick else 1)
+    monkeypatch.setattr(mm.study, "REPEATS", repeats if not quick else 3)
+    monkeypatch.setattr(mm.study, "QUICK_SIZE", 8)
+    monkeypatch.setattr(mm.study, "SIZE", 8)
+    monkeypatch.setattr(mm.study, "JOINTS", (2, 3, 4, 5, 6))
+    runs: list[int] = []
+    real = mm.study.best_time
+    monkeypatch.setattr(mm.study, "best_time", lambda run, n: (runs.append(n), real(run, n))[1])
+    captured = {}
+    real_report = mm.report
+    monkeypatch.setattr(mm, "report", lambda maps: captured.setdefault("m", real_report(maps)))
+    monkeypatch.setattr(ExperimentResult, "write", lambda self, out: None)
+    mm.run(None, quick=quick)
+    assert runs and set(runs) == {repeats}
+    res = captured["m"]
+    timing = next(t for t in res.tables if t.name == "timing")
+    assert f"best of {repeats} runs each" in timing.notes[0]
+    assert f"best of {repeats})" in res.figures["fig11"].axes[0].get_title()
+
+
 def test_metric_maps_every_figure_has_a_row_and_the_same_tables(tmp_path, small):
     threads = numba.get_num_threads()
     res = mm.run(tmp_path / "a", quick=True)

@@ -40,11 +40,11 @@ TITLES = (
 keeps them equal): the help must not import the experiments, which load the batch engine and
 matplotlib."""
 QUICK_HELP = (
-    "200 targets instead of 10,000 and 60 x 60 maps instead of 300 x 300: a check of the "
-    "machinery in about 8 s, not a reproduction"
+    "200 targets instead of 10,000 and 60 x 60 maps instead of 300 x 300, each timed once "
+    "rather than best of 3: a check of the machinery in about 8 s, not a reproduction"
 )
-"""``--quick``'s help, from the experiments' QUICK_TARGETS, TARGETS, QUICK_SIZE and SIZE (a
-test keeps them equal)."""
+"""``--quick``'s help, from the experiments' QUICK_TARGETS, TARGETS, QUICK_SIZE, SIZE,
+QUICK_REPEATS and REPEATS (a test keeps them equal)."""
 EXAMPLES = """\
 examples:
   geoik experiment single-pass-2009
@@ -89,9 +89,14 @@ def quick_help(experiments: dict[str, Any]) -> str:
     maps = experiments["metric-maps-2010"]
     return (
         f"{tri.QUICK_TARGETS:,} targets instead of {tri.TARGETS:,} and {maps.QUICK_SIZE} x "
-        f"{maps.QUICK_SIZE} maps instead of {maps.SIZE} x {maps.SIZE}: a check of the "
+        f"{maps.QUICK_SIZE} maps instead of {maps.SIZE} x {maps.SIZE}, each timed "
+        f"{_times(maps.QUICK_REPEATS)} rather than best of {maps.REPEATS}: a check of the "
         "machinery in about 8 s, not a reproduction"
     )
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def listing(titles: Iterable[tuple[str, str]]) -> str:

@@ -30,6 +30,7 @@ from geoik.experiments.metric_maps_2010.study import (
     CAA_JOINTS,
     EPS,
     JOINTS,
+    QUICK_REPEATS,
     QUICK_SIZE,
     REPEATS,
     SERIES,
@@ -49,6 +50,7 @@ __all__ = [
     "EPS",
     "JOINTS",
     "NAME",
+    "QUICK_REPEATS",
     "QUICK_SIZE",
     "REPEATS",
     "SERIES",
@@ -100,6 +102,10 @@ def run(
 ) -> ExperimentResult:
     """Run the experiment, write its tables and figures into ``out``, return the result."""
     del seed  # deterministic: every pixel centre is a target
-    res = report(study.compute(study.QUICK_SIZE if quick else study.SIZE, progress))
+    if quick:
+        maps = study.compute(study.QUICK_SIZE, progress, study.QUICK_REPEATS)
+    else:
+        maps = study.compute(study.SIZE, progress, study.REPEATS)
+    res = report(maps)
     res.write(out)
     return res

@@ -86,7 +86,7 @@ def figures(maps: study.Maps) -> dict[str, Figure]:
             timing,
             "seconds per map",
             f"Seed 004 Fig. 11: time of a {maps.size} x {maps.size} map, i = {study.TIMING_ITER} "
-            f"(this machine, best of {study.REPEATS})",
+            f"(this machine, best of {maps.repeats})",
             None,
         ),
         "fig12": _grid(fig12, 2, ncaa, "Seed 004 Fig. 12: CCD (top) against CAA (bottom), i = 20"),

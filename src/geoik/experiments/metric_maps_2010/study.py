@@ -29,6 +29,8 @@ CAA_ITERS = (10, 20)
 TIMING_ITER = 20
 REPEATS = 3
 """Each timed map is the best of this many runs (the machine may be shared)."""
+QUICK_REPEATS = 1
+"""The same in the quick run (a check of the machinery, not a reproduction)."""
 
 
 def doubling(n: int) -> list[float]:
@@ -61,6 +63,7 @@ class Maps:
     caa: dict[tuple[int, int], MetricMap] = field(default_factory=dict)
     timing: dict[tuple[str, int], dict[int, float]] = field(default_factory=dict)
     threads: int = 1
+    repeats: int = REPEATS
 
     def ccd(self, n: int, i: int) -> MetricMap:
         """The CCD map of ``n`` unit links with ``i`` iterations."""
@@ -88,15 +91,16 @@ def _timings(maps: Maps, tick: Callable[[str], None]) -> None:
                 per_n = maps.timing.setdefault((method, threads), {})
                 for n in JOINTS:
                     job = partial(make_map, [1.0] * n, method, "iterations", maps.size, TIMING_ITER)
-                    per_n[n] = best_time(job, REPEATS)
+                    per_n[n] = best_time(job, maps.repeats)
                     tick("fig11")
     finally:
         numba.set_num_threads(every)
 
 
-def compute(size: int, progress: Progress | None = None) -> Maps:
-    """Every map the experiment reads, in a fixed order."""
-    maps = Maps(size)
+def compute(size: int, progress: Progress | None = None, repeats: int = REPEATS) -> Maps:
+    """Every map the experiment reads, in a fixed order; each timed map the best of
+    ``repeats`` runs."""
+    maps = Maps(size, repeats=repeats)
     threads = len({1, numba.get_num_threads()})
     total = len(SERIES) * len(JOINTS) + 1 + len(CAA_JOINTS) * len(CAA_ITERS)
     total += 2 * threads * len(JOINTS)

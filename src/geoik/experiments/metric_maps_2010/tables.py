@@ -202,7 +202,7 @@ def _fig11_rows(maps: study.Maps) -> list[tuple[Any, ...]]:
             f"{size} CCD map, n = 5, i = 20",
             "a couple of seconds (text: no parallelism; caption: 4 threads)",
             f"{one[5]:.3f} s on 1 thread, {every[5]:.3f} s on {maps.threads}",
-            f"machine-dependent (best of {study.REPEATS} runs on this machine, which may be "
+            f"machine-dependent (best of {maps.repeats} runs on this machine, which may be "
             "shared); "
             "the paper describes neither its machine nor its code",
         ),
@@ -334,7 +334,7 @@ def timing_table(maps: study.Maps) -> Table:
     cols = ("joints", *(f"{m} {t} thread{'s' * (t > 1)} (s)" for m, t in keys))
     notes = (
         f"{maps.size} x {maps.size} maps, i = {study.TIMING_ITER}, eps = {study.EPS}, best of "
-        f"{study.REPEATS} runs each; wall times of this machine, which may be shared.",
+        f"{maps.repeats} runs each; wall times of this machine, which may be shared.",
     )
     title = "Fig. 11: time per metric map against the number of joints"
     return Table("timing", title, cols, rows, notes, digits=3)
