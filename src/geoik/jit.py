@@ -861,14 +861,14 @@ class _Helper:
     for an item (``next``), is given the last one not yet taken by either process (or ``stop``),
     compiles it and says so (``done i functions``); this side answers from a thread."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], count: int) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], items: list[tuple[Any, Any]]) -> None:
         self.proc = proc
+        self.items = items  # what it was given, in its order
         self.lock = threading.Condition()
-        self.front, self.back = 0, count - 1
+        self.front, self.back = 0, len(items) - 1
         self.busy: set[int] = set()  # items the helper is compiling
         self.done: set[int] = set()  # items the helper has ended
         self.here: set[int] = set()  # items this process took from the helper's end and ended
-        self.items: list[tuple[Any, Any]] = []  # what it was given, in its order
         self.ended = False
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
@@ -899,9 +899,7 @@ class _Helper:
             proc.stdin.flush()
         except (OSError, pickle.PicklingError, ValueError):
             return None
-        child = cls(proc, len(todo))
-        child.items = list(todo)
-        return child
+        return cls(proc, list(todo))
 
     def running(self) -> bool:
         """Whether the helper still has items to take or in hand."""
@@ -952,17 +950,7 @@ class _Helper:
         writes each cache file whole, under the lock, which ends with the process)."""
         with self.lock:
             self.back = self.front - 1  # nothing more for it
-        proc = self.proc
-        with contextlib.suppress(OSError, ValueError):
-            assert proc.stdin is not None
-            proc.stdin.close()
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        self.thread.join(5)
-        with contextlib.suppress(OSError, ValueError):
-            assert proc.stdout is not None
-            proc.stdout.close()
+        _stop_process(self.proc, self.thread)
 
     def _serve(self) -> None:
         assert self.proc.stdout is not None and self.proc.stdin is not None
@@ -992,6 +980,23 @@ class _Helper:
             with self.lock:
                 self.ended = True
                 self.lock.notify_all()
+
+
+def _stop_process(proc: subprocess.Popen[bytes], reader: threading.Thread | None = None) -> None:
+    """End a helper process at once: its standard input closed, killed if still running,
+    waited for; then ``reader`` (the thread reading its output, which ends with it) joined and
+    its standard output closed."""
+    with contextlib.suppress(OSError, ValueError):
+        assert proc.stdin is not None
+        proc.stdin.close()
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    if reader is not None:
+        reader.join(5)
+    with contextlib.suppress(OSError, ValueError):
+        assert proc.stdout is not None
+        proc.stdout.close()
 
 
 def _helper_main() -> None:

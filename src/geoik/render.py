@@ -305,17 +305,10 @@ class _FigureHelper:
 
     def close(self) -> None:
         """Stop the helper at once (its work in hand is dropped)."""
+        from geoik.jit import _stop_process
+
         _started.discard(self)
-        proc = self.proc
-        with contextlib.suppress(OSError, ValueError):
-            assert proc.stdin is not None
-            proc.stdin.close()
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        with contextlib.suppress(OSError, ValueError):
-            assert proc.stdout is not None
-            proc.stdout.close()
+        _stop_process(self.proc)
 
 
 _started: set[_FigureHelper] = set()
