@@ -264,9 +264,10 @@ class _FigureHelper:
     def save_each(self, items: list[tuple[Figure, str | os.PathLike[str], int]]) -> list[Path]:
         import matplotlib
 
-        order = sorted(range(len(items)), key=lambda i: _cost(items[i][0]), reverse=True)
+        # the figures left to draw, the largest first, and those the helper handed back
+        left = sorted(range(len(items)), key=lambda i: _cost(items[i][0]), reverse=True)
+        back: list[int] = []
         drawn: dict[int, bytes] = {}
-        left, back = list(order), []
         # this process's settings, read here before any drawing: the helper draws with them
         rc: dict[str, Any] = {k: v for k, v in matplotlib.rcParams.items() if k != "backend"}
 
