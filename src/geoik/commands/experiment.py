@@ -25,7 +25,7 @@ choice open, each reading is run and labelled. Nothing is tuned to match.
 
 Files are written only when an experiment has finished, each complete: an interrupted run
 leaves the previous results in place. The full run of 'all' takes about 50 s on two cores (the
-10,000 random 3-D targets of triangulation-2007 dominate), --quick 7-8 s; a first run also
+10,000 random 3-D targets of triangulation-2007 dominate), --quick 5-6 s; a first run also
 compiles geoik's kernels: about 40 s more for the full run, 3-4 s more with --quick (numba
 caches them for later runs)."""
 TITLES = (
@@ -40,8 +40,8 @@ TITLES = (
 keeps them equal): the help must not import the experiments, which load the batch engine and
 matplotlib."""
 QUICK_HELP = (
-    "200 targets instead of 10,000 and 60 x 60 maps instead of 300 x 300, each timed once "
-    "rather than best of 3: a check of the machinery in 7-8 s, not a reproduction"
+    "100 targets instead of 10,000 and 60 x 60 maps instead of 300 x 300, each timed once "
+    "rather than best of 3: a check of the machinery in 5-6 s, not a reproduction"
 )
 """``--quick``'s help, from the experiments' QUICK_TARGETS, TARGETS, QUICK_SIZE, SIZE,
 QUICK_REPEATS and REPEATS (a test keeps them equal)."""
@@ -91,7 +91,7 @@ def quick_help(experiments: dict[str, Any]) -> str:
         f"{tri.QUICK_TARGETS:,} targets instead of {tri.TARGETS:,} and {maps.QUICK_SIZE} x "
         f"{maps.QUICK_SIZE} maps instead of {maps.SIZE} x {maps.SIZE}, each timed "
         f"{_times(maps.QUICK_REPEATS)} rather than best of {maps.REPEATS}: a check of the "
-        "machinery in 7-8 s, not a reproduction"
+        "machinery in 5-6 s, not a reproduction"
     )
 
 
