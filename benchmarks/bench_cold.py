@@ -6,7 +6,7 @@ Commands (``--commands``): each command of the README and the guide's tour (``ge
 its first answer to a solve over its WebSocket) runs twice in fresh processes sharing a new,
 empty numba cache: the first run compiles (or runs as plain Python) what it needs, the second
 finds numba's cache filled. Goals: every first run within 10 s on two cores, and no second run
-slower than its first.
+slower than its first (by more than :data:`SAME_WITHIN`, the run-to-run noise).
 
 Solvers (``--methods``, ``--dims``): for each registered solver and dimension, in fresh
 processes:
@@ -61,6 +61,11 @@ from geoik.solvers import REGISTRY
 GOAL_S = 3.0
 COMMAND_GOAL_S = 10.0
 """Goal for the first run of every README command with an empty numba cache."""
+SAME_WITHIN = 0.05
+"""A second run counts as slower than its first when its median is more than this share above
+the first's: a command that compiles nothing runs the same work both times, and its median
+over three fresh processes still moves by a few per cent from one run of this script to the
+next (``pose``: 0.82 and 0.83 s, one repetition 0.89 s), which says nothing of numba's cache."""
 VIEW = "view"
 COMMAND_LINES = {
     "solve": "solve --lengths 2x10 --target 8.33,2.83 --method ccd --plot ccd.png",
@@ -297,7 +302,8 @@ def print_commands(
     a loaded machine changes least."""
     print(
         f"\ngoals: every README command's first run within {COMMAND_GOAL_S:g} s with an empty "
-        "numba cache, and no second run slower than its first (medians)"
+        f"numba cache, and no second run slower than its first (medians; by more than "
+        f"{SAME_WITHIN:.0%}, run-to-run noise)"
     )
     print(
         f"{'command':<20}{'first s':>9}{'second s':>10}{'second/first':>14}"
@@ -310,7 +316,7 @@ def print_commands(
             print(f"{name:<20}{fmt(first):>9}{fmt(second):>10}{'':>14}  failed")
             failed = True
             continue
-        met = first <= COMMAND_GOAL_S and second <= first
+        met = first <= COMMAND_GOAL_S and second <= first * (1.0 + SAME_WITHIN)
         notes = sorted({r.note for r in firsts[name] if r.ok})
         units = f"{first / yardstick:.1f}" if yardstick else "-"
         print(
