@@ -801,6 +801,101 @@ def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(mo
     }
 
 
+class _TypingStoppedError(Exception):
+    """Raised where a test has seen what it wanted of a kernel's typing (see below)."""
+
+
+def test_the_held_kernels_declare_their_full_solve_with_the_types_they_call_it_with(
+    monkeypatch,
+):
+    """``held_solutions`` and ``held_sweep`` (7-joint arms) each declare ``_solve_at``, the full
+    solve at one value of the held joint, as a part (:func:`geoik.jit.parts`), so that where a
+    solve and a sweep compile at once (two helpers, or a worker and a helper) one process
+    compiles it under its lock and the other loads it. Typing each kernel's body anew for the
+    types the solvers pass asks ``_solve_at`` for exactly the declared types (the typing is
+    stopped there: compiling the body would take seconds). A declaration that differed would
+    compile it twice, once for nothing."""
+    from numba import typeof
+    from numba.core.dispatcher import Dispatcher
+
+    from geoik.robots.urdf import load_example
+    from geoik.solvers.analytic import redundant as rd
+
+    robot = load_example("panda")
+    frame = robot.tip_frame(np.full(7, 0.3))
+    passed: dict = {}
+    real = jit.call
+
+    def spy(fn, *args, work=0):
+        if fn in (rd.held_solutions, rd.held_sweep):
+            passed[fn] = tuple(typeof(a) for a in args)
+        return real(fn, *args, work=work)
+
+    monkeypatch.setattr(jit, "call", spy)
+    with jit.mode("interpreted"):
+        ik.solve_all(robot, frame)
+        ik.solve_all(robot, frame, redundancy=np.linspace(-1.0, 1.0, 3))
+    assert set(passed) == {rd.held_solutions, rd.held_sweep}
+    asked: list = []
+    template = Dispatcher.get_call_template
+
+    def recording(self, args, kws):
+        if self is rd._solve_at:
+            asked.append(tuple(args))
+            raise _TypingStoppedError
+        return template(self, args, kws)
+
+    monkeypatch.setattr(Dispatcher, "get_call_template", recording)
+    for kernel, sig in passed.items():
+        with pytest.raises(_TypingStoppedError):
+            njit(kernel.py_func).compile(sig)
+        assert [(rd._solve_at, asked[-1])] == [(fn, tuple(s)) for fn, s in jit._parts[kernel](sig)]
+
+
+def _probe_part(x):
+    return x + 1.0
+
+
+def test_a_helper_compiles_a_kernels_parts_first(monkeypatch):
+    """The compile helper (:func:`geoik.jit._helper_main`, run here on in-memory streams)
+    compiles an item as :func:`geoik.jit.compile_ahead` does: the parts it declares first, each
+    on its own (so each under its own lock), then the item."""
+    import importlib
+    import io
+    import pickle
+    import types as pytypes
+
+    from numba import types
+
+    part = njit(_probe_part)
+    whole = njit(lambda x: part(x) * 2.0)
+    declared: list = []
+
+    def parts_of(sig):
+        declared.append(sig)
+        return [(part, sig)]
+
+    module = pytypes.ModuleType("geoik_parts_probe")
+    module.whole = whole
+    monkeypatch.setitem(sys.modules, "geoik_parts_probe", module)
+    monkeypatch.setitem(jit._parts, whole, parts_of)
+    real_import = importlib.import_module
+    monkeypatch.setattr(
+        importlib,
+        "import_module",
+        lambda name: module if name == module.__name__ else real_import(name),
+    )
+    names = pickle.dumps([("geoik_parts_probe", "whole", (types.float64,))])
+    stdin = io.BytesIO(len(names).to_bytes(8, "little") + names + b"0\nstop\n")
+    stdout = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stdin))
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(stdout))
+    jit._helper_main()
+    assert declared == [(types.float64,)]
+    assert part.signatures == [(types.float64,)] and whole.signatures == [(types.float64,)]
+    assert stdout.getvalue().startswith(b"next\ndone 0 ")
+
+
 def test_waiting_for_a_helper_compiles_its_next_items_here():
     """While :func:`compile_ahead` waits for an item a :func:`compiling_behind` helper is
     compiling, this process compiles the helper's next items (from the helper's end: the next

@@ -1019,7 +1019,7 @@ def _helper_main() -> None:
             for part in name.split("."):
                 fn = getattr(fn, part)
             if isinstance(fn, Dispatcher):
-                fn.compile(sig)
+                compile_ahead([(fn, sig)], helper=False)  # its parts() first, each under its lock
             else:
                 with mode("compiled"):
                     fn(*sig)

@@ -53,7 +53,9 @@ kernel's first compile 37-43 s before, 34-36 s after, with the same speed). :fun
 the full solve at one value, is compiled once on its own instead: it is called from six places
 (here, in :func:`held_sweep` and in the inlined steps), and inlined at each it was typed six
 times (measured: compiling both kernels for their three call forms took 14.8 s inlined, 11.7 s
-not; the solves and sweeps ran as fast).
+not; the solves and sweeps ran as fast). Both kernels declare it as a part
+(:func:`geoik.jit.parts`): compiled at once in two processes (a solve's helper and a sweep's),
+it is compiled by one of them, under its lock, and loaded by the other.
 """
 
 from __future__ import annotations
@@ -61,10 +63,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from geoik.geometry import copy_into, wrap
-from geoik.jit import slow_to_compile
+from geoik.jit import parts, slow_to_compile
 from geoik.solvers.analytic.algebra import mm, mmt, mv, rot
 from geoik.solvers.analytic.families import MAX_SOLUTIONS, solve_6r_closed
 from geoik.solvers.analytic.finish import (
@@ -679,6 +681,36 @@ def held_sweep(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, values,
         a += group[r] == 0
         b += group[r] == 1
     return a, b, kept - a - b
+
+
+def _solve_at_types(sig: tuple[types.Type, ...], value: types.Type, out: types.Type) -> tuple:
+    """The argument types of :func:`_solve_at` as a held kernel called with the types ``sig``
+    passes them: its problem tuple, the six-joint start and scratch (fresh C arrays), the held
+    value's type ``value``, the tolerances' pair and the rows' type ``out``."""
+    model, held, _, _, start, tol, angle_tol = sig[:7]
+    goal = types.Tuple((types.UniTuple(types.float64, 9), types.UniTuple(types.float64, 3)))
+    problem = types.Tuple((model, held, goal, start))
+    vector, rows = types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C")
+    tols = types.BaseTuple.from_types((tol, angle_tol))
+    return (problem, vector, value, tols, rows, out)
+
+
+def _parts_solutions(sig: tuple[types.Type, ...]) -> list[tuple[object, tuple]]:
+    """What compiling :func:`held_solutions` for ``sig`` compiles on its own: :func:`_solve_at`,
+    writing into the caller's ``out`` at the given held value."""
+    return [(_solve_at, _solve_at_types(sig, sig[7], sig[8]))]
+
+
+def _parts_sweep(sig: tuple[types.Type, ...]) -> list[tuple[object, tuple]]:
+    """:func:`_parts_solutions` for :func:`held_sweep`: each value of ``values`` (their dtype),
+    its rows into a block of a fresh C array."""
+    return [(_solve_at, _solve_at_types(sig, sig[7].dtype, types.Array(types.float64, 2, "C")))]
+
+
+# one process compiles _solve_at (under its lock, see geoik.jit.parts) and the other loads it,
+# where a solve and a sweep are compiled at once (a helper behind each)
+parts(held_solutions, _parts_solutions)
+parts(held_sweep, _parts_sweep)
 
 
 @njit(cache=True, inline="always")
