@@ -37,6 +37,7 @@ __all__ = [
     "save_all_atomic",
     "save_atomic",
     "special_kind",
+    "write_bytes",
     "write_text",
 ]
 
@@ -191,5 +192,15 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+
+    return save_atomic(path, write)
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` with :func:`save_atomic`."""
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            f.write(data)
 
     return save_atomic(path, write)

@@ -15,13 +15,13 @@ import pickle
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from geoik.files import save_all_atomic, save_atomic
+from geoik.files import save_all_atomic, save_atomic, write_bytes
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -296,7 +296,7 @@ class _FigureHelper:
                 fig, path, dpi = items[i]
                 save_figure(fig, path, dpi)
             for i, data in drawn.items():
-                save_atomic(items[i][1], _bytes_writer(data))
+                write_bytes(items[i][1], data)
             done = True
         finally:
             if not done:  # interrupted or failed: the helper's work is dropped
@@ -319,13 +319,6 @@ _started: set[_FigureHelper] = set()
 def _stop_helpers() -> None:
     for helper in list(_started):
         helper.close()
-
-
-def _bytes_writer(data: bytes) -> Callable[[str], None]:
-    def write(tmp: str) -> None:
-        Path(tmp).write_bytes(data)
-
-    return write
 
 
 def _read(stream: Any, size: int) -> bytes:
