@@ -498,7 +498,7 @@ def test_a_job_starts_no_second_helper_and_none_for_what_is_not_due(monkeypatch)
 
     started = _stand_in_helpers(monkeypatch, {"saved": False})
     busy = _StandInHelper([])
-    monkeypatch.setattr(jit, "_behind", [(busy, [])])
+    monkeypatch.setattr(jit, "_behind", [busy])
     jit._state[twice] = 10 * PER_UNIT
     with jit.job(10 + int(jit.COMPILE_SECONDS / PER_UNIT) + 10) as work:
         work.step(10)
@@ -946,7 +946,7 @@ def test_compiling_behind_compiles_while_this_process_works(tmp_path):
         "from geoik import jit\n"
         "before = jit.compile_stats().functions\n"
         "with jit.compiling_behind(items[1:]):\n"  # the three helpers of geometry.core
-        "    child = jit._behind[-1][0]\n"  # its helper: running while items are left or in hand
+        "    child = jit._behind[-1]\n"  # its helper: running while items are left or in hand
         "    deadline = time.monotonic() + 300\n"
         "    while not all(jit._has(f, s) for f, s in items[1:]) or child.running():\n"
         "        if time.monotonic() > deadline:\n"

@@ -264,7 +264,7 @@ def _goes_behind(fn: Dispatcher, work: int, due: bool) -> bool:
 def _helper_at_work() -> bool:
     """Whether a helper process of this process is compiling (:func:`compiling_behind`'s, or
     one compiling a function behind its calls)."""
-    return any(child.running() for child, _ in _behind) or any(
+    return any(child.running() for child in _behind) or any(
         child.running() for child in _behind_calls.values()
     )
 
@@ -680,7 +680,7 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
     """
     if _mode.value in _NO_READY:
         return
-    shared = [(b, wanted) for b, theirs in list(_behind) if (wanted := _wanted(theirs, items))]
+    shared = [(b, wanted) for b in list(_behind) if (wanted := _wanted(b.items, items))]
     if shared:  # compiling_behind's helper holds some: share its list, do not compile twice
         with _compiling_window():
             for behind, wanted in shared:
@@ -692,7 +692,7 @@ def compile_ahead(items: Sequence[tuple[Any, Any]], helper: bool = True) -> None
     if not todo:
         return
     with _compiling_window():
-        busy = any(b.running() for b, _ in _behind)  # it has the other core
+        busy = any(b.running() for b in _behind)  # it has the other core
         parallel = helper and _SAVES_LOCKED and len(todo) > 1 and _cores() > 1 and not busy
         child = _Helper.start(todo) if parallel else None
         if child is None:
@@ -730,13 +730,11 @@ def _compiling_window() -> Iterator[None]:
 
 
 def _wanted(theirs: list[tuple[Any, Any]], items: Sequence[tuple[Any, Any]]) -> set[int]:
-    """The indices, in the list a :func:`compiling_behind` helper was given (``theirs``
-    reversed: it takes from the back), of the ``items`` it holds."""
-    last = len(theirs) - 1
-    return {last - theirs.index(item) for item in items if item in theirs}
+    """The indices, in a helper's list ``theirs``, of the ``items`` it holds."""
+    return {i for i, item in enumerate(theirs) if item in items}
 
 
-_behind: list[tuple[_Helper, list[tuple[Any, Any]]]] = []  # compiling_behind's, while it runs
+_behind: list[_Helper] = []  # compiling_behind's helpers, while they run
 
 
 @contextlib.contextmanager
@@ -759,12 +757,11 @@ def compiling_behind(items: Sequence[tuple[Any, Any]], helper: bool = True) -> I
     if child is None:
         yield
         return
-    entry = (child, todo)
-    _behind.append(entry)
+    _behind.append(child)
     try:
         yield
     finally:
-        _behind.remove(entry)
+        _behind.remove(child)
         child.close()
 
 
