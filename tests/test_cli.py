@@ -42,6 +42,7 @@ def cases():
 # --------------------------------------------------------------------------- solve outputs
 
 
+@pytest.mark.jit_auto  # a first run says nothing on standard error, as a user's does
 def test_solve_text_agrees_with_api(capsys):
     code, out, err = run(
         capsys, "solve", "--lengths", "2x10", "--target", "8.33,2.83", "--method", "ccd"

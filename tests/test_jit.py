@@ -19,6 +19,8 @@ import geoik as ik
 from geoik import jit
 from geoik.solvers import REGISTRY, chain_methods
 
+pytestmark = pytest.mark.jit_auto  # the choice between Python and compiling is what is tested
+
 METHODS = sorted(chain_methods())
 
 
