@@ -145,6 +145,55 @@ def test_ctrl_c_at_any_moment_of_a_map_ends_in_one_line(moment, size, tmp_path):
     assert not (tmp_path / "m.png").exists()
 
 
+def test_ctrl_c_while_numba_types_a_compiled_function_argument_is_raised_once_it_returns(
+    monkeypatch,
+):
+    """A compiled function passed to a kernel (as the batch engines pass a solver's kernel) is
+    typed on each call by numba's C dispatcher, which reads its ``_numba_type_`` through
+    ``PyObject_HasAttr``: that call clears any exception raised inside, so a KeyboardInterrupt
+    raised there was lost, and the command ran on to its end (1 or 2 in 100 sweeps interrupted
+    at their first tile). The CLI raises it as soon as the reading has returned."""
+    from numba import njit
+    from numba.core.dispatcher import Dispatcher
+
+    from geoik.commands import cli
+
+    @njit
+    def apply(f, x):
+        return f(x)
+
+    @njit
+    def twice(x):
+        return 2.0 * x
+
+    assert apply(twice, 1.0) == 2.0  # compiled before the reading is made to press Ctrl-C
+    original = Dispatcher.__dict__["_numba_type_"]
+    source = (
+        "import os, signal\n"
+        "def _numba_type_(self):\n"
+        "    if not pressed:  # once: the first reading, numba's C code then reads it again\n"
+        "        pressed.append(True)\n"
+        "        os.kill(os.getpid(), signal.SIGINT)  # the handler runs here, in the reading\n"
+        "    return fget(self)\n"
+    )
+    where = os.path.join(os.sep, "site", "numba", "core", "dispatcher.py")
+    ns: dict = {"fget": original.fget, "pressed": []}
+    exec(compile(source, where, "exec"), ns)
+    results = []
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+    try:
+        with cli._interrupts() as seen, pytest.raises(KeyboardInterrupt):
+            monkeypatch.setattr(Dispatcher, "_numba_type_", property(ns["_numba_type_"]))
+            results.append(apply(twice, 2.0))  # typed, and run, without the interrupt
+            monkeypatch.setattr(Dispatcher, "_numba_type_", original)
+            for _ in range(600):  # interrupted here, by the next alarm (a hang guard: 60 s)
+                time.sleep(0.1)
+    finally:
+        signal.signal(signal.SIGINT, inherited)
+    assert results == [4.0] and seen
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no alarm left behind
+
+
 def test_ctrl_c_inside_a_native_callback_is_raised_once_it_returns():
     """While numba compiles, llvmlite calls Python back from C; a KeyboardInterrupt raised there
     would be printed as ignored. The CLI raises it as soon as the callback has returned."""

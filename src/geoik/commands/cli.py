@@ -249,8 +249,9 @@ def _interrupts() -> Iterator[list[bool]]:
     def handler(signum: int, frame: Any) -> None:
         seen.append(True)
         if _in_native_callback(frame):
-            # raised here, inside a callback from C (llvmlite's, while numba compiles), Python
-            # would print it as ignored and go on: raise it once the callback has returned
+            # raised here, inside a callback from C (llvmlite's while numba compiles, numba's
+            # typing of a compiled function passed to a kernel), Python would print it as
+            # ignored, or C code would clear it, and go on: raise it once the callback returned
             signal.setitimer(signal.ITIMER_REAL, 0.02)
             return
         raise KeyboardInterrupt
@@ -270,9 +271,16 @@ def _interrupts() -> Iterator[list[bool]]:
 
 
 def _in_native_callback(frame: Any) -> bool:
-    """Whether Python code called back from llvmlite's C code is running (numba compiling)."""
+    """Whether Python code called back from C code that would lose an exception raised in it is
+    running: llvmlite's (numba compiling), or the reading of a compiled function's
+    ``_numba_type_`` by numba's C dispatcher, which types a compiled function passed to a
+    kernel (the batch engines pass a solver's kernel) on each call through
+    ``PyObject_HasAttr``, and that clears any exception raised inside."""
     while frame is not None:
-        if f"{os.sep}llvmlite{os.sep}" in frame.f_code.co_filename:
+        code = frame.f_code
+        if f"{os.sep}llvmlite{os.sep}" in code.co_filename:
+            return True
+        if code.co_name == "_numba_type_" and f"{os.sep}numba{os.sep}" in code.co_filename:
             return True
         frame = frame.f_back
     return False
