@@ -241,6 +241,27 @@ def test_a_start_that_is_not_finite_is_refused_by_name(name, bad):
     assert len(good) >= 1 and np.all(np.isfinite(good.angles))
 
 
+def test_a_pose_whose_rotation_is_no_rotation_is_refused_by_name_at_one_value_and_many():
+    """A 7-joint arm's float64 (4, 4) pose goes to the held kernels with its rotation block
+    unchecked; one that is no rotation is refused, naming ``target[:3, :3]``, at a given value
+    of the held joint and at several; one a little off orthonormal is made a rotation."""
+    robot = load_example("panda")
+    frame = robot.tip_frame(robot.rest_angles() + 0.2)
+    mirrored = frame.copy()
+    mirrored[:3, 0] *= -1.0
+    nudged = frame.copy()
+    nudged[0, 0] += 1e-9
+    for redundancy in (0.3, [0.3, 0.5]):
+        with pytest.raises(ik.InvalidTargetError) as err:
+            ik.solve_all(robot, mirrored, redundancy=redundancy)
+        assert err.value.argument == "target[:3, :3]"
+        got = ik.solve_all(robot, nudged, redundancy=redundancy)
+        assert len(got) >= 1
+        assert np.abs(got.orientation @ got.orientation.T - np.eye(3)).max() <= 1e-14
+        for q in got.angles:
+            assert angle_between(robot.tip_frame(q)[:3, :3], got.orientation) <= 1e-9
+
+
 def test_warming_up_compiles_the_7_joint_kernel_a_solve_then_runs():
     """``geoik.warm_up([...], robots=True)`` compiles the 7-joint kernels from a 6-joint arm
     standing in (a seventh joint on its last axis held): both forms of the search's and the

@@ -240,3 +240,24 @@ def test_split_pose_of_a_float_array_as_of_any_other_form():
     ):
         for form in (pose, pose.tolist()):
             _refused(ik.InvalidTargetError, name, lambda f=form: split_pose(f, None))
+
+
+def test_solve_all_of_a_float_pose_checks_its_rotation_as_split_pose_does():
+    """``solve_all`` takes a float64 (4, 4) pose's rotation block to its kernel unchecked (the
+    kernel checks it): one a little off orthonormal is solved as :func:`split_pose` makes it,
+    the answer holds fresh arrays, and a mirror is refused naming ``target[:3, :3]``."""
+    arm = _small_arm()
+    frame = arm.tip_frame(np.full(6, 0.3))
+    nudged = frame.copy()
+    nudged[0, 0] += 1e-9  # within check_rotation's 1e-6: made orthonormal
+    p, r = split_pose(nudged, None)
+    got, want = ik.solve_all(arm, nudged), ik.solve_all(arm, p, r)
+    assert len(got) >= 1
+    np.testing.assert_array_equal(got.angles, want.angles)
+    np.testing.assert_array_equal(got.orientation, r)
+    np.testing.assert_array_equal(got.target, p)
+    assert not np.shares_memory(got.orientation, nudged)
+    assert not np.shares_memory(got.target, nudged)
+    mirrored = frame.copy()
+    mirrored[:3, 0] *= -1.0
+    _refused(ik.InvalidTargetError, "target[:3, :3]", lambda: ik.solve_all(arm, mirrored))

@@ -27,6 +27,7 @@ from geoik.checks.rotations import (
     check_rotation,
     check_rotations,
     is_rotation_object,
+    pose_unchecked,
     split_pose,
 )
 from geoik.checks.values import (
@@ -82,6 +83,7 @@ __all__ = [
     "check_rotations",
     "check_tol",
     "is_rotation_object",
+    "pose_unchecked",
     "split_pose",
     "is_integer",
     "is_number",

@@ -211,6 +211,33 @@ def _plain_pose(target: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     rotation orthonormal to 1e-14, finite, last row (0, 0, 0, 1) to 1e-9), in scalars: the
     common case, about four times as fast as the general path. None for anything else (another
     dtype, a rotation to re-orthonormalise, a value to refuse): the general path takes it."""
+    rows = _pose_rows(target)
+    if rows is None:
+        return None
+    off, det = _off_and_det(*rows[:3])
+    if not (off <= 1e-14 and det > 0):  # NaN included
+        return None
+    return np.array((rows[0][3], rows[1][3], rows[2][3])), np.ascontiguousarray(target[:3, :3])
+
+
+def pose_unchecked(target: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """A float64 (4, 4) array whose last row is (0, 0, 0, 1) (to 1e-9) and whose position is
+    finite (within :data:`~geoik.checks.MAX_COORDINATE`), split into a fresh (3,) position and
+    a fresh (3, 3) copy of its rotation block, the block not checked: for a caller whose
+    compiled kernel checks it (to 1e-14) and which, on refusal, passes it to
+    :func:`check_rotation` named ``target[:3, :3]``, as :func:`split_pose` would. None for
+    anything else (:func:`split_pose` takes it)."""
+    if type(target) is not np.ndarray or target.shape != (4, 4):
+        return None
+    rows = _pose_rows(target)
+    if rows is None:
+        return None
+    return np.array((rows[0][3], rows[1][3], rows[2][3])), np.ascontiguousarray(target[:3, :3])
+
+
+def _pose_rows(target: np.ndarray) -> list[list[float]] | None:
+    """The rows of a float64 (4, 4) array whose last row is (0, 0, 0, 1) to 1e-9 and whose
+    position is finite within MAX_COORDINATE, as lists of floats; None otherwise."""
     if target.dtype != np.float64:
         return None
     rows = target.tolist()
@@ -225,10 +252,7 @@ def _plain_pose(target: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         and abs(z) <= MAX_COORDINATE
     ):
         return None  # NaN included
-    off, det = _off_and_det(*rows[:3])
-    if not (off <= 1e-14 and det > 0):  # NaN included
-        return None
-    return np.array((x, y, z)), np.ascontiguousarray(target[:3, :3])
+    return rows
 
 
 def check_angle_tol(angle_tol: Any, name: str = "angle_tol") -> float:

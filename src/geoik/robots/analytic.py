@@ -22,6 +22,7 @@ from geoik.checks import (
     check_rotation,
     check_tol,
     is_number,
+    pose_unchecked,
     split_pose,
 )
 from geoik.errors import (
@@ -136,6 +137,7 @@ def _run(
     q0: np.ndarray,
     tol: float,
     angle_tol: float,
+    rotation_name: str = "orientation",
 ) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
     """One compiled call, which also checks the goal and the start: a target or a start that
     is not finite (or beyond :data:`~geoik.checks.MAX_COORDINATE`) raises here, through
@@ -149,20 +151,28 @@ def _run(
     out = np.empty((MAX_ROWS if short else _MAX, robot.n + 3))
     sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
     if sizes[0] < 0:
-        goal = _refused(robot, sizes[0], t, q0, goal)
+        goal = _refused(robot, sizes[0], t, q0, goal, rotation_name)
         sizes = kernel(model, goal, t, q0, tol, angle_tol, out)
     return out, sizes, goal
 
 
-def _refused(robot: Robot, code: int, t: np.ndarray, q0: np.ndarray, goal: Any) -> np.ndarray:
+def _refused(
+    robot: Robot,
+    code: int,
+    t: np.ndarray,
+    q0: np.ndarray,
+    goal: Any,
+    rotation_name: str = "orientation",
+) -> np.ndarray:
     """After a kernel refused its input (``code`` -2: the target, -3: the start, -1: the
     orientation, see :func:`.finish.all_solutions`): raise for the target or the start, saying
-    what is wrong, else the orientation checked (raising, or orthonormalised) to solve again."""
+    what is wrong, else the orientation checked (raising, or orthonormalised) to solve again,
+    named ``rotation_name`` (``target[:3, :3]`` for a 4x4 pose's)."""
     if code == -2:
         check_point(t, 3, "target", model="robot")  # raises, saying what is wrong
     if code == -3:
         robot.check_angles(q0, "start", limits=False)  # raises, saying what is wrong
-    return check_rotation(goal, "orientation")
+    return check_rotation(goal, rotation_name)
 
 
 def analytic_model(robot: Robot, plan: Plan) -> np.ndarray:
@@ -195,6 +205,7 @@ def _run_locked(
     tol: float,
     angle_tol: float,
     value: float,
+    rotation_name: str = "orientation",
 ) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
     """:func:`_run` for a 7-joint arm with joint ``plan.locked`` held at ``value`` (NaN: the
     value searched for the solution nearest ``q0``, :func:`.redundant.held_solutions`): the
@@ -204,7 +215,7 @@ def _run_locked(
     out = np.empty((_MAX, robot.n + 3))
     a, b, c, _ = kernel(model, held, goal, t, q0, tol, angle_tol, value, out)
     if a < 0:
-        goal = _refused(robot, a, t, q0, goal)
+        goal = _refused(robot, a, t, q0, goal, rotation_name)
         a, b, c, _ = kernel(model, held, goal, t, q0, tol, angle_tol, value, out)
     return out, (a, b, c), goal
 
@@ -217,6 +228,7 @@ def _run_sweep(
     q0: np.ndarray,
     tols: tuple[float, float],
     values: np.ndarray,
+    rotation_name: str = "orientation",
 ) -> tuple[np.ndarray, tuple[int, int, int], np.ndarray]:
     """:func:`_run_locked` at each of ``values`` (the held joint's, checked), in one compiled
     call (:func:`.redundant.held_sweep`): the rows of every value merged into the three groups,
@@ -226,7 +238,7 @@ def _run_sweep(
     out = np.empty((_MAX * len(values), robot.n + 3))
     a, b, c = kernel(model, held, goal, t, q0, *tols, values, out)
     if a < 0:
-        goal = _refused(robot, a, t, q0, goal)
+        goal = _refused(robot, a, t, q0, goal, rotation_name)
         a, b, c = kernel(model, held, goal, t, q0, *tols, values, out)
     return out[: a + b + c], (int(a), int(b), int(c)), goal
 
@@ -393,24 +405,30 @@ def solve_all(
         :class:`~geoik.UnsupportedChainError` (an arm without a closed form here).
     """
     plan = _plan(robot)
-    target, orientation = split_pose(target, orientation)
-    t = _point(target)
-    q0 = _start(robot, start)
-    goal = _orientation(robot, orientation, plan, q0)
+    pose = pose_unchecked(target) if orientation is None else None
+    if pose is not None:  # a 4x4 pose: its rotation block checked by the kernel, named so
+        t, goal = pose
+        orientation, name = goal, "target[:3, :3]"
+        q0 = _start(robot, start)
+    else:
+        target, orientation = split_pose(target, orientation)
+        t, name = _point(target), "orientation"
+        q0 = _start(robot, start)
+        goal = _orientation(robot, orientation, plan, q0)
     tol_ = EXACT_TOL if tol is None else check_tol(tol, 1.0)
     angle_tol_ = EXACT_TOL if angle_tol is None else check_angle_tol(angle_tol)
     if plan.locked < 0 and redundancy is None:
-        rows, sizes, goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_)
+        rows, sizes, goal = _run(plan, robot, t, goal, q0, tol_, angle_tol_, name)
     elif (
         plan.locked >= 0
         and isinstance(redundancy, list | tuple | np.ndarray)
         and np.ndim(redundancy) != 0
     ):
         values = _redundancy_values(robot, plan, redundancy)
-        rows, sizes, goal = _run_sweep(plan, robot, t, goal, q0, (tol_, angle_tol_), values)
+        rows, sizes, goal = _run_sweep(plan, robot, t, goal, q0, (tol_, angle_tol_), values, name)
     else:
         value = _redundancy(robot, plan, redundancy, q0)
-        rows, sizes, goal = _run_locked(plan, robot, t, goal, q0, tol_, angle_tol_, value)
+        rows, sizes, goal = _run_locked(plan, robot, t, goal, q0, tol_, angle_tol_, value, name)
     status = _set_status(rows, sizes, robot.n)
     if orientation is None and status is SetStatus.NEAREST_ORIENTATION:
         status = SetStatus.SOLVED  # a position asked for, and reached
