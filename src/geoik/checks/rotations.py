@@ -217,7 +217,7 @@ def _plain_pose(target: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     off, det = _off_and_det(*rows[:3])
     if not (off <= 1e-14 and det > 0):  # NaN included
         return None
-    return np.array((rows[0][3], rows[1][3], rows[2][3])), np.ascontiguousarray(target[:3, :3])
+    return _pose_parts(target, rows)
 
 
 def pose_unchecked(target: Any) -> tuple[np.ndarray, np.ndarray] | None:
@@ -230,8 +230,12 @@ def pose_unchecked(target: Any) -> tuple[np.ndarray, np.ndarray] | None:
     if type(target) is not np.ndarray or target.shape != (4, 4):
         return None
     rows = _pose_rows(target)
-    if rows is None:
-        return None
+    return None if rows is None else _pose_parts(target, rows)
+
+
+def _pose_parts(target: np.ndarray, rows: list[list[float]]) -> tuple[np.ndarray, np.ndarray]:
+    """A fresh (3,) position (from ``rows``, ``target.tolist()``) and a fresh C-contiguous copy
+    of the (3, 3) rotation block of the (4, 4) array ``target``."""
     return np.array((rows[0][3], rows[1][3], rows[2][3])), np.ascontiguousarray(target[:3, :3])
 
 
