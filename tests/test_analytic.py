@@ -430,6 +430,39 @@ def test_an_analytic_solution_poses_its_joints_when_first_read(name):
     assert ik.Solution.frame is None  # the dataclass's default, as before
 
 
+@pytest.mark.parametrize("name", ["ur5", "panda"])
+def test_an_analytic_solution_records_its_motion_when_first_read(name):
+    """The motion of a solve by the analytic solver (by name and by ``auto``) is made when first
+    read: two keyframes, the start (the rest configuration by default) and the answer, read-only,
+    the same object on every read, through a pickle and ``dataclasses.replace``; writing to the
+    start given afterwards changes nothing; its costs are those of that one step."""
+    robot = load_example(name)
+    rng = np.random.default_rng(4)
+    for k, q in enumerate(robot.random_angles(rng, 4)):
+        frame = robot.tip_frame(q)
+        start = np.clip(q + rng.uniform(-0.3, 0.3, robot.n), robot.lo, robot.hi) if k else None
+        given = None if start is None else start.copy()
+        method = "analytic" if k % 2 else "auto"
+        sol = ik.solve(robot, frame, start=given, method=method)
+        assert sol.status is ik.Status.REACHED and sol.method == "analytic"
+        assert "motion" not in vars(sol)
+        if given is not None:
+            given[:] = 9.0  # the caller's array, written after the solve
+        motion = sol.motion
+        expected = np.stack([robot.rest_angles() if start is None else start, sol.angles])
+        np.testing.assert_array_equal(motion.keys, expected)
+        assert not motion.keys.flags.writeable and motion.chain is robot
+        assert sol.motion is motion and vars(sol)["motion"] is motion
+        turns = np.abs(sol.angles - expected[0])
+        c = ik.costs(sol)
+        assert c.rotation_sum_deg == pytest.approx(np.degrees(turns.sum()), abs=1e-9)
+        assert c.rotations_over_5deg == int(np.sum(turns > np.radians(5.0)))
+        assert c.iterations == 1 and c.path_length > 0.0
+        fresh = ik.solve(robot, frame, start=start, method=method)
+        for copy in (pickle.loads(pickle.dumps(fresh)), dataclasses.replace(fresh)):
+            np.testing.assert_array_equal(copy.motion.keys, expected)
+
+
 def test_a_sweep_of_redundancy_values_is_every_value_s_solutions_in_one_set():
     """``redundancy`` given a sequence: the set holds exactly the rows of ``solve_all`` at each
     value (the same solutions, exact ones outside the limits and least-squares candidates), each

@@ -146,7 +146,7 @@ class Solution:
         angles: np.ndarray,
         status: Status,
         error: float,
-        motion: Motion,
+        start: np.ndarray,
         tol: float,
         orientation: np.ndarray | None,
         angle_error: float | None,
@@ -154,39 +154,21 @@ class Solution:
         requested: str,
         pose: tuple[np.ndarray, np.ndarray | None] | None = None,
     ) -> Solution:
-        """:meth:`fast` for a robot's solution of one iteration whose ``positions`` and
-        ``frame`` (``pose`` None) come from one forward kinematics of ``angles``
-        (:meth:`geoik.Robot.pose_of`) when either is first read, then stay: a loop of solves
-        that reads only the joint values does not pay for them (a third of a 6-joint arm's
-        analytic solve). ``error`` and ``angle_error`` are given: the solver measured them on
-        the same forward kinematics. ``pose``: ``(positions, frame)`` when they are at hand."""
-        if pose is not None:
-            positions, frame = pose
-            return cls.fast(
-                robot,  # type: ignore[arg-type]
-                target,
-                method,
-                positions,
-                angles,
-                status,
-                1,
-                error,
-                motion,
-                tol,
-                orientation,
-                angle_error,
-                angle_tol,
-                frame,
-                requested,
-            )
-        # the fields as fast() and __post_init__ set them, but positions and frame, which are
-        # computed on first read (_PosedOnRead)
+        """:meth:`fast` for a robot's solution of one step, from ``start`` (n,) to ``angles``,
+        whose ``motion`` (those two keyframes) and, with ``pose`` None, ``positions`` and
+        ``frame`` (one forward kinematics of ``angles``, :meth:`geoik.Robot.pose_of`) are made
+        when first read, then stay: a loop of solves that reads only the joint values does not
+        pay for them (a third of a 6-joint arm's analytic solve, and a tenth more for the
+        motion). ``start`` is kept as it is: the solve's own array, or one nothing writes.
+        ``error`` and ``angle_error`` are given: the solver measured them on the same forward
+        kinematics. ``pose``: ``(positions, frame)`` when they are at hand."""
         target.setflags(write=False)
         angles.setflags(write=False)
         if orientation is not None:
             orientation.setflags(write=False)
         sol = object.__new__(cls)
-        sol.__dict__.update(
+        values = sol.__dict__
+        values.update(
             chain=robot,
             target=target,
             method=method,
@@ -194,13 +176,20 @@ class Solution:
             status=status,
             iterations=1,
             error=error,
-            motion=motion,
             tol=tol,
             orientation=orientation,
             angle_error=angle_error,
             angle_tol=angle_tol,
             requested=requested or method,
+            _start=start,
         )
+        if pose is not None:
+            positions, frame = pose
+            positions.setflags(write=False)
+            if frame is not None:
+                frame.setflags(write=False)
+            values["positions"] = positions
+            values["frame"] = frame
         return sol
 
     @property
@@ -251,6 +240,25 @@ class _PosedOnRead:
 
 for _name in ("positions", "frame"):
     setattr(Solution, _name, _PosedOnRead(_name))
+
+
+class _MotionOnRead:
+    """``Solution.motion`` of a solution made by :meth:`Solution.fast_posed_on_read`: its two
+    keyframes (the start, then ``angles``) as the robot's motion
+    (:meth:`geoik.Robot._motion_between`) when first read, kept in the instance's ``__dict__``
+    from then on (every other solution holds its motion there)."""
+
+    def __get__(self, obj: Solution | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        values = obj.__dict__
+        if "_start" not in values:  # not a solution yet (being built)
+            raise AttributeError("motion")
+        robot: Any = obj.chain
+        return values.setdefault("motion", robot._motion_between(values["_start"], obj.angles))
+
+
+Solution.motion = _MotionOnRead()  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, eq=False)

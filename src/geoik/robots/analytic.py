@@ -35,7 +35,6 @@ from geoik.errors import (
 )
 from geoik.jit import runner
 from geoik.robots.model import Robot
-from geoik.robots.motion import RobotMotion
 from geoik.robots.solution_set import SetStatus, SolutionSet, _set_status
 from geoik.robots.solve import public_values
 from geoik.solution import Solution, Status
@@ -515,8 +514,6 @@ def solve_analytic(
     position_only = orientation is None  # an arm of fewer than six joints (_orientation)
     if status is Status.CLOSEST and error <= tol_ and (position_only or angle_error <= angle_tol_):
         status = Status.REACHED
-    rec = np.empty((2, n))  # the motion: the start, then the answer
-    rec[0], rec[1] = q0, q
     return Solution.fast_posed_on_read(
         robot,
         t,
@@ -524,7 +521,7 @@ def solve_analytic(
         public_values(robot, q, fresh=True),
         status,
         error,
-        RobotMotion.fast(robot, rec),  # type: ignore[arg-type]
+        q0,  # the motion: the start, then the answer (made when first read)
         tol_,
         None if position_only else goal,
         None if position_only else angle_error,

@@ -28,6 +28,7 @@ from geoik.checks import check_array, check_ints, check_names, check_rotations
 from geoik.errors import InvalidChainError, InvalidPoseError, describe
 from geoik.jit import call
 from geoik.kinematics import KIND_NAMES, fk_robot, pose_errors, robot_pose, slides, wraps
+from geoik.robots.motion import RobotMotion
 from geoik.robots.poe import SerialPOE, serial_poe
 from geoik.solvers.analytic.decompose import Plan, decompose
 
@@ -397,6 +398,13 @@ class Robot:
         frame = np.empty((4, 4))
         call(robot_pose, self.kernel_arrays, self.slides, q, pts, frame)
         return pts, frame
+
+    def _motion_between(self, start: np.ndarray, end: np.ndarray) -> RobotMotion:
+        """The recorded motion of a one-step solve: two keyframes, joint values ``start`` and
+        ``end`` (n,) (copied)."""
+        keys = np.empty((2, self.n))
+        keys[0], keys[1] = start, end
+        return RobotMotion.fast(self, keys)  # type: ignore[arg-type, return-value]
 
     def pose_errors(
         self, q: np.ndarray, target: np.ndarray, orientation: np.ndarray | None

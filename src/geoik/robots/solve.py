@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import types
 from collections.abc import Mapping
+from operator import le
 from typing import Any
 
 import numpy as np
@@ -316,17 +317,18 @@ def start_values(robot: Robot, start: Any) -> np.ndarray:
 
 def _plain_start(robot: Robot, start: np.ndarray) -> np.ndarray | None:
     """``start`` (a float64 (n,) array) as a fresh array when every value lies within its
-    joint's limits and none is huge, the common case, checked value by value in Python (NumPy's
-    calls cost more than that on a few values); None otherwise, for the full check, which says
-    what is wrong, or clips and reduces."""
-    bounds = robot._cache.get("limit lists")
-    if bounds is None:
-        bounds = robot._cache["limit lists"] = (robot.lo.tolist(), robot.hi.tolist())
+    joint's limits and none is huge, the common case, checked in Python on the values as a list
+    (NumPy's calls cost more than that on a few values); None otherwise, for the full check,
+    which says what is wrong, or clips and reduces."""
+    bounds = robot._cache.get("start bounds")
+    if bounds is None:  # the limits, and HUGE_ANGLE, in one pair of bounds
+        lo = [max(v, -HUGE_ANGLE) for v in robot.lo.tolist()]
+        hi = [min(v, HUGE_ANGLE) for v in robot.hi.tolist()]
+        bounds = robot._cache["start bounds"] = (lo, hi)
     values = start.tolist()
-    for v, lo, hi in zip(values, *bounds, strict=True):
-        if not lo <= v <= hi or abs(v) > HUGE_ANGLE:  # NaN included
-            return None
-    return np.array(values)
+    if all(map(le, bounds[0], values)) and all(map(le, values, bounds[1])):  # NaN fails
+        return start.copy()
+    return None
 
 
 def _goal_arrays(
