@@ -64,6 +64,23 @@ def test_check_int_accepts():
     assert check_int(np.int64(8), "size", 8, 512) == 8 and type(check_int(8, "size")) is int
 
 
+def test_a_point_of_numpy_floats_is_read_as_one_of_python_floats():
+    """A tuple of NumPy float64 values (an array's items) takes the scalar path, which Python's
+    floats take: the same fresh array, and NaN, infinity and coordinates beyond MAX_COORDINATE
+    refused with the same message."""
+    xyz = np.array([0.25, -1.5, 3.0])
+    p = check_point(tuple(xyz), 3, "target")
+    np.testing.assert_array_equal(p, check_point(xyz.tolist(), 3, "target"))
+    assert p.dtype == np.float64 and not np.shares_memory(p, xyz)
+    for bad in ([0.25, math.nan, 3.0], [0.25, math.inf, 3.0], [0.25, 1e51, 3.0]):
+        with pytest.raises(InvalidTargetError) as numpy_floats:
+            check_point(tuple(np.array(bad)), 3, "target")
+        with pytest.raises(InvalidTargetError) as python_floats:
+            check_point(tuple(bad), 3, "target")
+        reason = str(python_floats.value).split(", got")[0]
+        assert str(numpy_floats.value).split(", got")[0] == reason
+
+
 def test_check_point_within_is_check_point_with_a_cap():
     p = check_point_within([1.0, -2.0], 2, "target", 10.0)
     np.testing.assert_array_equal(p, [1.0, -2.0])

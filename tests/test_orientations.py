@@ -242,6 +242,91 @@ def test_split_pose_of_a_float_array_as_of_any_other_form():
             _refused(ik.InvalidTargetError, name, lambda f=form: split_pose(f, None))
 
 
+class _List(list):
+    """A list only check_rotation's general path takes (its scalar path takes lists and tuples)."""
+
+
+class _Tuple(tuple):
+    """A tuple only check_rotation's general path takes."""
+
+
+class _Array(np.ndarray):
+    """An array only check_rotation's general path takes."""
+
+
+def _general(value):
+    """``value`` in a form that only check_rotation's general path reads: the same numbers,
+    shown alike in a message."""
+    if isinstance(value, np.ndarray):
+        return value.view(_Array)
+    if isinstance(value, list | tuple):
+        return (_Tuple if isinstance(value, tuple) else _List)(_general(v) for v in value)
+    return value
+
+
+def test_plain_orientations_read_in_scalars_as_the_general_check_reads_them():
+    """The quaternions and matrices check_rotation reads in scalars (four plain numbers, a
+    float64 array, three rows of three; NumPy floats among Python's) give the very matrices of
+    its general path, given the same numbers in a form only it takes: a quaternion a little off
+    unit length normalised, a matrix a little off orthonormal repaired; and what it refuses is
+    refused alike, with the same message (not unit, not finite, a bool, an int beyond a float,
+    a mirror, a wrong shape; an array's shown under another class name)."""
+    from geoik.checks import check_rotation
+
+    rng = np.random.default_rng(7)
+    q = rng.normal(size=4)
+    q /= np.linalg.norm(q)
+    rot = check_rotation(q)
+    nudged = rot.copy()
+    nudged[0, 0] += 1e-9
+    for value in (
+        tuple(q.tolist()),
+        q.tolist(),
+        q,
+        tuple(q),  # NumPy floats
+        (1, 0, 0, 0),
+        (q * (1.0 + 1e-8)).tolist(),
+        rot,
+        rot.tolist(),
+        tuple(map(tuple, rot.tolist())),
+        list(rot),  # rows as arrays: the general path
+        [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        nudged,
+        nudged.tolist(),
+    ):
+        fast = check_rotation(value)
+        np.testing.assert_array_equal(fast, check_rotation(_general(value)))
+        assert fast.dtype == np.float64 and fast.flags.c_contiguous
+        assert np.abs(fast.T @ fast - np.eye(3)).max() < 1e-15
+        if isinstance(value, np.ndarray):
+            assert not np.shares_memory(fast, value)
+    mirrored = rot.copy()
+    mirrored[:, 0] *= -1.0
+    holed = rot.copy()
+    holed[1, 1] = np.nan
+    for value in (
+        (1.0, 0.0, 0.0, 0.1),
+        (np.nan, 0.0, 0.0, 1.0),
+        (np.inf, 0.0, 0.0, 0.0),
+        (True, 0, 0, 0),
+        (10**400, 0, 0, 0),
+        [[True, 0, 0], [0, 1, 0], [0, 0, 1]],
+        mirrored,
+        mirrored.tolist(),
+        holed,
+        holed.tolist(),
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+    ):
+        with pytest.raises(ik.InvalidTargetError) as fast:
+            check_rotation(value)
+        with pytest.raises(ik.InvalidTargetError) as general:
+            check_rotation(_general(value))
+        if isinstance(value, np.ndarray):  # its repr names the class: the reason alike
+            assert str(fast.value).split(", got")[0] == str(general.value).split(", got")[0]
+        else:
+            assert str(fast.value) == str(general.value)
+
+
 def test_solve_all_of_a_float_pose_checks_its_rotation_as_split_pose_does():
     """``solve_all`` takes a float64 (4, 4) pose's rotation block to its kernel unchecked (the
     kernel checks it): one a little off orthonormal is solved as :func:`split_pose` makes it,

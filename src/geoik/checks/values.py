@@ -41,7 +41,7 @@ DEFAULT_ANGLE_TOL = 1e-3
 
 _REAL_KINDS = "iuf"  # NumPy dtype kinds of real numbers: no bools, complex numbers or objects
 _SEQUENCES = (tuple, list)
-_PLAIN = frozenset((float, int))
+_PLAIN = frozenset((float, int, np.float64))  # NumPy's float64 is a float (a NumPy array's item)
 
 
 def is_number(value: Any) -> bool:
