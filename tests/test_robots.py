@@ -3,6 +3,7 @@ orientation targets, and the typed errors, on the real robots of example-robot-d
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -485,6 +486,97 @@ def test_the_command_line_answers_wrapped_continuous_joints(capsys):
         assert main([*argv, "--target", target, "--json"]) == 0
         values = np.array(json.loads(capsys.readouterr().out)["joint_values"])
         assert np.all(np.abs(values[[0, 3, 5]]) <= math.pi)
+
+
+def _leaves(value):
+    """The arrays and values of a model field (tuples of arrays flattened)."""
+    if isinstance(value, tuple | list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_a_urdf_is_read_into_the_model_yourdfpy_s_parse_gives(name):
+    """load_urdf reads the file itself (no yourdfpy, trimesh or SciPy imported): the same
+    model, bit for bit, as yourdfpy's parse of the file turned into one by robot_from_urdf,
+    on every example robot (fixed joints folded in, mimic joints cut, rpy composed alike)."""
+    path = example_path(name)
+    tips = EXAMPLES[name][1]
+    ours = ik.load_urdf(path, tips=tips)
+    parsed = yourdfpy.URDF.load(str(path), load_meshes=False, build_scene_graph=False)
+    theirs = ik.robots.urdf.robot_from_urdf(parsed.robot, tips=tips)
+    for field in dataclasses.fields(ours):
+        if field.name.startswith("_"):
+            continue
+        mine, other = _leaves(getattr(ours, field.name)), _leaves(getattr(theirs, field.name))
+        assert len(mine) == len(other), field.name
+        for a, b in zip(mine, other, strict=True):
+            if isinstance(a, np.ndarray):
+                np.testing.assert_array_equal(a, b, err_msg=field.name)
+            else:
+                assert a == b, field.name
+
+
+def test_a_urdf_loads_without_yourdfpy_and_the_viewer_says_what_its_meshes_need(monkeypatch):
+    """yourdfpy unimportable: load_urdf reads the file as before; the viewer, which reads a
+    robot's meshes with yourdfpy, says to install the robots extra."""
+    import sys
+
+    from geoik.viewer.models import load_robot
+
+    path = example_path("ur5")
+    before = ik.load_urdf(path, tip="tool0")
+    monkeypatch.setitem(sys.modules, "yourdfpy", None)  # import yourdfpy raises ImportError
+    robot = ik.load_urdf(path, tip="tool0")
+    assert robot.joint_names == before.joint_names
+    np.testing.assert_array_equal(
+        robot.tip_frame(np.full(6, 0.3)), before.tip_frame(np.full(6, 0.3))
+    )
+    with pytest.raises(ik.RobotsMissingError, match=r"yourdfpy: pip install 'geoik\[robots\]'"):
+        load_robot(path, "tool0")
+
+
+def test_a_urdf_the_reader_cannot_take_is_refused_by_name(tmp_path):
+    """What yourdfpy would fail on with a Python error, the reader refuses saying where: a root
+    that is no <robot>, a link or joint without a name, a joint without its parent or child, an
+    axis or a limit that is no number."""
+    path = tmp_path / "robot.urdf"
+    links = '<link name="base"/><link name="a"/>'
+    good = (
+        '<joint name="j" type="revolute"><parent link="base"/><child link="a"/>'
+        '<origin xyz="0 0 1"/><axis xyz="0 0 1"/><limit lower="-1" upper="1"/></joint>'
+    )
+
+    def robot(joint: str, extra: str = "") -> str:
+        return '<robot name="r">' + extra + links + joint + "</robot>"
+
+    path.write_text(robot(good))
+    assert ik.load_urdf(path).joint_names == ("j",)
+    for text, words in (
+        ("<model>" + links + good + "</model>", "root element is <model>, not <robot>"),
+        (robot(good, "<link/>"), "a <link>: expected a name"),
+        (robot(good.replace(' name="j"', "")), "a <joint>: expected a name"),
+        (
+            robot(good.replace('<parent link="base"/>', "")),
+            """joint 'j': expected <parent link="..."/>""",
+        ),
+        (
+            robot(good.replace('<child link="a"/>', "<child/>")),
+            """joint 'j': expected <child link="..."/>""",
+        ),
+        (
+            robot(good.replace('axis xyz="0 0 1"', 'axis xyz="0 0 z"')),
+            "joint 'j': axis xyz: expected a number, got 'z'",
+        ),
+        (
+            robot(good.replace('upper="1"', 'upper="one"')),
+            "joint 'j': limit upper: expected a number, got 'one'",
+        ),
+    ):
+        path.write_text(text)
+        with pytest.raises(ik.URDFError) as err:
+            ik.load_urdf(path)
+        assert words in str(err.value)
 
 
 def test_malformed_robots_are_refused_naming_the_joint(tmp_path):

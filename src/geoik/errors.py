@@ -165,7 +165,8 @@ class UnsupportedJointError(URDFError):
 
 
 class RobotsMissingError(GeoIKError):
-    """Loading a URDF needs the ``robots`` extra (yourdfpy), which is not installed."""
+    """The example robots (example-robot-data), or the viewer's robot meshes (yourdfpy), need the
+    ``robots`` extra, which is not installed."""
 
 
 class BVHError(GeoIKError):

@@ -78,7 +78,7 @@ def _add_robot_arguments(p: argparse.ArgumentParser, models: Any) -> None:
     models.add_argument(
         "--urdf",
         metavar="FILE",
-        help="a robot's URDF file (needs geoik[robots]); with --tip, the link to move. The "
+        help="a robot's URDF file; with --tip, the link to move. The "
         "default method, auto, is then: analytic with --orientation on an arm it decomposes "
         "('geoik methods analytic' lists the example arms), dls otherwise and where analytic "
         "finds no pose within the limits",

@@ -1,7 +1,8 @@
 """``geoik.load_urdf``: a :class:`geoik.Robot` from a URDF file.
 
-The file is read by yourdfpy (the ``robots`` extra: ``pip install 'geoik[robots]'``), without
-meshes; geoik only turns its joints into the general joint model:
+The file is read here, its links and joints only (no meshes, nothing to install beyond geoik:
+the ``robots`` extra, ``pip install 'geoik[robots]'``, brings the example robots), and its joints
+become the general joint model:
 
 - the model starts at ``base`` (default: the URDF's root link) and ends at the tips, links named
   by ``tip`` or ``tips``; by default every leaf link that at least one movable joint moves and
@@ -27,8 +28,12 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
+
+import numpy as np
 
 from geoik.errors import (
     RobotsMissingError,
@@ -76,42 +81,151 @@ def load_urdf(
         ``origin`` that is not finite, every joint and tip at one point (a robot of size 0).
     UnsupportedJointError
         A mimic, floating or planar joint between the base and a tip.
-    RobotsMissingError
-        yourdfpy is not installed.
     """
     file = _check_path(path)
     try:
-        import yourdfpy
-        from lxml import etree
-    except ImportError:
-        raise RobotsMissingError(
-            "reading URDF files needs yourdfpy: pip install 'geoik[robots]'", argument="load_urdf"
-        ) from None
-    try:
-        tree = etree.parse(str(file), etree.XMLParser(remove_blank_text=True))
-    except etree.XMLSyntaxError as e:
+        root = ElementTree.parse(file).getroot()
+    except ElementTree.ParseError as e:
         raise URDFError(f"{str(file)!r} is not well-formed XML: {e}", argument="path") from None
     except OSError as e:
         raise URDFError(f"cannot read {str(file)!r}: {e}", argument="path") from None
-    _check_origins(tree.getroot())
-    try:
-        urdf = yourdfpy.URDF.load(
-            str(file),
-            build_scene_graph=False,
-            build_collision_scene_graph=False,
-            load_meshes=False,
-            load_collision_meshes=False,
-        )
-    except Exception as e:  # yourdfpy raises what its parser meets
+    if root.tag != "robot":
         raise URDFError(
-            f"{str(file)!r} is not a URDF robot yourdfpy can read: {e}", argument="path"
+            f"{str(file)!r} is not a URDF robot: its root element is <{root.tag}>, not <robot>",
+            argument="path",
+        )
+    _check_origins(root)
+    return robot_from_urdf(_read_robot(root), tip=tip, tips=tips, base=base)
+
+
+@dataclass(frozen=True)
+class _Limit:
+    lower: float | None
+    upper: float | None
+
+
+@dataclass(frozen=True)
+class _Mimic:
+    joint: str | None
+
+
+@dataclass(frozen=True)
+class _Link:
+    name: str
+
+
+@dataclass(frozen=True)
+class _Joint:
+    """What :func:`robot_from_urdf` reads of a joint, as yourdfpy's ``Joint`` has it: ``origin``
+    a (4, 4) transform (None without an ``<origin>``), ``axis`` (3,) (``1 0 0`` by default),
+    ``limit`` and ``mimic`` None when the element is absent."""
+
+    name: str
+    type: str | None
+    parent: str
+    child: str
+    origin: np.ndarray | None
+    axis: np.ndarray
+    limit: _Limit | None
+    mimic: _Mimic | None
+
+
+@dataclass(frozen=True)
+class _Robot:
+    name: str | None
+    links: list[_Link]
+    joints: list[_Joint]
+
+
+def _read_robot(root: Any) -> _Robot:
+    """The links and joints of a URDF's ``<robot>`` element, read as yourdfpy reads them (its
+    ``URDF.load`` without meshes, which also parses every visual, collision and inertial and
+    imports trimesh and SciPy, 0.7 s a process): only what the joint model needs. URDFError
+    naming the link or joint that lacks a name, a parent or a child, or holds a number that is
+    none."""
+    links = []
+    for link in root.findall("link"):
+        name = link.get("name")
+        if name is None:
+            raise URDFError("expected a name", argument="a <link>")
+        links.append(_Link(name))
+    joints = []
+    for joint in root.findall("joint"):
+        name = joint.get("name")
+        if name is None:
+            raise URDFError("expected a name", argument="a <joint>")
+        ends = []
+        for end in ("parent", "child"):
+            element = joint.find(end)
+            link = None if element is None else element.get("link")
+            if link is None:
+                raise URDFError(f'expected <{end} link="..."/>', argument=f"joint {name!r}")
+            ends.append(link)
+        element = joint.find("axis")
+        axis = _numbers(
+            name, "axis xyz", "1 0 0" if element is None else element.get("xyz", "1 0 0")
+        )
+        element = joint.find("limit")
+        limit = None
+        if element is not None:
+            lower, upper = (
+                None if element.get(k) is None else _number(name, f"limit {k}", element.get(k))
+                for k in ("lower", "upper")
+            )
+            limit = _Limit(lower, upper)
+        element = joint.find("mimic")
+        joints.append(
+            _Joint(
+                name=name,
+                type=joint.get("type"),
+                parent=ends[0],
+                child=ends[1],
+                origin=_transform(joint.find("origin")),
+                axis=np.array(axis),
+                limit=limit,
+                mimic=None if element is None else _Mimic(element.get("joint")),
+            )
+        )
+    return _Robot(root.get("name"), links, joints)
+
+
+def _number(joint: str, what: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise URDFError(
+            f"{what}: expected a number, got {text!r}", argument=f"joint {joint!r}"
         ) from None
-    return robot_from_urdf(urdf.robot, tip=tip, tips=tips, base=base)
+
+
+def _numbers(joint: str, what: str, text: str) -> list[float]:
+    return [_number(joint, what, v) for v in text.split()]
+
+
+def _transform(origin: Any) -> np.ndarray | None:
+    """The (4, 4) transform of an ``<origin>`` (checked by :func:`_check_origins`): its ``rpy``
+    the rotations about the fixed x, y and z axes in turn, as yourdfpy composes them (``xyz``
+    and ``rpy`` default to zeros); None without one."""
+    if origin is None:
+        return None
+    x, y, z = map(float, origin.get("xyz", "0 0 0").split())
+    roll, pitch, yaw = map(float, origin.get("rpy", "0 0 0").split())
+    si, sj, sk = math.sin(roll), math.sin(pitch), math.sin(yaw)
+    ci, cj, ck = math.cos(roll), math.cos(pitch), math.cos(yaw)
+    cc, cs, sc, ss = ci * ck, ci * sk, si * ck, si * sk
+    return np.array(
+        [
+            [cj * ck, sj * sc - cs, sj * cc + ss, x],
+            [cj * sk, sj * ss + cc, sj * cs - sc, y],
+            [-sj, cj * si, cj * ci, z],
+            [0.0, 0.0, 0.0, 1.0],
+        ]
+    )
 
 
 def _check_origins(root: Any) -> None:
     """Every joint's ``origin`` as the file has it: ``xyz`` and ``rpy`` three finite numbers
-    each (yourdfpy would take NaN and spread it through the joint's transform); URDFError
+    each (NaN would spread through the joint's transform); URDFError
     naming the joint and the attribute otherwise."""
     for joint in root.iter("joint"):
         for origin in joint.iterfind("origin"):

@@ -1,5 +1,6 @@
-"""The joint model of a parsed URDF: :func:`robot_from_urdf`, the :class:`geoik.Robot` of a
-``yourdfpy.Robot``.
+"""The joint model of a parsed URDF: :func:`robot_from_urdf`, the :class:`geoik.Robot` of the links
+and joints :func:`geoik.load_urdf` reads (or of a ``yourdfpy.Robot``, which has the same
+fields).
 
 The links and the joints connecting them (:func:`_link_tree`), the base and the tips chosen
 (:func:`_choose_base`, :func:`_choose_tips`; by default the leaves a movable joint moves, in
@@ -30,8 +31,8 @@ def _link_tree(urdf_robot: Any) -> tuple[list[str], dict[str, Any], dict[str, li
 
     Parameters
     ----------
-    urdf_robot : yourdfpy.Robot
-        The parsed file (its ``links`` and ``joints``).
+    urdf_robot : the parsed file (its ``links`` and ``joints``: load_urdf's reader, or a
+        ``yourdfpy.Robot``).
 
     Returns
     -------
@@ -206,7 +207,8 @@ def robot_from_urdf(
     tips: Sequence[str] | None = None,
     base: str | None = None,
 ) -> Robot:
-    """The :class:`Robot` of a parsed URDF (a ``yourdfpy.Robot``: its ``links`` and ``joints``);
+    """The :class:`Robot` of a parsed URDF (its ``links`` and ``joints``, as load_urdf's reader or
+    a ``yourdfpy.Robot`` has them);
     the arguments and errors are :func:`load_urdf`'s."""
     links, by_child, children = _link_tree(urdf_robot)
     base = _choose_base(base, links, by_child)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from geoik.errors import BVHError, ProtocolError, describe
+from geoik.errors import BVHError, ProtocolError, RobotsMissingError, describe
 from geoik.files import same_file, special_kind
 
 __all__ = ["MESH_TYPES", "Models", "RigModel", "RobotModel", "load_rig", "load_robot"]
@@ -190,7 +190,8 @@ def load_robot(
     """The robot of a URDF file, from the link ``base`` (default: the root link) to the link
     ``tip``, or to each of several links (a hand's fingertips, solved together as
     :func:`geoik.solve_tree` does); default every leaf link a movable joint moves
-    (:func:`geoik.load_urdf`'s default). Errors as :func:`geoik.load_urdf` raises them."""
+    (:func:`geoik.load_urdf`'s default). Errors as :func:`geoik.load_urdf` raises them, and
+    RobotsMissingError without yourdfpy, which reads the meshes."""
     from geoik.robots.urdf import load_urdf, robot_from_urdf
 
     if tip is None:
@@ -199,7 +200,13 @@ def load_robot(
         robot = load_urdf(path, tip=tip if isinstance(tip, str) else tip[0], base=base)
     else:
         robot = load_urdf(path, tips=list(tip), base=base)
-    import yourdfpy
+    try:  # the meshes and materials are read by yourdfpy
+        import yourdfpy
+    except ImportError:
+        raise RobotsMissingError(
+            "the viewer draws a robot's meshes with yourdfpy: pip install 'geoik[robots]'",
+            argument="robot",
+        ) from None
 
     file = Path(path)
     urdf = yourdfpy.URDF.load(
