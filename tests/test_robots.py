@@ -394,6 +394,43 @@ def test_start_continues_from_a_previous_solution():
     assert second.status is ik.Status.REACHED and second.iterations <= 10
 
 
+@pytest.mark.parametrize("method", ["auto", "dls"])
+def test_a_start_in_any_form_is_the_same_start(method):
+    """A start given as an array, a list, a tuple (of Python or NumPy floats) or a previous
+    solution gives the same answer with the same motion; one outside the limits or not finite
+    is refused with the same message in every form; one within 1e-9 of a limit is held onto
+    it. solve_all sorts alike from every form."""
+    robot = load_example("ur5")
+    ((p, r),) = _reachable(robot, 3, 1)
+    first = ik.solve(robot, p + 0.01, orientation=r, method=method)
+    q = first.angles.copy()
+    answers = [
+        ik.solve(robot, p, orientation=r, start=start, method=method)
+        for start in (q, q.tolist(), tuple(q.tolist()), tuple(q), first)
+    ]
+    for sol in answers[1:]:
+        np.testing.assert_array_equal(sol.angles, answers[0].angles)
+        np.testing.assert_array_equal(sol.motion.keys, answers[0].motion.keys)
+    sets = [ik.solve_all(robot, p, orientation=r, start=s) for s in (q, q.tolist(), first)]
+    for other in sets[1:]:
+        np.testing.assert_array_equal(other.angles, sets[0].angles)
+    outside = q.copy()
+    outside[2] = robot.hi[2] + 0.1
+    holed = q.copy()
+    holed[1] = np.nan
+    for bad in (outside, holed):
+        messages = set()
+        for form in (bad, bad.tolist(), tuple(bad)):
+            with pytest.raises(ik.InvalidPoseError) as err:
+                ik.solve(robot, p, orientation=r, start=form, method=method)
+            messages.add(str(err.value).split(", got")[0])
+        assert len(messages) == 1
+    edge = q.copy()
+    edge[2] = robot.hi[2] + 1e-10
+    sol = ik.solve(robot, p, orientation=r, start=edge.tolist(), method=method)
+    assert sol.motion.keys[0, 2] == robot.hi[2]
+
+
 def test_allegro_hand_reaches_four_fingertips():
     """Four fingertip targets from random finger configurations, reached by solve_tree."""
     hand = load_example("allegro")

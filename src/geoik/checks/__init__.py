@@ -53,6 +53,7 @@ from geoik.checks.values import (
     check_tol,
     is_integer,
     is_number,
+    plain_floats,
     relative_tol,
 )
 
@@ -88,5 +89,6 @@ __all__ = [
     "is_integer",
     "is_number",
     "memory_limit",
+    "plain_floats",
     "relative_tol",
 ]

@@ -17,6 +17,7 @@ from geoik.checks.values import (
     check_array,
     check_point,
     is_number,
+    plain_floats,
 )
 from geoik.errors import (
     GeoIKError,
@@ -116,17 +117,10 @@ def _plain_quaternion(value: Any) -> tuple[float, float, float, float] | None:
     """``value`` as four finite floats when it is four plain numbers (a list or tuple of Python
     or NumPy floats and ints, or a float64 array of shape (4,)); None otherwise, for the general
     check, which says what is wrong."""
-    if type(value) in _SEQUENCES:
-        if len(value) != 4 or not _PLAIN.issuperset(map(type, value)):
-            return None
-        try:
-            w, x, y, z = map(float, value)
-        except OverflowError:  # an int beyond a float's range
-            return None
-    elif type(value) is np.ndarray and value.dtype == np.float64 and value.shape == (4,):
-        w, x, y, z = value.tolist()
-    else:
+    values = plain_floats(value, 4)
+    if values is None:
         return None
+    w, x, y, z = values
     if not (math.isfinite(w) and math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
         return None
     return w, x, y, z

@@ -117,6 +117,21 @@ def check_point(
     return p
 
 
+def plain_floats(value: Any, n: int) -> list[float] | None:
+    """``value`` as a list of ``n`` floats when it is ``n`` plain numbers: a list or tuple of
+    Python or NumPy floats and ints (no bools), or a float64 array of shape ``(n,)``; None for
+    anything else, for the general check, which says what is wrong. The values are not checked
+    (NaN and infinity pass): for the fast paths of callers that check them in scalars."""
+    if type(value) is np.ndarray:
+        return value.tolist() if value.dtype == np.float64 and value.shape == (n,) else None
+    if type(value) not in _SEQUENCES or len(value) != n or not _PLAIN.issuperset(map(type, value)):
+        return None
+    try:
+        return [float(v) for v in value]
+    except OverflowError:  # an int beyond a float's range
+        return None
+
+
 def _moderate(x: float) -> bool:
     """Finite and at most :data:`MAX_COORDINATE` in magnitude."""
     return -MAX_COORDINATE <= x <= MAX_COORDINATE

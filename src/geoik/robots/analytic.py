@@ -22,6 +22,7 @@ from geoik.checks import (
     check_rotation,
     check_tol,
     is_number,
+    plain_floats,
     pose_unchecked,
     split_pose,
 )
@@ -117,14 +118,18 @@ def _orientation(
 
 def _start(robot: Robot, start: Any) -> np.ndarray:
     """The start as an (n,) array the solve only reads: the robot's shared rest configuration
-    by default, else a fresh one; a float64 (n,) array is copied as it is (the kernel checks
-    that its values are finite, see :func:`_run`)."""
+    by default, else a fresh one; n plain numbers (a float64 array, a list or tuple, a previous
+    solution's joint values) are taken as they are (the kernel checks that they are finite, see
+    :func:`_run`)."""
     if start is None:
         return robot._rest_shared()
     if type(start) is np.ndarray and start.dtype == np.float64 and start.shape == (robot.n,):
         return start.copy()
     if isinstance(start, Solution):
         start = start.angles
+    values = plain_floats(start, robot.n)
+    if values is not None:
+        return np.array(values)
     return robot.check_angles(start, "start", limits=False)
 
 

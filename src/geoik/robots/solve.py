@@ -26,6 +26,7 @@ from geoik.checks import (
     check_point,
     check_rotation,
     check_tol,
+    plain_floats,
     split_pose,
 )
 from geoik.errors import (
@@ -298,36 +299,38 @@ def start_values(robot: Robot, start: Any) -> np.ndarray:
     reduced exactly."""
     if start is None:
         return robot.rest_angles()
-    if type(start) is np.ndarray and start.dtype == np.float64 and start.shape == (robot.n,):
-        plain = _plain_start(robot, start)
-        if plain is not None:
-            return plain
-    if isinstance(start, Solution | TreeSolution):
+    if type(start) is not np.ndarray and isinstance(start, Solution | TreeSolution):
         owner = start.chain if isinstance(start, Solution) else start.skeleton
         if owner is not robot:
             raise InvalidPoseError(
                 "expected a solution of this robot, or joint values", argument="start"
             )
         start = start.angles
+    plain = _plain_start(robot, start)
+    if plain is not None:
+        return plain
     q = robot.check_angles(start, "start")
     # a continuous joint's huge angle, reduced exactly as it enters (revolute and prismatic
     # joints are held within their limits)
     return reduce_huge(q, robot.wraps)
 
 
-def _plain_start(robot: Robot, start: np.ndarray) -> np.ndarray | None:
-    """``start`` (a float64 (n,) array) as a fresh array when every value lies within its
-    joint's limits and none is huge, the common case, checked in Python on the values as a list
-    (NumPy's calls cost more than that on a few values); None otherwise, for the full check,
-    which says what is wrong, or clips and reduces."""
+def _plain_start(robot: Robot, start: Any) -> np.ndarray | None:
+    """``start`` as a fresh array when it is n plain numbers (:func:`~geoik.checks.plain_floats`:
+    a float64 array, a list or tuple; a previous solution's joint values) that lie within their
+    joints' limits, none huge: the common case, checked in Python on the values as a list (NumPy's
+    calls cost more than that on a few values, and slowed the kernel run next); None otherwise,
+    for the full check, which says what is wrong, or clips and reduces."""
     bounds = robot._cache.get("start bounds")
     if bounds is None:  # the limits, and HUGE_ANGLE, in one pair of bounds
         lo = [max(v, -HUGE_ANGLE) for v in robot.lo.tolist()]
         hi = [min(v, HUGE_ANGLE) for v in robot.hi.tolist()]
         bounds = robot._cache["start bounds"] = (lo, hi)
-    values = start.tolist()
+    values = plain_floats(start, robot.n)
+    if values is None:
+        return None
     if all(map(le, bounds[0], values)) and all(map(le, values, bounds[1])):  # NaN fails
-        return start.copy()
+        return start.copy() if type(start) is np.ndarray else np.array(values)
     return None
 
 
