@@ -226,6 +226,55 @@ def test_ctrl_c_inside_a_native_callback_is_raised_once_it_returns():
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no alarm left behind
 
 
+@pytest.mark.parametrize(
+    ("name", "where"),
+    [("cb", "<frozen importlib._bootstrap>"), ("__del__", os.path.join(os.sep, "site", "m.py"))],
+    ids=["import-lock", "finalizer"],
+)
+def test_ctrl_c_inside_a_weakref_callback_or_finalizer_is_raised_once_it_returns(
+    name, where, monkeypatch
+):
+    """While a module imports, the import system drops a freed module lock in a weak reference
+    callback (importlib's ``cb``), and objects' ``__del__`` run as they are freed: Python prints a
+    KeyboardInterrupt raised in either as ignored and goes on. The CLI raises it once the
+    callback has returned, as for llvmlite's: nothing printed, the Ctrl-C not lost."""
+    import weakref
+
+    from geoik.commands import cli
+
+    source = (
+        "import os, signal, time\n"
+        f"def {name}(*args):\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    start = time.monotonic()\n"
+        "    while time.monotonic() - start < 0.1:\n"
+        "        pass\n"
+        "    done.append('returned')\n"
+    )
+    results: list[str] = []
+    ns: dict = {"done": results}
+    exec(compile(source, where, "exec"), ns)
+    ignored: list = []
+    monkeypatch.setattr(sys, "unraisablehook", ignored.append)
+
+    class Held:
+        pass
+
+    held = Held()
+    ref = weakref.ref(held, ns[name])  # called from C as ``held`` is freed
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with cli._interrupts() as seen, pytest.raises(KeyboardInterrupt):
+            del held  # the callback runs here, from C, and is not interrupted inside
+            for _ in range(600):  # interrupted here, out of the callback, by the next alarm
+                time.sleep(0.1)
+    finally:
+        signal.signal(signal.SIGINT, inherited)
+    assert results == ["returned"] and seen and ref() is None
+    assert ignored == []  # nothing printed as ignored
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
 def _arm() -> ik.Robot:
     """Two revolute joints and a prismatic one, in a line."""
     eye = np.tile(np.eye(3), (3, 1, 1))

@@ -275,12 +275,19 @@ def _in_native_callback(frame: Any) -> bool:
     running: llvmlite's (numba compiling), or the reading of a compiled function's
     ``_numba_type_`` by numba's C dispatcher, which types a compiled function passed to a
     kernel (the batch engines pass a solver's kernel) on each call through
-    ``PyObject_HasAttr``, and that clears any exception raised inside."""
+    ``PyObject_HasAttr``, and that clears any exception raised inside; or a callback whose
+    exception Python prints as ignored and goes on: a ``__del__``, or the weak reference
+    callback by which the import system drops a module's lock (run whenever a lock is freed,
+    while any module imports)."""
     while frame is not None:
         code = frame.f_code
         if f"{os.sep}llvmlite{os.sep}" in code.co_filename:
             return True
         if code.co_name == "_numba_type_" and f"{os.sep}numba{os.sep}" in code.co_filename:
+            return True
+        if code.co_name == "__del__":
+            return True
+        if code.co_name == "cb" and code.co_filename == "<frozen importlib._bootstrap>":
             return True
         frame = frame.f_back
     return False
