@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from geoik.checks.values import (
-    _PLAIN,
     _SEQUENCES,
     DEFAULT_ANGLE_TOL,
     MAX_COORDINATE,
@@ -128,31 +127,27 @@ def _plain_quaternion(value: Any) -> tuple[float, float, float, float] | None:
 
 def _plain_matrix(value: Any) -> np.ndarray | None:
     """:func:`check_rotation` of a matrix that passes as it is (finite, orthonormal to 1e-14,
-    determinant +1), read in scalars: a float64 (3, 3) array, or three lists or tuples of three
-    plain numbers. None for anything else: the general path repairs it or refuses it, saying
-    what is wrong."""
+    determinant +1), read in scalars: a float64 (3, 3) array, or three rows of three plain
+    numbers (:func:`~geoik.checks.plain_floats`). None for anything else: the general path
+    repairs it or refuses it, saying what is wrong."""
     if type(value) is np.ndarray:
         if value.dtype != np.float64 or value.shape != (3, 3):
             return None
         rows = value.tolist()
-    elif (
-        type(value) in _SEQUENCES
-        and len(value) == 3
-        and all(
-            type(row) in _SEQUENCES and len(row) == 3 and _PLAIN.issuperset(map(type, row))
-            for row in value
-        )
-    ):
-        try:
-            rows = [[float(v) for v in row] for row in value]
-        except OverflowError:  # an int beyond a float's range
+    elif type(value) in _SEQUENCES and len(value) == 3:
+        rows = [plain_floats(row, 3) for row in value]
+        if None in rows:
             return None
     else:
         return None
+    return np.array(rows) if _as_it_is(rows) else None
+
+
+def _as_it_is(rows: list[Any]) -> bool:
+    """Whether the 3x3 matrix of ``rows`` (lists of floats; a 4x4 pose's first three rows
+    will do) is a rotation needing no repair: finite, orthonormal to 1e-14, determinant +1."""
     off, det = _off_and_det(*rows)
-    if not (off <= 1e-14 and det > 0):  # NaN and infinity included
-        return None
-    return np.array(rows)
+    return off <= 1e-14 and det > 0  # NaN and infinity fail
 
 
 def _quaternion_matrix(w: float, x: float, y: float, z: float, name: str) -> np.ndarray:
@@ -271,10 +266,7 @@ def _plain_pose(target: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     common case, about four times as fast as the general path. None for anything else (another
     dtype, a rotation to re-orthonormalise, a value to refuse): the general path takes it."""
     rows = _pose_rows(target)
-    if rows is None:
-        return None
-    off, det = _off_and_det(*rows[:3])
-    if not (off <= 1e-14 and det > 0):  # NaN included
+    if rows is None or not _as_it_is(rows[:3]):
         return None
     return _pose_parts(target, rows)
 
