@@ -94,7 +94,6 @@ def load_urdf(
             f"{str(file)!r} is not a URDF robot: its root element is <{root.tag}>, not <robot>",
             argument="path",
         )
-    _check_origins(root)
     return robot_from_urdf(_read_robot(root), tip=tip, tips=tips, base=base)
 
 
@@ -180,7 +179,7 @@ def _read_robot(root: Any) -> _Robot:
                 type=joint.get("type"),
                 parent=ends[0],
                 child=ends[1],
-                origin=_transform(joint.find("origin")),
+                origin=_transform(joint.find("origin"), name),
                 axis=np.array(axis),
                 limit=limit,
                 mimic=None if element is None else _Mimic(element.get("joint")),
@@ -202,14 +201,27 @@ def _numbers(joint: str, what: str, text: str) -> list[float]:
     return [_number(joint, what, v) for v in text.split()]
 
 
-def _transform(origin: Any) -> np.ndarray | None:
-    """The (4, 4) transform of an ``<origin>`` (checked by :func:`_check_origins`): its ``rpy``
-    the rotations about the fixed x, y and z axes in turn, as yourdfpy composes them (``xyz``
-    and ``rpy`` default to zeros); None without one."""
+def _transform(origin: Any, joint: str) -> np.ndarray | None:
+    """The (4, 4) transform of a joint's ``<origin>``, None without one: its ``xyz`` and ``rpy``
+    three finite numbers each (zeros by default; NaN would spread through the transform),
+    URDFError naming the joint and the attribute otherwise; ``rpy`` the rotations about the
+    fixed x, y and z axes in turn, as yourdfpy composes them."""
     if origin is None:
         return None
-    x, y, z = map(float, origin.get("xyz", "0 0 0").split())
-    roll, pitch, yaw = map(float, origin.get("rpy", "0 0 0").split())
+    parts = []
+    for attribute in ("xyz", "rpy"):
+        text = origin.get(attribute, "0 0 0")
+        try:
+            values = [float(v) for v in text.split()]
+        except ValueError:
+            values = []
+        if len(values) != 3 or not all(map(math.isfinite, values)):
+            raise URDFError(
+                f"origin {attribute}: expected 3 finite numbers, got {text!r}",
+                argument=f"joint {joint!r}",
+            )
+        parts.append(values)
+    (x, y, z), (roll, pitch, yaw) = parts
     si, sj, sk = math.sin(roll), math.sin(pitch), math.sin(yaw)
     ci, cj, ck = math.cos(roll), math.cos(pitch), math.cos(yaw)
     cc, cs, sc, ss = ci * ck, ci * sk, si * ck, si * sk
@@ -221,27 +233,6 @@ def _transform(origin: Any) -> np.ndarray | None:
             [0.0, 0.0, 0.0, 1.0],
         ]
     )
-
-
-def _check_origins(root: Any) -> None:
-    """Every joint's ``origin`` as the file has it: ``xyz`` and ``rpy`` three finite numbers
-    each (NaN would spread through the joint's transform); URDFError
-    naming the joint and the attribute otherwise."""
-    for joint in root.iter("joint"):
-        for origin in joint.iterfind("origin"):
-            for attribute in ("xyz", "rpy"):
-                text = origin.get(attribute)
-                if text is None:
-                    continue
-                try:
-                    values = [float(v) for v in text.split()]
-                except ValueError:
-                    values = []
-                if len(values) != 3 or not all(map(math.isfinite, values)):
-                    raise URDFError(
-                        f"origin {attribute}: expected 3 finite numbers, got {text!r}",
-                        argument=f"joint {joint.get('name')!r}",
-                    )
 
 
 def _check_path(path: Any) -> Path:
