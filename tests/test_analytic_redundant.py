@@ -212,6 +212,101 @@ def test_a_start_near_a_fold_of_the_held_joint_gets_the_solution_there(case):
     _followed("panda", case)
 
 
+STALLED_NEAR_CASES = [  # (a solution q, a start within 0.05 rad per joint of it): the xArm7, its
+    # start's orientation 0.14 rad from the pose's
+    (
+        [-4.55394739885279, -0.2355803435987791, 4.181483662245686, 3.225303647154992],
+        [0.9040297854563741, -0.12296140771678488, 2.9753251103306138],
+        [-4.602964213862565, -0.28542512152933863, 4.166020675086163, 3.250648405652246],
+        [0.9093608962006005, -0.1617409225355027, 2.926209833892356],
+    ),
+    (
+        [2.1610177380084625, 1.1072736577797508, 0.08914635247629477, 2.9255314112413724],
+        [4.783668370608668, 2.8735444006420057, 1.8171138085186165],
+        [2.1157905443132847, 1.1394655184216747, 0.07300731857546289, 2.8758355862759166],
+        [4.804157389012686, 2.917882356906877, 1.7699760322840927],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", STALLED_NEAR_CASES)
+def test_a_local_solve_stalled_near_the_pose_has_the_start_s_branch_followed(case):
+    """The local solve from these starts stalls about a millimetre from the pose, its error
+    falling by less than half a step; the start's own orientation lies 0.14 rad from the
+    pose's, beyond the 0.1 rad within which a stalled solve had the start's branch followed,
+    and the answer came from a grid value of joint 7, 0.01-0.07 rad^2 farther from the start
+    than ``q``. A solve stalled that near the pose now has the branch followed too."""
+    _followed("xarm7", case)
+
+
+BEYOND_FOLD_CASE = (  # the xArm7: the local solve ends 1.5 mrad of joint 7 beyond a fold
+    [5.195675816128576, -0.01599599336926616, 3.637288737311227, 2.7445556449240938],
+    [5.510860898286007, 1.090451207636243, -4.77039935103005],
+    [5.17191006460628, -0.0650003287542448, 3.653429089743849, 2.6986630710119957],
+    [5.464287440780499, 1.0480377519009374, -4.810706952581752],
+)
+
+
+def test_a_local_solve_that_ends_farther_beyond_a_fold_has_its_branch_found():
+    """The local solve stalls half a millimetre from the pose at a value of joint 7 about 1.5
+    mrad beyond a fold of the solution's branch; the branch was sought 1 mrad to each side of
+    it only, and the answer came 0.52 rad^2 farther from the start than ``q``. It is now
+    sought 1, 3 and 9 mrad out."""
+    _followed("xarm7", BEYOND_FOLD_CASE)
+
+
+FOLD_BEYOND_START_CASE = (  # the Panda: joint 7's start 0.034 rad beyond the fold at q's
+    [-2.8756856013093604, 0.2793567281489162, 1.6289013553516596, -0.45987931934706383],
+    [-1.826273738803014, 1.7861324663982256, 0.5744733478882154],
+    [-2.8798610611864888, 0.2620332419149233, 1.660952100554104, -0.49989037803774133],
+    [-1.8187706152432133, 1.7545034867946898, 0.6087585230610287],
+)
+
+
+def test_a_branch_that_ends_between_two_followed_values_is_sought_at_its_edge():
+    """The solution's branch ends at a fold of joint 7 just beyond ``q``'s value, and its
+    distance from the start falls from 0.09 to 0.005 rad^2 in the last 5 mrad before it; the
+    start's value lies 34 mrad beyond the fold, where no candidate exists, and the local solve
+    stalls. The branch was followed from the local solve's stalled values rather than the
+    start's, and in steps of 42 mrad met only a smooth minimum 0.05 rad^2 away. It is now
+    followed from the start, and the edge between a value without the branch and one with it
+    is bisected, as the local solve's is."""
+    _followed("panda", FOLD_BEYOND_START_CASE)
+
+
+UNSETTLED_CASE = (  # the Panda: the start's elbow (joint 4) at its limit, q's 4 mrad from it
+    [-1.3318282487925883, -1.6514911487101909, -0.22192890977728963, -0.07389577153011206],
+    [-0.27621268923383324, 1.903408116506966, -0.5338789857589101],
+    [-1.3544298412983393, -1.6628666590390155, -0.19021999919352572, -0.0698],
+    [-0.2909671305762834, 1.8702299936883924, -0.5776904041041163],
+)
+
+
+def test_an_unsettled_local_solve_s_value_is_refined():
+    """The local solve stalls 5 mm from the pose, beside the nearest solution, whose distance
+    from the start rises from 0.006 to 0.4 rad^2 within 13 mrad of joint 7 each way. Its value
+    was taken as settled and not refined, and the answer lay 0.018 rad^2 from the start
+    (``q`` 0.005); an unsettled value is now refined as a grid value is."""
+    _followed("panda", UNSETTLED_CASE)
+
+
+NARROW_WINDOW_CASE = (  # the Panda: the start's elbow at its limit, q's 15 mrad from it
+    [2.789879781437181, -0.9552765779940497, -1.3069792581919548, -0.08479968542247818],
+    [-0.3880080853994725, 1.975656915937233, -2.2520902258372195],
+    [2.777696214526553, -0.9950762841037651, -1.3423269207196935, -0.0698],
+    [-0.4139912286606022, 1.9885176612243947, -2.23244356904678],
+)
+
+
+def test_a_narrow_window_beside_the_start_s_value_is_found_when_the_local_solve_stalls():
+    """The nearest solution lies in a window of joint 7 about 10 mrad wide (the distance from
+    the start 0.004 rad^2 at its middle, above 1 rad^2 at its edges), 20 mrad from the start's
+    value; the local solve wanders off, and the start's branch, followed, is another, 0.95
+    rad^2 away. When the local solve stalls near the pose, values at growing offsets from the
+    start's are now tried too, as when it gives no seed at all."""
+    _followed("panda", NARROW_WINDOW_CASE)
+
+
 @pytest.mark.parametrize("name", ["panda", "xarm7"])
 def test_seven_joints_out_of_reach(name):
     """A pose beyond the arm's reach: CLOSEST, within the limits, not NaN."""

@@ -25,11 +25,13 @@ held value is the seed (:func:`_edge`: at a fold, where the held joint turns bac
 solutions, or with a joint at its limit, the closed form meets that branch only on one side of the
 value, and the value is bisected towards the branch's edge from there; so too when the steps end
 unsettled within :data:`_LOCAL_NEARLY` of the pose, as they can beside a joint's limit). Where
-the steps stall and the start's own pose lies near the goal (a target followed), the start's
-branch is also followed across nearby values of the held joint (:func:`_follow_branch`): beside a
-singularity of the six other joints (the Panda's elbow stretched to its limit) two of them swing
-fast as the held joint turns, and the nearest solution lies in a window of its values narrower than
-any grid's step. Then the start's value is
+the steps stall, within :data:`_LOCAL_NEARLY` of the pose or with the start's own pose near the
+goal (a target followed), the start's branch is also followed across nearby values of the held
+joint (:func:`_follow_branch`): beside a singularity of the six other joints (the Panda's elbow
+stretched to its limit) two of them swing fast as the held joint turns, and the nearest solution
+lies in a window of its values narrower than any grid's step; where the branch ends between two
+values followed (a fold, a joint's limit), its edge is bisected, as the distance from the start
+can fall steeply towards it. Then the start's value is
 tried, then (without a seed) values at growing offsets from it, then :data:`SAMPLES` values evenly
 across the joint's limits, outward from the start's; a value farther from the start's than the best
 distance found is skipped (its own term alone exceeds it, so a good seed leaves little to try).
@@ -133,6 +135,9 @@ form at their held value gives the exact ones): near a fold the steps along the 
 settle slowly."""
 _EDGE = 1e-3
 """How far (radians) past an edge of a branch the search looks for the branch (:func:`_edge`)."""
+_EDGE_FAR = 1e-2
+"""How far (radians) past an edge of a branch the search looks for the branch at most, from
+:data:`_EDGE` threefold (an unsettled local solve can end that far beyond a fold)."""
 _EDGE_STEPS = 24
 """Halvings of the bisection towards an edge of a branch (:func:`_edge`): to ~6e-11 rad."""
 _BRANCH = 0.1
@@ -146,7 +151,8 @@ _LOCAL_NEARLY = 1e-2
 solve's answer is taken as near a solution, its branch sought by :func:`_edge`."""
 _FOLLOWED = 0.1
 """Pose error of the start (radians; metres per metre of the arm's size) within which a stalled
-local solve has the start's branch followed (:func:`_follow_branch`): a target followed."""
+local solve has the start's branch followed (:func:`_follow_branch`): a target followed (so
+too a local solve that stalled within :data:`_LOCAL_NEARLY` of the pose)."""
 _WINDOW = 0.25
 """Radians of the held joint, each way from the start's, over which the start's branch is
 followed (:func:`_follow_branch`)."""
@@ -403,32 +409,47 @@ def _edge(problem, q, v, span, work):
     closed form at ``v`` lacks ``q``'s branch (within the limits), ``v`` lies at an edge of
     that branch: a fold, where the held joint turns back along the arm's solutions, or a joint
     at its limit; the branch then lies on one side only, and the value is taken by bisection
-    towards the edge from that side (:data:`_EDGE` radians out, :data:`_EDGE_STEPS` halvings).
+    towards the edge from that side (the branch sought :data:`_EDGE` radians out, then three
+    and nine times as far, to :data:`_EDGE_FAR`; :data:`_EDGE_STEPS` halvings).
     ``span`` ``(lo, hi)`` the held joint's range; ``problem`` and ``work`` as
     :func:`_nearest` takes them."""
-    _, held, _, start = problem
     lo, hi = span
     keep = np.empty(7)
     key = _nearest(problem, v, work, np.inf, keep)
     if _same_branch(keep, q) and key < np.inf:
         return key, v
-    for side in (1.0, -1.0):
-        good = min(max(v + side * _EDGE, lo), hi)
-        fg = _nearest(problem, good, work, np.inf, keep)
-        if not (fg < np.inf and _same_branch(keep, q)):
-            continue
-        bad = v
-        for _ in range(_EDGE_STEPS):
-            mid = 0.5 * (good + bad)
-            fm = _nearest(problem, mid, work, np.inf, keep)
-            if fm < np.inf and _same_branch(keep, q):
-                good, fg = mid, fm
-            else:
-                bad = mid
-        if fg < key:
-            return fg, good
-        break
+    off = _EDGE
+    while off <= _EDGE_FAR:  # the nearer side first, farther out threefold
+        for side in (1.0, -1.0):
+            good = min(max(v + side * off, lo), hi)
+            fg = _nearest(problem, good, work, np.inf, keep)
+            if fg < np.inf and _same_branch(keep, q):
+                fg, good = _to_edge(problem, keep, (fg, good), v, work)
+                return (fg, good) if fg < key else (key, v)
+        off *= 3.0
     return key, v
+
+
+@njit(cache=True, inline="always")
+def _to_edge(problem, q, found, bad, work):
+    """Bisection towards the edge of a branch, between the held value of ``found``
+    ``(distance, value)``, where the branch's candidate ``q`` (7,) is the nearest within the
+    limits, and ``bad``, where it is not (a fold lies between, or a joint's limit):
+    :data:`_EDGE_STEPS` halvings, the branch followed from value to value. Returns
+    ``(distance, value)`` nearest the edge on the branch's side. ``problem`` and ``work`` as
+    :func:`_nearest` takes them."""
+    fg, good = found
+    ref = q.copy()
+    keep = np.empty(7)
+    for _ in range(_EDGE_STEPS):
+        mid = 0.5 * (good + bad)
+        fm = _nearest(problem, mid, work, np.inf, keep)
+        if fm < np.inf and _same_branch(keep, ref):
+            good, fg = mid, fm
+            copy_into(ref, keep)
+        else:
+            bad = mid
+    return fg, good
 
 
 @njit(cache=True, inline="always")
@@ -595,9 +616,15 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
             seed = _edge(problem, q7, v, (lo, hi), work)
         else:
             seed = (_nearest(problem, v, work, np.inf, q7), v)
-    ladder = seed[0] == np.inf  # no seed from the local solve: offsets from the start's value
-    settled_at = seed[1]  # the local solve's value: refined by its steps already
-    if settled == 0 and _start_near(problem):
+    # the local solve stalled near the pose, or with the start near it (a target followed)
+    stalled_near = settled == 0 and (nearly or _start_near(problem))
+    # offsets from the start's value: without a seed from the local solve, or when it stalled
+    # near the pose (the nearest solution can lie in a window of the held joint narrower than
+    # the grid's step, beside the start's value)
+    ladder = seed[0] == np.inf or stalled_near
+    # the local solve's value, when its steps settled: refined by them already
+    settled_at = seed[1] if settled == 1 else math.nan
+    if stalled_near:
         # the local solve stalled near the pose (beside a singularity of the six other joints,
         # a joint at its limit): the start's branch followed across the held joint's values
         # to its nearest, in a window that can be narrower than any grid's step
@@ -758,26 +785,33 @@ def _branch_distance(problem, v, work, ref, keep):
 
 @njit(cache=True, inline="always")
 def _follow_branch(problem, span, work, keep):
-    """The start's branch (the candidate nearest the start at the start's held value) followed
+    """The start's branch (the candidate nearest the start at the start's held value; where
+    there is none, the one nearest the start at the first value that has one) followed
     across :data:`_WINDOW_STEPS` values each way within :data:`_WINDOW` radians of the start's
     (in ``span`` ``(lo, hi)``; a value farther than the best distance found is not tried),
     then a golden-section search within a step of the nearest, :data:`_WINDOW_GOLDEN` more
     values: ``(distance, value)`` of the nearest solution within the limits found (inf
     when none). Beside a singularity of the six other joints, two of them swing fast as the
     held joint turns and the nearest solution lies in a window of its values narrower than any
-    grid's step. ``keep`` (7,) scratch."""
+    grid's step. Where the branch has a candidate within the limits at one of two neighbouring
+    values and not at the other, the edge between them is bisected (:func:`_to_edge`): near a
+    fold the distance can fall by tenths of a radian squared within a few milliradians of it.
+    ``keep`` (7,) scratch."""
     _, held, _, start = problem
     lo, hi = span
     j = int(held[0])
     v0 = min(max(start[j], lo), hi)
     h = _WINDOW / _WINDOW_STEPS
     ref = start.copy()
+    copy_into(keep, start)  # the start's own values where no candidate is found at its value
     best = _branch_distance(problem, v0, work, ref, keep)
     best_v = v0
     best_ref = keep.copy()
     at_v0 = keep.copy()
+    g0 = best
     for side in (1.0, -1.0):
         copy_into(ref, at_v0)
+        before, before_v = g0, v0
         for k in range(1, _WINDOW_STEPS + 1):
             v = v0 + side * k * h
             if not lo <= v <= hi:
@@ -786,7 +820,17 @@ def _follow_branch(problem, span, work, keep):
             if dv * dv >= best:
                 break
             g = _branch_distance(problem, v, work, ref, keep)
+            if (g < np.inf) != (before < np.inf):
+                # the branch ends (a fold, a joint's limit) between the two values: the
+                # distance can fall steeply towards that edge, so it is sought there
+                if g < np.inf:
+                    edge = _to_edge(problem, keep, (g, v), before_v, work)
+                else:
+                    edge = _to_edge(problem, ref, (before, before_v), v, work)
+                if edge[0] < best:
+                    best, best_v = edge
             copy_into(ref, keep)
+            before, before_v = g, v
             if g < best:
                 best, best_v = g, v
                 copy_into(best_ref, keep)
