@@ -516,11 +516,45 @@ def _apart(a: np.ndarray, b: np.ndarray) -> float:
 
 def same_sets(ours: list[np.ndarray], theirs: list[np.ndarray]) -> tuple[int, int]:
     """(poses whose exact solution sets agree, poses compared)."""
-    agree = 0
-    for a, b in zip(ours, theirs, strict=False):
-        ca, cb = classes(a), classes(b)
-        agree += len(ca) == len(cb) and all(any(_apart(x, y) <= EXACT for y in ca) for x in cb)
-    return agree, min(len(ours), len(theirs))
+    return len(same_set_poses(ours, theirs)), min(len(ours), len(theirs))
+
+
+def same_set_poses(ours: list[np.ndarray], theirs: list[np.ndarray]) -> list[int]:
+    """The poses (indices) whose exact solution sets agree."""
+    return [
+        k
+        for k, (a, b) in enumerate(zip(ours, theirs, strict=False))
+        if len(ca := classes(a)) == len(cb := classes(b))
+        and all(any(_apart(x, y) <= EXACT for y in ca) for x in cb)
+    ]
+
+
+def explain_mismatch(robot: ik.Robot, ours: np.ndarray, theirs: np.ndarray) -> str:
+    """How two exact solution sets of one pose differ: their counts, or how far apart their
+    nearest pairs lie, beside the Jacobian's smallest singular value there (near a singularity
+    the pose fixes the joint values only to about its rounding over that value)."""
+    ca, cb = classes(ours), classes(theirs)
+    if len(ca) != len(cb):
+        return f"{len(ca)} solutions against {len(cb)}"
+    worst, at = max((min(_apart(x, y) for y in ca), x) for x in cb)
+    return (
+        f"the same count, pairs up to {worst:.1e} rad apart, where the Jacobian's smallest "
+        f"singular value is {smallest_singular_value(robot, at):.1e} (metres or radians per radian)"
+    )
+
+
+def smallest_singular_value(robot: ik.Robot, q: np.ndarray, h: float = 1e-7) -> float:
+    """Of the tip's Jacobian at ``q`` (central differences; position rows in metres, rotation
+    rows in radians, per radian of each joint)."""
+    cols = []
+    for j in range(robot.n):
+        dq = np.zeros(robot.n)
+        dq[j] = h
+        a, b = robot.tip_frame(q + dq), robot.tip_frame(q - dq)
+        turn = a[:3, :3] @ b[:3, :3].T
+        axis = np.array([turn[2, 1] - turn[1, 2], turn[0, 2] - turn[2, 0], turn[1, 0] - turn[0, 1]])
+        cols.append(np.concatenate([(a[:3, 3] - b[:3, 3]) / (2 * h), axis / (4 * h)]))
+    return float(np.linalg.svd(np.array(cols).T, compute_uv=False)[-1])
 
 
 def fmt(value: float | None, spec: str, missing: str = "-") -> str:
@@ -586,7 +620,7 @@ def print_sets(results: list[tuple[str, ik.Robot, dict[str, Row]]]) -> None:
         "\nsolution sets, geoik all against EAIK's exact solutions (same count, each within "
         f"{EXACT:g} rad)"
     )
-    for arm, _robot, rows in results:
+    for arm, robot, rows in results:
         ours, theirs = rows.get("geoik all"), rows.get("EAIK")
         if ours is None or ours.unavailable:
             why = ours.unavailable if ours is not None else "not run"
@@ -596,6 +630,10 @@ def print_sets(results: list[tuple[str, ik.Robot, dict[str, Row]]]) -> None:
         else:
             agree, total = same_sets(ours.sets, theirs.sets)
             print(f"  {arm:<10}{agree} of {total} poses agree")
+            kept = set(same_set_poses(ours.sets, theirs.sets))
+            for k in [k for k in range(total) if k not in kept][:5]:
+                why = explain_mismatch(robot, ours.sets[k], theirs.sets[k])
+                print(f"  {'':<10}pose {k}: {why}")
 
 
 Flag = tuple[str, bool | None]

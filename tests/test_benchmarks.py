@@ -151,6 +151,31 @@ def test_bench_robots_reads_every_solution_and_names_unmeasured_arms():
     assert robots.verdict([("so100", None)]) == "not available"
 
 
+def test_bench_robots_explains_a_solution_set_that_differs_near_a_singularity():
+    """bench_robots: two exact solution sets of one pose that differ are explained by their
+    counts, or by how far apart their pairs lie beside the Jacobian's smallest singular value:
+    the Talos arm with its elbow 4e-4 rad from straight (axes 2 and 4 nearly in line) meets the
+    pose to 1e-12 m with joints 2 and 4 moved 2e-9 rad in turn, more than the comparison's 1e-9."""
+    pytest.importorskip("yourdfpy")
+    robots = load("bench_robots")
+    from geoik.robots.urdf import load_example
+
+    talos = load_example("talos_arm")
+    q = np.array([2.197227014052, 2.07912097765, -4.180335109227e-04, -0.8346121745461,
+                  -1.180613906526, 0.5697372025542])  # fmt: skip
+    moved = q + 2.2e-9 * np.array([0.0, 1.0, 0.0, -1.0, 0.0, 0.0])
+    frame = talos.tip_frame(q)
+    assert np.abs(talos.tip_frame(moved)[:3, 3] - frame[:3, 3]).max() < 1e-12
+    other = q + np.array([0.0, 0.0, 0.0, 3.0, 0.0, 0.0])
+    ours, theirs = [np.array([q, other]), np.array([q])], [np.array([moved, other]), np.array([q])]
+    assert robots.same_set_poses(ours, theirs) == [1]
+    why = robots.explain_mismatch(talos, ours[0], theirs[0])
+    assert why.startswith("the same count, pairs up to 2.2e-09 rad apart")
+    assert float(why.split("singular value is ")[1].split()[0]) < 1e-4
+    assert robots.smallest_singular_value(talos, q + 0.5) > 1e-2  # far from it
+    assert robots.explain_mismatch(talos, ours[0], theirs[1]) == "2 solutions against 1"
+
+
 def test_bench_first_loop_reads_a_fresh_process_loop():
     """bench_first_loop: a few solves in a fresh process with an empty numba cache are all
     reached, as plain Python (too few to spend the budget that starts the compile helper)."""
