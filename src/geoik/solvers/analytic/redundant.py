@@ -31,21 +31,21 @@ joint (:func:`_follow_branch`): beside a singularity of the six other joints (th
 stretched to its limit) two of them swing fast as the held joint turns, and the nearest solution
 lies in a window of its values narrower than any grid's step; where the branch ends between two
 values followed (a fold, a joint's limit), its edge is bisected, as the distance from the start
-can fall steeply towards it. Then the start's value is
-tried, then (without a seed) values at growing offsets from it, then :data:`SAMPLES` values evenly
-across the joint's limits, outward from the start's; a value farther from the start's than the best
+can fall steeply towards it. Then the start's value is tried, then (without a seed, or after a
+stall near the pose) values at growing offsets from it, then :data:`SAMPLES` values evenly across
+the joint's limits, outward from the start's; a value farther from the start's than the best
 distance found is skipped (its own term alone exceeds it, so a good seed leaves little to try).
-Unless the seed is best, successive parabolic interpolation refines the best value within a grid
-step and the local solve runs again from its nearest candidate; the full solve (polished, checked
-by forward kinematics, sorted) runs at the value found. Where the first local solve ended on a
-solution (within the tolerances, by the seven joints' forward kinematics) nearer the start than
-the full solve's nearest, that solution comes first, with the full solve's rows at its held value
-after it (:func:`_with_local`): near a fold the closed form can put the target a micrometre beyond
-the six joints' reach there and lose that branch. When the coarse grid finds nothing within
-the limits, a grid of :data:`FINE_SAMPLES` follows; when that finds nothing either, the coarse
-value whose answer comes nearest (solutions outside the limits, else the nearest least-squares
-candidate) is kept. From a start far from every solution, a nearer solution in a window of the held
-joint between two grid values can be missed (another, farther one is returned).
+Unless the best value is that of a settled local solve, successive parabolic interpolation refines
+it within a grid step and the local solve runs again from its nearest candidate; the full solve
+(polished, checked by forward kinematics, sorted) runs at the value found. Where the first local
+solve ended on a solution (within the tolerances, by the seven joints' forward kinematics) nearer
+the start than the full solve's nearest, that solution comes first, with the full solve's rows at
+its held value after it (:func:`_with_local`): near a fold the closed form can put the target a
+micrometre beyond the six joints' reach there and lose that branch. When the coarse grid finds
+nothing within the limits, a grid of :data:`FINE_SAMPLES` follows; when that finds nothing either,
+the coarse value whose answer comes nearest (solutions outside the limits, else the nearest
+least-squares candidate) is kept. From a start far from every solution, a nearer solution in a
+window of the held joint between two grid values can be missed (another, farther one is returned).
 
 The search's steps that :func:`held_solutions` calls once or twice (:func:`_scan`,
 :func:`_refine`, :func:`_edge`, :func:`_follow_branch`, :func:`_with_local`) are inlined into
