@@ -299,11 +299,11 @@ NARROW_WINDOW_CASE = (  # the Panda: the start's elbow at its limit, q's 15 mrad
 
 
 def test_a_narrow_window_beside_the_start_s_value_is_found_when_the_local_solve_stalls():
-    """The nearest solution lies in a window of joint 7 about 10 mrad wide (the distance from
-    the start 0.004 rad^2 at its middle, above 1 rad^2 at its edges), 20 mrad from the start's
-    value; the local solve wanders off, and the start's branch, followed, is another, 0.95
-    rad^2 away. When the local solve stalls near the pose, values at growing offsets from the
-    start's are now tried too, as when it gives no seed at all."""
+    """The nearest solution lies in a narrow window of joint 7 (the distance from the start
+    0.004 rad^2 at its middle, above 0.08 rad^2 7 mrad to either side, about 1 rad^2 20 mrad
+    out), 20 mrad from the start's value; the local solve wanders off, and the start's branch,
+    followed, is another, 0.95 rad^2 away. When the local solve stalls near the pose, values at
+    growing offsets from the start's are now tried too, as when it gives no seed at all."""
     _followed("panda", NARROW_WINDOW_CASE)
 
 
