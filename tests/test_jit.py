@@ -110,6 +110,46 @@ def _run(code: str, cache_dir: str | None) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def test_a_cached_kernel_is_compiled_again_when_a_module_its_file_imports_changes(tmp_path):
+    """numba keys a cached function by its own file alone, yet the code it saves holds what it
+    calls from other modules. In a copy of the package: ``kinematics.angle_between`` (which
+    calls ``q_angle`` of ``geometry/quaternions.py``) compiled once, then loaded; loaded again
+    after a module ``kinematics.py`` does not import changes; compiled again after
+    ``quaternions.py`` changes, then loaded."""
+    import shutil
+
+    copy = tmp_path / "src"
+    shutil.copytree(
+        Path(geoik.__file__).parent,
+        copy / "geoik",
+        ignore=shutil.ignore_patterns("__pycache__", "static"),
+    )
+    code = (
+        f"import sys; sys.path.insert(0, {str(copy)!r})\n"
+        "import numpy as np\n"
+        "import geoik\n"
+        "from geoik.kinematics import angle_between\n"
+        "out['copy'] = geoik.__file__\n"
+        "out['angle'] = angle_between(np.eye(3), np.eye(3))\n"
+    )
+    cache = str(tmp_path / "cache")
+
+    def compiled() -> int:
+        out = _run(code, cache)
+        assert out["copy"].startswith(str(copy)) and out["angle"] == 0.0
+        return out["compiled"]
+
+    assert compiled() > 0
+    assert compiled() == 0
+    with open(copy / "geoik" / "viewer" / "server.py", "a") as f:
+        f.write("\n# changed\n")
+    assert compiled() == 0
+    with open(copy / "geoik" / "geometry" / "quaternions.py", "a") as f:
+        f.write("\n# changed\n")
+    assert compiled() > 0
+    assert compiled() == 0
+
+
 def test_first_solve_in_a_fresh_install_compiles_nothing(tmp_path):
     """With an empty numba cache, one command-line solve of every solver, 2-D and 3-D, runs
     as plain Python: nothing is compiled, so nothing waits for a compiler. (All twenty solves

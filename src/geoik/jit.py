@@ -54,6 +54,7 @@ import hashlib
 import importlib
 import os
 import pickle
+import re
 import subprocess
 import sys
 import tempfile
@@ -605,6 +606,111 @@ def _lock_path(cache_path: str) -> str:
 
 
 _SAVES_LOCKED = _lock_cache_saves()
+
+
+def _stamps_follow_imports() -> bool:
+    """Make numba's disk cache of a geoik function stale when a geoik module its file imports
+    changes, not only its own file; whether it is so.
+
+    numba keys a cached function by its own source file alone, yet the machine code it saves
+    holds every compiled function it calls, inlined or linked in, and the constants it reads,
+    from whatever module they come from. Changing :mod:`geoik.solvers.analytic.finish` would
+    leave :func:`geoik.solvers.analytic.redundant.held_solutions`, cached beside
+    ``redundant.py``, running the old code until ``redundant.py`` itself changed. Here the stamp
+    of a function whose file lies in this package is numba's (its file's content) together with
+    :func:`_imports_digest` of that file: the content of every geoik module it imports, and
+    theirs in turn. Functions of other packages keep numba's stamp. Where numba's locator
+    class has changed nothing is changed and False is returned."""
+    try:
+        from numba.core import caching
+    except ImportError:
+        return False
+    mixin: Any = getattr(caching, "_SourceFileBackedLocatorMixin", None)
+    own = getattr(mixin, "get_source_stamp", None)
+    if own is None or "_py_file" not in own.__code__.co_names:
+        return False  # not the class this was written for
+    if getattr(own, "geoik_imports", False):
+        return True
+
+    def stamp(self: Any) -> Any:
+        base = own(self)
+        path = os.path.abspath(self._py_file)
+        if not path.startswith(_PACKAGE + os.sep):
+            return base
+        return base, _imports_digest(path)
+
+    stamp.geoik_imports = True  # type: ignore[attr-defined]
+    mixin.get_source_stamp = stamp
+    return True
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+"""This package's directory: the files whose functions :func:`_stamps_follow_imports` stamps."""
+_IMPORT = re.compile(
+    r"^\s*(?:from\s+(geoik(?:\.\w+)*)\s+import\s+(\([^)]*\)|[^\n#]+)|import\s+(geoik(?:\.\w+)*))",
+    re.MULTILINE,
+)
+_read: dict[str, tuple[bytes, tuple[str, ...]]] = {}
+_digests: dict[str, bytes] = {}
+
+
+@functools.cache
+def _module_file(name: str) -> str | None:
+    """The source file of the geoik module ``name`` (a module or a package), None if none."""
+    base = os.path.join(os.path.dirname(_PACKAGE), *name.split("."))
+    for path in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def _file_imports(path: str) -> tuple[bytes, tuple[str, ...]]:
+    """A geoik file's content digest and the geoik modules' files it imports (``from geoik.x
+    import y`` names ``geoik.x``, and ``geoik.x.y`` where that is a module), read once a
+    process (a function's stamp is taken once, as its module is imported)."""
+    known = _read.get(path)
+    if known is not None:
+        return known
+    with open(path, "rb") as source:
+        data = source.read()
+    found = set()
+    for module, names, plain in _IMPORT.findall(data.decode("utf-8", "replace")):
+        if plain:
+            found.add(plain)
+            continue
+        found.add(module)
+        for name in names.strip("()").replace("\n", " ").split(","):
+            word = name.split(" as ")[0].strip()
+            if word.isidentifier():
+                found.add(f"{module}.{word}")
+    files = tuple(sorted({p for m in found if (p := _module_file(m)) is not None} - {path}))
+    _read[path] = known = (hashlib.sha256(data).digest(), files)
+    return known
+
+
+def _imports_digest(path: str) -> bytes:
+    """One digest of the content of every geoik file ``path`` imports, directly or through
+    the files it imports (its own excluded: numba's stamp holds it); once a process."""
+    digest = _digests.get(path)
+    if digest is not None:
+        return digest
+    seen = {path}
+    todo = list(_file_imports(path)[1])
+    while todo:
+        f = todo.pop()
+        if f not in seen:
+            seen.add(f)
+            todo.extend(_file_imports(f)[1])
+    seen.discard(path)
+    h = hashlib.sha256()
+    for f in sorted(seen):
+        h.update(os.path.relpath(f, _PACKAGE).encode())
+        h.update(_file_imports(f)[0])
+    _digests[path] = digest = h.digest()
+    return digest
+
+
+_STAMPS_FOLLOW_IMPORTS = _stamps_follow_imports()
 _compiling = threading.local()  # depth of geoik's compiles in this thread (_lock_compiles)
 
 

@@ -22,11 +22,14 @@ copies, sums, wrapping and clamping), ``planar.py`` (2-D chains), ``quaternions.
 about the coordinate axes) and
 ``points.py`` (distances, the closest points of a reach, the tree kernels' point helpers).
 
-May import nothing else of geoik: this is the base every kernel stands on.
+May import nothing else of geoik but :mod:`geoik.jit`, first: this is the base every kernel
+stands on, and ``geoik.jit`` makes numba's cache of each kernel follow the modules its file
+imports (``_stamps_follow_imports``) before the first kernel is defined.
 """
 
 from __future__ import annotations
 
+import geoik.jit  # noqa: F401  (first: see above)
 from geoik.geometry.core import (
     CLOSEST,
     MAX_ITERATIONS,
