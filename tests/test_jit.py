@@ -150,6 +150,32 @@ def test_a_cached_kernel_is_compiled_again_when_a_module_its_file_imports_change
     assert compiled() == 0
 
 
+def test_a_files_geoik_imports_are_read_from_its_import_lines(tmp_path):
+    """What ``_stamps_follow_imports`` follows: the modules a file's ``import`` lines name, a
+    name imported from a package counted where it is a module (also inside parentheses, after
+    a comment), nothing outside geoik."""
+    source = tmp_path / "kernel.py"
+    source.write_text(
+        "import math\n"
+        "import geoik.jit\n"
+        "from numba import njit\n"
+        "from geoik.solvers.analytic import (\n"
+        "    algebra,  # the products\n"
+        "    families as fam,\n"
+        ")\n"
+        "from geoik.geometry import copy_into, wrap\n"
+    )
+    package = Path(geoik.__file__).parent
+    files = {str(Path(f).relative_to(package)) for f in jit._file_imports(str(source))[1]}
+    assert files == {
+        "jit.py",
+        "solvers/analytic/__init__.py",
+        "solvers/analytic/algebra.py",
+        "solvers/analytic/families.py",
+        "geometry/__init__.py",
+    }
+
+
 def test_first_solve_in_a_fresh_install_compiles_nothing(tmp_path):
     """With an empty numba cache, one command-line solve of every solver, 2-D and 3-D, runs
     as plain Python: nothing is compiled, so nothing waits for a compiler. (All twenty solves

@@ -679,7 +679,7 @@ def _file_imports(path: str) -> tuple[bytes, tuple[str, ...]]:
             found.add(plain)
             continue
         found.add(module)
-        for name in names.strip("()").replace("\n", " ").split(","):
+        for name in re.sub(r"#[^\n]*", "", names).strip("()").replace("\n", " ").split(","):
             word = name.split(" as ")[0].strip()
             if word.isidentifier():
                 found.add(f"{module}.{word}")
