@@ -637,7 +637,10 @@ def _stamps_follow_imports() -> bool:
         path = os.path.abspath(self._py_file)
         if not path.startswith(_PACKAGE + os.sep):
             return base
-        return base, _imports_digest(path)
+        try:
+            return base, _imports_digest(path)
+        except OSError:  # a module that cannot be read: numba's stamp, as before
+            return base
 
     stamp.geoik_imports = True  # type: ignore[attr-defined]
     mixin.get_source_stamp = stamp
