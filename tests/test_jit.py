@@ -176,6 +176,23 @@ def test_a_files_geoik_imports_are_read_from_its_import_lines(tmp_path):
     }
 
 
+def test_a_module_that_cannot_be_read_leaves_a_kernel_numba_s_own_stamp(monkeypatch):
+    """The stamp of a geoik kernel is numba's with the digest of the modules its file imports;
+    where one of them cannot be read, numba's alone (the kernel's module still imports)."""
+    from geoik.kinematics import angle_between
+
+    locator = angle_between._cache._impl.locator
+    stamp = locator.get_source_stamp()
+    assert isinstance(stamp, tuple) and len(stamp) == 2
+
+    def unreadable(path: str) -> None:
+        raise PermissionError(path)
+
+    monkeypatch.setattr(jit, "_digests", {})
+    monkeypatch.setattr(jit, "_file_imports", unreadable)
+    assert locator.get_source_stamp() == stamp[0]
+
+
 def test_first_solve_in_a_fresh_install_compiles_nothing(tmp_path):
     """With an empty numba cache, one command-line solve of every solver, 2-D and 3-D, runs
     as plain Python: nothing is compiled, so nothing waits for a compiler. (All twenty solves
