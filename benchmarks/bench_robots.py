@@ -628,9 +628,9 @@ def print_sets(results: list[tuple[str, ik.Robot, dict[str, Row]]]) -> None:
         elif theirs is None or theirs.unavailable:
             print(f"  {arm:<10}EAIK {theirs.unavailable if theirs else 'not run'}")
         else:
-            agree, total = same_sets(ours.sets, theirs.sets)
-            print(f"  {arm:<10}{agree} of {total} poses agree")
             kept = set(same_set_poses(ours.sets, theirs.sets))
+            total = min(len(ours.sets), len(theirs.sets))
+            print(f"  {arm:<10}{len(kept)} of {total} poses agree")
             for k in [k for k in range(total) if k not in kept][:5]:
                 why = explain_mismatch(robot, ours.sets[k], theirs.sets[k])
                 print(f"  {'':<10}pose {k}: {why}")
