@@ -250,7 +250,7 @@ def dense_check(count: int, values: int) -> None:
         lo = held[7] if held[7] > -np.inf else -np.pi
         hi = held[8] if held[8] < np.inf else np.pi
         grid = np.linspace(lo, hi, values)
-        work = (
+        scratch = (
             np.empty((MAX_SOLUTIONS, 6)),
             np.zeros(MAX_SOLUTIONS, np.int64),
             np.empty((3, 2)),
@@ -273,6 +273,7 @@ def dense_check(count: int, values: int) -> None:
                         method="analytic",
                     )
                 problem = (model, held, goal, start)
+                work = (*scratch, redundant._near_start(problem))
                 scan = min(redundant._nearest(problem, v, work, np.inf, keep) for v in grid)
                 gaps[kind].append(float(np.sum((sol.angles - start) ** 2)) - scan)
         for kind, g in gaps.items():

@@ -13,7 +13,9 @@ import pytest
 import geoik as ik
 from geoik import jit
 from geoik.kinematics import angle_between
+from geoik.robots import analytic as robot_analytic
 from geoik.robots.urdf import example_path, load_example
+from geoik.solvers.analytic import redundant as rd
 from geoik.solvers.analytic.decompose import lock_joint
 from geoik.solvers.analytic.finish import forward
 from geoik.solvers.analytic.redundant import held_goal, held_solutions, held_sweep, pack_held
@@ -305,6 +307,56 @@ def test_a_narrow_window_beside_the_start_s_value_is_found_when_the_local_solve_
     followed, is another, 0.95 rad^2 away. When the local solve stalls near the pose, values at
     growing offsets from the start's are now tried too, as when it gives no seed at all."""
     _followed("panda", NARROW_WINDOW_CASE)
+
+
+@pytest.mark.parametrize("name", ["panda", "xarm7"])
+def test_the_search_s_nearest_candidate_at_a_value_is_the_full_solve_s(name):
+    """The search measures a value of the held joint by its candidate nearest the start within
+    the limits (``_nearest``), and drops before the wrist the wrist centre's rows with a joint
+    that no turn puts within its limits, or that alone are farther from the start than the
+    best distance found so far. At random values, starts and bounds: the same distance and
+    joint values, to the bit, as with no row dropped (the limits opened for the rows alone,
+    no bound), and the same candidate as the full solve's first row at that value (every
+    candidate polished and checked); with a bound, the same below it, at least the bound
+    above it."""
+    robot = _arm(name)
+    model, held = robot_analytic._held_model(robot, robot.analytic_plan())
+    lo, hi = max(held[7], -np.pi), min(held[8], np.pi)
+    rng = np.random.default_rng(11)
+    keep, every = np.empty(7), np.empty(7)
+    out = np.empty((64, 10))
+    checked = bounded = 0
+    for q in robot.random_angles(rng, 150):
+        frame = robot.tip_frame(q)
+        start = robot.random_angles(rng, 1)[0] if checked % 2 else robot.rest_angles()
+        problem = (model, held, _tuples(frame), start)
+        scratch = (np.empty((16, 6)), np.zeros(16, np.int64), np.empty((3, 2)), np.empty((4, 3)))
+        work = (*scratch, rd._near_start(problem))
+        opened = rd._near_start(problem)
+        opened[3::5], opened[4::5] = -np.inf, np.inf  # each row's joints: no limits
+        v = rng.uniform(lo, hi)
+        got = rd._nearest(problem, v, work, np.inf, keep)
+        assert got == rd._nearest(problem, v, (*scratch, opened), np.inf, every)
+        a, _, _, _ = held_solutions(
+            model, held, frame[:3, :3].copy(), frame[:3, 3].copy(), start, 1e-9, 1e-9, v, out
+        )
+        if a == 0:
+            assert got == np.inf
+            continue
+        np.testing.assert_array_equal(keep, every)
+        # the same candidate as the full solve's (polished: on the xArm7, whose axes miss
+        # meeting by micrometres, by up to about 1e-4 rad)
+        np.testing.assert_allclose(keep, out[0, :7], rtol=0, atol=1e-3)
+        checked += 1
+        bound = got * rng.uniform(0.5, 1.5)
+        capped = rd._nearest(problem, v, work, bound, keep)
+        if got < bound:
+            assert capped == got
+            np.testing.assert_array_equal(keep, every)
+            bounded += 1
+        else:
+            assert capped >= bound
+    assert checked >= 50 and bounded >= 20, (checked, bounded)
 
 
 @pytest.mark.parametrize("name", ["panda", "xarm7"])

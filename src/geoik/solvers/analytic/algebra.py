@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from geoik.geometry import sincos
@@ -169,3 +170,19 @@ def _put(cand, cflags, count, q0, q1, q2, q3, q4, q5, flags):
         cflags[count] = flags
         return count + 1
     return count
+
+
+@njit(cache=True)
+def _into_limits(v, lo, hi, near):
+    """Of ``v - 2 pi``, ``v``, ``v + 2 pi`` (``v`` in (-pi, pi]), the one within [lo, hi] (to
+    1e-9, then clamped) nearest ``near``; NaN when none is."""
+    best = np.nan
+    gap = np.inf
+    for k in range(-1, 2):
+        x = v + k * 2.0 * math.pi
+        if lo - 1e-9 <= x <= hi + 1e-9:
+            x = min(max(x, lo), hi)
+            if abs(x - near) < gap:
+                gap = abs(x - near)
+                best = x
+    return best

@@ -40,6 +40,7 @@ from geoik.solvers.analytic.algebra import (
     _add,
     _angle_of,
     _dot,
+    _into_limits,
     _neg,
     _norm,
     _put,
@@ -54,9 +55,9 @@ from geoik.solvers.analytic.algebra import (
     rot,
 )
 from geoik.solvers.analytic.search56 import search_56
-from geoik.solvers.analytic.subproblems import sp1, sp2, sp3, sp4, sp5
+from geoik.solvers.analytic.subproblems import LEAST_SQUARES, sp1, sp2, sp3, sp4, sp5
 
-__all__ = ["MAX_SOLUTIONS", "solve_6r", "solve_6r_closed"]
+__all__ = ["MAX_SOLUTIONS", "NEAR_SIZE", "solve_6r", "solve_6r_closed"]
 
 MAX_SOLUTIONS = 16
 """Rows of the candidate buffer: 8 for the closed forms, 16 for the search."""
@@ -71,8 +72,10 @@ def solve_6r(code, arm, goal, tip0, work):
     ``arm`` is ``(H, P, points)``: the axes (6, 3), the offsets (7, 3) and the family's
     special points (2, 3) (metres); ``goal`` ``(R06, p_goal)``, a 9-tuple rotation and a
     3-tuple position; ``tip0`` the tip's position at the zero configuration (3-tuple);
-    ``work`` ``(cand, cflags, two, four3)``: the candidates (16, 6) and their subproblem flags
-    (16,) written, with (3, 2) and (4, 3) scratch. Returns the number of candidates."""
+    ``work`` ``(cand, cflags, two, four3, near)``: the candidates (16, 6) and their subproblem
+    flags (16,) written, with (3, 2) and (4, 3) scratch, and ``near`` (:data:`NEAR_SIZE`,)
+    the bound of :func:`_near_rows` (its first value NaN: every candidate). Returns the number
+    of candidates."""
     if code != 7:
         return 0
     H, P, points = arm
@@ -89,7 +92,7 @@ def solve_6r_closed(code, arm, goal, tip0, work):
     closed forms reach."""
     H, P, points = arm
     R06, p_goal = goal
-    cand, cflags, two, four3 = work
+    cand, cflags, two, four3, near = work
     if code == 7:
         return 0
     axes, (o0, o1, o2, o3) = _frame(H, P)
@@ -121,7 +124,47 @@ def solve_6r_closed(code, arm, goal, tip0, work):
         for i in range(n5):
             cflags[i] = f5
         count = n5
-    return _wrist(axes, R06, pos, count, cand, cflags)
+    return _wrist(axes, R06, pos, _near_rows(pos, cflags, count, near), cand, cflags, two)
+
+
+NEAR_SIZE = 17
+"""Length of the ``near`` array of a kernel's ``work`` (:func:`_near_rows`)."""
+
+
+@njit(cache=True, inline="always")
+def _near_rows(pos, cflags, count, near):
+    """Of the wrist centre's ``count`` rows of ``pos`` (the first three joints' values, flags in
+    ``cflags``), those that can give a candidate nearer a start than a bound, moved to the
+    front; returns their count. ``near`` (:data:`NEAR_SIZE`,): the bound (squared radians;
+    NaN: every row kept, as for every solution of a pose), the squared distance the caller
+    adds (a held joint's), then per position joint its sign (-1 for a chain solved from its
+    tip), limits, start value and whether it is continuous (1.0). A row goes when it is least
+    squares, when a joint has no turn within its limits, or when these joints alone are
+    farther from the start than the bound: the joints of its candidates would be too
+    (:func:`.algebra._into_limits` as the caller measures them)."""
+    bound = near[0]
+    if bound != bound:
+        return count
+    kept = 0
+    for r in range(count):
+        if cflags[r] & LEAST_SQUARES:
+            continue
+        dist = near[1]
+        for k in range(3):
+            b = 2 + 5 * k
+            s = near[b + 3]
+            x = _into_limits(wrap(near[b] * pos[r, k]), near[b + 1], near[b + 2], s)
+            d = x - s  # NaN when no turn is within the limits
+            if near[b + 4] != 0.0:
+                d = wrap(d)
+            dist += d * d
+        # (kept, within rounding, when it ties the bound: the caller's sum runs in another order)
+        if dist <= bound * (1.0 + 1e-12):
+            for k in range(3):
+                pos[kept, k] = pos[r, k]
+            cflags[kept] = cflags[r]
+            kept += 1
+    return kept
 
 
 @njit(cache=True, inline="always")
@@ -184,7 +227,7 @@ def _meeting_01(axes, arm, r, z, two, pos, cflags):
     q2s = two[2]
     count = 0
     n2, f2 = sp3(pp3, _neg(z), h2, _norm(r), q2s)
-    pair = pos[:2, :2].copy()
+    pair = two[:2]  # rows 0 and 1 (q2s is row 2)
     for j in range(n2):
         vv = _add(z, mv(rot(h2, q2s[j]), pp3))
         n01, f01 = sp2(r, vv, h0, h1, pair)
@@ -224,7 +267,7 @@ def _meeting_12(axes, arm, c12, wc, two, pos, cflags):
     q0s = two[0]
     count = 0
     n0, f0 = sp3(v, c12, _neg(h0), _norm(wc), q0s)
-    pair = pos[:2, :2].copy()
+    pair = two[1:]  # rows 1 and 2 (q0s is row 0)
     for i in range(n0):
         x = _sub(mtv(rot(h0, q0s[i]), v), c12)
         n12, f12 = sp2(x, wc, h1, h2, pair)
@@ -234,15 +277,16 @@ def _meeting_12(axes, arm, c12, wc, two, pos, cflags):
 
 
 @njit(cache=True)
-def _wrist(axes, R06, pos, npos, cand, cflags):
+def _wrist(axes, R06, pos, npos, cand, cflags, two):
     """Append the spherical wrist's angles to each position solution ``pos[:npos]`` (rows of
     the first three joints' angles, radians), writing full candidates into ``cand`` (flags in
     ``cflags``); ``axes`` the six unit axes (3-tuples) at the zero configuration, ``R06`` the
     goal rotation (9-tuple). Returns the number of candidates."""
     h0, h1, h2, h3, h4, h5 = axes
     count = np.int64(0)  # typed: a literal 0 would compile _put once more
-    pflags = cflags[:npos].copy()
-    pair = cand[:2, :2].copy()
+    # the position rows' flags, read before the candidates overwrite them
+    pflags = (cflags[0], cflags[1], cflags[2], cflags[3])
+    pair = two[:2]  # the position's scratch, free now
     u5 = normal(h5)
     for i in range(npos):
         q0, q1, q2 = pos[i, 0], pos[i, 1], pos[i, 2]

@@ -20,7 +20,8 @@ from numba import njit
 
 from geoik.geometry import copy_into, wrap
 from geoik.jit import slow_to_compile
-from geoik.solvers.analytic.families import mmt, mv, solve_6r, solve_6r_closed
+from geoik.solvers.analytic.algebra import _into_limits as _into_limits  # the kernels' name
+from geoik.solvers.analytic.families import NEAR_SIZE, mmt, mv, solve_6r, solve_6r_closed
 from geoik.solvers.analytic.polish import _errors as _errors  # the Newton steps' names
 from geoik.solvers.analytic.polish import _gauss as _gauss
 from geoik.solvers.analytic.polish import chain_forward as chain_forward
@@ -78,22 +79,6 @@ def is_rotation(r):
         + r[0, 2] * (r[1, 0] * r[2, 1] - r[1, 1] * r[2, 0])
     )
     return det > 0.0
-
-
-@njit(cache=True)
-def _into_limits(v, lo, hi, near):
-    """Of ``v - 2 pi``, ``v``, ``v + 2 pi`` (``v`` in (-pi, pi]), the one within [lo, hi] (to
-    1e-9, then clamped) nearest ``near``; NaN when none is."""
-    best = np.nan
-    gap = np.inf
-    for k in range(-1, 2):
-        x = v + k * 2.0 * math.pi
-        if lo - 1e-9 <= x <= hi + 1e-9:
-            x = min(max(x, lo), hi)
-            if abs(x - near) < gap:
-                gap = abs(x - near)
-                best = x
-    return best
 
 
 MODEL_SIZE = 68
@@ -247,11 +232,12 @@ def _solve_goal(model, Rg_in, pg_in, start, tols, out, steps, searched):
     Rg, pg, R06 = chain_goal(model, Rg_in, pg_in)
     tip0 = tip_at_zero(P)
     cand, rows, rerr, keys, cflags, group, rflags, order, scratch = _buffers(out.shape[0], n)
-    two, four3, jac, q, cerr, cgroup, fk = scratch
+    two, four3, jac, q, cerr, cgroup, fk, near = scratch
+    work = (cand, cflags, two, four3, near)
     if searched:
-        count = solve_6r(code, (H, P, points), (R06, pg), tip0, (cand, cflags, two, four3))
+        count = solve_6r(code, (H, P, points), (R06, pg), tip0, work)
     else:
-        count = solve_6r_closed(code, (H, P, points), (R06, pg), tip0, (cand, cflags, two, four3))
+        count = solve_6r_closed(code, (H, P, points), (R06, pg), tip0, work)
     size = chain_size(P)
     # a candidate is polished when its error is above a closed form's rounding (and well
     # within the tolerances asked for); a least-squares candidate far from the pose only when
@@ -354,10 +340,11 @@ def _buffers(m, n):
     one float and one integer array (no further allocation): for ``M = 4 m`` candidates,
     ``cand``, ``rows`` (M, n), ``rerr`` (M, 2), ``keys`` (M,), ``two`` (3, 2), ``four3``
     (4, 3), ``jac`` (6, 7), ``q`` (n,), ``cerr`` (M, 11), ``fk`` (``cand`` flat, and the
-    scratch of :func:`.polish.forward_many`: (2, M n), (12, M)); ``cflags``, ``group``,
+    scratch of :func:`.polish.forward_many`: (2, M n), (12, M)), ``near``
+    (:data:`.families.NEAR_SIZE`,: no bound, every candidate); ``cflags``, ``group``,
     ``rflags``, ``order``, ``cgroup`` (M,) int64 (zeros)."""
     M = 4 * m
-    fw = np.empty(M * (2 * n + 14) + 6 + 12 + 42 + n + M * (2 * n + 12))
+    fw = np.empty(M * (2 * n + 14) + 6 + 12 + 42 + n + M * (2 * n + 12) + NEAR_SIZE)
     iw = np.zeros(5 * M, dtype=np.int64)
     cand = fw[: M * n].reshape((M, n))
     rows = fw[M * n : 2 * M * n].reshape((M, n))
@@ -376,7 +363,9 @@ def _buffers(m, n):
     trig = fw[end : end + 2 * M * n].reshape((2, M * n))
     acc = fw[end + 2 * M * n : end + 2 * M * n + 12 * M].reshape((12, M))
     fk = (fw[: M * n], trig, acc)
-    scratch = (two, four3, jac, q, cerr, iw[4 * M :], fk)
+    near = fw[end + 2 * M * n + 12 * M :]
+    near[0] = np.nan
+    scratch = (two, four3, jac, q, cerr, iw[4 * M :], fk, near)
     return cand, rows, rerr, keys, iw[:M], group, rflags, order, scratch
 
 

@@ -70,7 +70,7 @@ from numba import njit, types
 from geoik.geometry import copy_into, wrap
 from geoik.jit import parts, slow_to_compile
 from geoik.solvers.analytic.algebra import mm, mmt, mv, rot
-from geoik.solvers.analytic.families import MAX_SOLUTIONS, solve_6r_closed
+from geoik.solvers.analytic.families import MAX_SOLUTIONS, NEAR_SIZE, solve_6r_closed
 from geoik.solvers.analytic.finish import (
     OUT_COLUMNS,
     _errors,
@@ -212,7 +212,7 @@ def _arm(held):
 @njit(cache=True, inline="always")
 def _candidates(problem, v, work):
     """The family's candidates for the six joints with the held joint at ``v`` (radians), in
-    the order and signs of the chain as solved, into ``work`` (``(cand, cflags, two, four3)``,
+    the order and signs of the chain as solved, into ``work`` (``(cand, cflags, two, four3, near)``,
     :func:`.families.solve_6r_closed`'s outputs and scratch); returns their count.
     ``problem`` as :func:`_nearest` takes it."""
     model, held, goal, _ = problem
@@ -257,6 +257,27 @@ def _start_distance(problem, v, work, c, bound):
     return dist
 
 
+@njit(cache=True, inline="always")
+def _near_start(problem):
+    """The ``near`` array of :func:`.families.solve_6r_closed`'s ``work`` for ``problem``: no
+    bound yet (NaN), then, for each of the three joints that place the wrist centre, its sign,
+    limits, start value and whether it is continuous, in the chain as solved
+    (:func:`_nearest` sets the bound for its own calls)."""
+    model, held, _, start = problem
+    j = int(held[0])
+    reverse = model[1] != 0.0
+    near = np.full(NEAR_SIZE, np.nan)
+    for k in range(3):
+        i = 5 - k if reverse else k  # the six joints' index of the chain's joint k
+        b = 2 + 5 * k
+        near[b] = -1.0 if reverse else 1.0
+        near[b + 1] = model[56 + i]
+        near[b + 2] = model[62 + i]
+        near[b + 3] = start[i + 1 if i >= j else i]
+        near[b + 4] = 1.0 if model[56 + i] == -np.inf else 0.0
+    return near
+
+
 @njit(cache=True)
 def _nearest(problem, v, work, bound, keep):
     """The squared distance from ``start`` (7,) of the nearest candidate within the limits at
@@ -268,7 +289,7 @@ def _nearest(problem, v, work, bound, keep):
 
     ``problem`` is ``(model, held, goal, start)``: the packed arm (:func:`.finish.pack`), the
     held joint (:func:`pack_held`), the tip's goal (rotation 9-tuple, position 3-tuple) and the
-    start (7,) radians; ``work`` is ``(cand, cflags, two, four3)``,
+    start (7,) radians; ``work`` is ``(cand, cflags, two, four3, near)``,
     :func:`.families.solve_6r_closed`'s
     outputs and scratch."""
     model, held, _, start = problem
@@ -277,7 +298,15 @@ def _nearest(problem, v, work, bound, keep):
     lo = model[56:62]
     hi = model[62:68]
     reverse = model[1] != 0.0
+    # the wrist centre's rows that cannot be nearer than bound dropped before the wrist
+    near = work[4]
+    dv = v - start[j]
+    if held[7] == -np.inf:
+        dv = wrap(dv)
+    near[0] = bound
+    near[1] = dv * dv
     count = _candidates(problem, v, work)
+    near[0] = np.nan  # the other callers of _candidates: every candidate
     best = np.inf
     for c in range(count):
         if cflags[c] & LEAST_SQUARES:
@@ -592,7 +621,7 @@ def held_solutions(model, held, R_goal_in, p_goal_in, start, tol, angle_tol, val
     hi = held[8] if held[8] < np.inf else math.pi
     cand = np.empty((MAX_SOLUTIONS, 6))
     cflags = np.zeros(MAX_SOLUTIONS, dtype=np.int64)
-    work = (cand, cflags, np.empty((3, 2)), np.empty((4, 3)))
+    work = (cand, cflags, np.empty((3, 2)), np.empty((4, 3)), _near_start(problem))
     seed = (np.inf, math.nan)
     q7 = np.empty(7)
     jac = np.empty((6, 8))
