@@ -101,8 +101,14 @@ def main() -> None:
     ap.add_argument("--poses", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seven", type=int, default=200, help="7-joint poses (0: none)")
-    ap.add_argument("--batch", type=int, default=200_000, help="poses of the batch rows")
-    ap.add_argument("--dense", type=int, default=0, help="7-joint quality scan (0: none)")
+    ap.add_argument("--batch", type=int, default=200_000, help="poses of the batch rows (0: none)")
+    ap.add_argument(
+        "--dense",
+        type=int,
+        default=0,
+        help="values of the held joint in a scan that checks the answers of the --seven poses "
+        "(0: none)",
+    )
     args = ap.parse_args()
     try:
         from eaik.IK_HP import HPRobot
@@ -162,7 +168,8 @@ def main() -> None:
         )
     print("microseconds per pose, one call at a time from Python; machine shared and loaded")
     print()
-    batch_rows(args.batch, args.rounds, HPRobot)
+    if args.batch:
+        batch_rows(args.batch, args.rounds, HPRobot)
     nearest_rows(HPRobot)
     print()
     if args.seven:
