@@ -863,8 +863,11 @@ def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(mo
     compiled ahead on two cores, with the argument types it calls them with: typing ``ccd_3d``'s
     body anew (a copy without numba's cache, for the solve's types) asks each part for exactly
     the declared types. A declaration that differed would have each compiled twice.
-    ``ccd_3d_plain`` runs the same inlined one-lane body and declares its lane kernel alone."""
+    ``ccd_3d_plain`` runs the same inlined one-lane body and declares its lane kernel alone.
+    The copy is typed, not compiled: its lowering is stopped (the parts it calls, compiled or
+    loaded, are the kernels' own)."""
     from numba.core.dispatcher import Dispatcher
+    from numba.core.typed_passes import NativeLowering
 
     from geoik.batch.spatial import KERNEL_3D_ARGS
     from geoik.solvers.ccd import _parts_3d, _parts_3d_plain, ccd_3d, ccd_3d_lanes
@@ -879,8 +882,17 @@ def test_the_parts_of_3d_ccd_are_declared_with_the_types_it_compiles_them_for(mo
             asked.setdefault(self, []).append(tuple(args))
         return template(self, args, kws)
 
+    lower = NativeLowering.run_pass
+
+    def typed_only(self, state):
+        if state.func_id.func is ccd_3d.py_func:
+            raise _TypingStoppedError
+        return lower(self, state)
+
     monkeypatch.setattr(Dispatcher, "get_call_template", recording)
-    njit(ccd_3d.py_func).compile(KERNEL_3D_ARGS)
+    monkeypatch.setattr(NativeLowering, "run_pass", typed_only)
+    with pytest.raises(_TypingStoppedError):
+        njit(ccd_3d.py_func).compile(KERNEL_3D_ARGS)
     assert {fn: set(a) for fn, a in asked.items()} == {
         fn: {tuple(sig)} for fn, sig in declared.items()
     }
