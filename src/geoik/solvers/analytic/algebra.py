@@ -9,7 +9,7 @@ import math
 import numpy as np
 from numba import njit
 
-from geoik.geometry import sincos
+from geoik.geometry import sincos, wrap
 from geoik.solvers.analytic.subproblems import DEGENERATE, sp1
 
 
@@ -186,3 +186,16 @@ def _into_limits(v, lo, hi, near):
                 gap = abs(x - near)
                 best = x
     return best
+
+
+@njit(cache=True, inline="always")
+def start_term(x, lo, hi, s):
+    """The squared distance (radians squared) from ``s`` of a joint at ``x`` (in (-pi, pi]):
+    of its turns within ``[lo, hi]`` the one nearest ``s`` (:func:`_into_limits`), a continuous
+    joint's (``lo`` -inf) difference wrapped; NaN when no turn is within the limits. The
+    search's distance from its start and its bound on it (:func:`.families._near_rows`) are
+    both summed from these terms."""
+    d = _into_limits(x, lo, hi, s) - s
+    if lo == -np.inf:
+        d = wrap(d)
+    return d * d

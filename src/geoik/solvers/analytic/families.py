@@ -40,7 +40,6 @@ from geoik.solvers.analytic.algebra import (
     _add,
     _angle_of,
     _dot,
-    _into_limits,
     _neg,
     _norm,
     _put,
@@ -53,6 +52,7 @@ from geoik.solvers.analytic.algebra import (
     mv,
     normal,
     rot,
+    start_term,
 )
 from geoik.solvers.analytic.search56 import search_56
 from geoik.solvers.analytic.subproblems import LEAST_SQUARES, sp1, sp2, sp3, sp4, sp5
@@ -127,7 +127,7 @@ def solve_6r_closed(code, arm, goal, tip0, work):
     return _wrist(axes, R06, pos, _near_rows(pos, cflags, count, near), cand, cflags, two)
 
 
-NEAR_SIZE = 17
+NEAR_SIZE = 14
 """Length of the ``near`` array of a kernel's ``work`` (:func:`_near_rows`)."""
 
 
@@ -138,10 +138,9 @@ def _near_rows(pos, cflags, count, near):
     front; returns their count. ``near`` (:data:`NEAR_SIZE`,): the bound (squared radians;
     NaN: every row kept, as for every solution of a pose), the squared distance the caller
     adds (a held joint's), then per position joint its sign (-1 for a chain solved from its
-    tip), limits, start value and whether it is continuous (1.0). A row goes when it is least
-    squares, when a joint has no turn within its limits, or when these joints alone are
-    farther from the start than the bound: the joints of its candidates would be too
-    (:func:`.algebra._into_limits` as the caller measures them)."""
+    tip), limits and start value. A row goes when it is least squares, when a joint has no turn
+    within its limits, or when these joints alone are farther from the start than the bound:
+    the joints of its candidates would be too (:func:`.algebra.start_term`, the caller's terms)."""
     bound = near[0]
     if bound != bound:
         return count
@@ -150,14 +149,9 @@ def _near_rows(pos, cflags, count, near):
         if cflags[r] & LEAST_SQUARES:
             continue
         dist = near[1]
-        for k in range(3):
-            b = 2 + 5 * k
-            s = near[b + 3]
-            x = _into_limits(wrap(near[b] * pos[r, k]), near[b + 1], near[b + 2], s)
-            d = x - s  # NaN when no turn is within the limits
-            if near[b + 4] != 0.0:
-                d = wrap(d)
-            dist += d * d
+        for k in range(3):  # NaN when no turn is within the limits
+            b = 2 + 4 * k
+            dist += start_term(wrap(near[b] * pos[r, k]), near[b + 1], near[b + 2], near[b + 3])
         # (kept, within rounding, when it ties the bound: the caller's sum runs in another order)
         if dist <= bound * (1.0 + 1e-12):
             for k in range(3):

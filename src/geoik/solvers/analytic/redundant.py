@@ -69,7 +69,7 @@ from numba import njit, types
 
 from geoik.geometry import copy_into, wrap
 from geoik.jit import parts, slow_to_compile
-from geoik.solvers.analytic.algebra import mm, mmt, mv, rot
+from geoik.solvers.analytic.algebra import mm, mmt, mv, rot, start_term
 from geoik.solvers.analytic.families import MAX_SOLUTIONS, NEAR_SIZE, solve_6r_closed
 from geoik.solvers.analytic.finish import (
     OUT_COLUMNS,
@@ -229,7 +229,7 @@ def _candidates(problem, v, work):
 def _start_distance(problem, v, work, c, bound):
     """The squared distance (radians squared) from ``start`` of candidate ``c`` of ``work``
     (:func:`_candidates`) with the held joint at ``v``, each joint's value the turn within its
-    limits nearest the start's (:func:`.finish._into_limits`; inf when no turn is within
+    limits nearest the start's (:func:`.algebra.start_term`; inf when no turn is within
     them), summed until it reaches ``bound`` (then it is at least ``bound``). ``problem`` as
     :func:`_nearest` takes it."""
     model, held, _, start = problem
@@ -238,43 +238,46 @@ def _start_distance(problem, v, work, c, bound):
     lo = model[56:62]
     hi = model[62:68]
     reverse = model[1] != 0.0
-    dv = v - start[j]
-    if held[7] == -np.inf:
-        dv = wrap(dv)
-    dist = dv * dv
+    dist = _held_term(problem, v)
     for i in range(6):
         x = wrap(-cand[c, 5 - i] if reverse else cand[c, i])
-        s = start[i + 1 if i >= j else i]
-        x = _into_limits(x, lo[i], hi[i], s)
-        if x != x:
+        t = start_term(x, lo[i], hi[i], start[i + 1 if i >= j else i])
+        if t != t:
             return np.inf
-        d = x - s
-        if lo[i] == -np.inf:
-            d = wrap(d)
-        dist += d * d
+        dist += t
         if dist >= bound:
             break
     return dist
 
 
 @njit(cache=True, inline="always")
+def _held_term(problem, v):
+    """The held joint's squared distance (radians squared) from ``start`` at ``v`` (wrapped
+    for a continuous joint). ``problem`` as :func:`_nearest` takes it."""
+    _, held, _, start = problem
+    dv = v - start[int(held[0])]
+    if held[7] == -np.inf:
+        dv = wrap(dv)
+    return dv * dv
+
+
+@njit(cache=True, inline="always")
 def _near_start(problem):
     """The ``near`` array of :func:`.families.solve_6r_closed`'s ``work`` for ``problem``: no
     bound yet (NaN), then, for each of the three joints that place the wrist centre, its sign,
-    limits, start value and whether it is continuous, in the chain as solved
-    (:func:`_nearest` sets the bound for its own calls)."""
+    limits and start value, in the chain as solved (:func:`_nearest` sets the bound for its own
+    calls)."""
     model, held, _, start = problem
     j = int(held[0])
     reverse = model[1] != 0.0
     near = np.full(NEAR_SIZE, np.nan)
     for k in range(3):
         i = 5 - k if reverse else k  # the six joints' index of the chain's joint k
-        b = 2 + 5 * k
+        b = 2 + 4 * k
         near[b] = -1.0 if reverse else 1.0
         near[b + 1] = model[56 + i]
         near[b + 2] = model[62 + i]
         near[b + 3] = start[i + 1 if i >= j else i]
-        near[b + 4] = 1.0 if model[56 + i] == -np.inf else 0.0
     return near
 
 
@@ -300,11 +303,8 @@ def _nearest(problem, v, work, bound, keep):
     reverse = model[1] != 0.0
     # the wrist centre's rows that cannot be nearer than bound dropped before the wrist
     near = work[4]
-    dv = v - start[j]
-    if held[7] == -np.inf:
-        dv = wrap(dv)
     near[0] = bound
-    near[1] = dv * dv
+    near[1] = _held_term(problem, v)
     count = _candidates(problem, v, work)
     near[0] = np.nan  # the other callers of _candidates: every candidate
     best = np.inf
