@@ -1,6 +1,7 @@
 """``geoik solve --urdf FILE --all``: every solution of a pose as a table or JSON, each landing
-on the pose by the robot's forward kinematics, nearest ``--start`` first; an empty set is one
-line and exit status 1; flags that do not belong are refused naming the flag."""
+on the pose by the robot's forward kinematics, nearest ``--start`` first; an empty set says why
+in one line, exits 1 and lists what the arm does reach (the solutions outside the limits, or the
+least-squares poses); flags that do not belong are refused naming the flag."""
 
 from __future__ import annotations
 
@@ -72,14 +73,43 @@ def test_the_table_has_a_row_per_solution(capsys):
         assert r.split()[-1] in ("yes", "no")
 
 
-def test_an_empty_set_is_one_line_saying_why_and_exit_status_1(capsys):
+def _beyond_names(robot: ik.Robot, q: np.ndarray) -> list[str]:
+    outside = (q < robot.lo - 1e-9) | (q > robot.hi + 1e-9)
+    return [name for name, out in zip(robot.joint_names, outside, strict=True) if out]
+
+
+def _table_rows(out: list[str], title: str) -> list[list[str]]:
+    """The rows of the table under the line starting ``title`` (after its header)."""
+    at = next(i for i, line in enumerate(out) if line.startswith(title))
+    return [line.split() for line in out[at + 2 :]]
+
+
+def test_out_of_reach_says_why_lists_the_nearest_poses_and_exits_1(capsys):
+    """Out of reach: the reason, then the least-squares poses nearest the target, each with
+    the position and angle errors its forward kinematics has, the nearest first."""
+    robot = load_example("ur5")
     far = _solve("ur5", "tool0", "3,0.2,0.5", "--orientation", DOWN, "--all")
     assert main(far) == EXIT_EMPTY == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == "no solution: the pose is out of reach"
+    assert out[3] == "no solution: the pose is out of reach"
+    rows = _table_rows(out, "the nearest poses the arm reaches (least squares)")
     assert main([*far, "--json"]) == 1
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "OUT_OF_REACH" and record["solutions"] == []
+    assert record["outside"] == [] and len(record["closest"]) == len(rows) >= 1
+    keys = []
+    for row, pose in zip(rows, record["closest"], strict=True):
+        q = np.array(pose["joint_values"])
+        frame = robot.tip_frame(q)
+        assert np.linalg.norm(frame[:3, 3] - (3, 0.2, 0.5)) == pytest.approx(pose["error"])
+        assert angle_between(DOWN_R, frame[:3, :3]) == pytest.approx(pose["angle_error"], abs=1e-9)
+        assert pose["error"] > 1.0  # the UR5 reaches about 0.9 m
+        assert pose["beyond_limits"] == _beyond_names(robot, q)
+        np.testing.assert_allclose([float(v) for v in row[1:7]], q, atol=5e-7)
+        keys.append(pose["error"] + pose["angle_error"])
+    assert keys == sorted(keys)
+    expected = ik.solve_all(robot, (3, 0.2, 0.5), orientation=DOWN_R)
+    np.testing.assert_allclose([p["joint_values"] for p in record["closest"]], expected.closest)
 
 
 def test_reachable_only_outside_the_limits_says_so(capsys):
@@ -101,8 +131,23 @@ def test_reachable_only_outside_the_limits_says_so(capsys):
         f"--orientation={w!r},{x!r},{y!r},{z!r}", "--all",
     )  # fmt: skip
     assert main(argv) == 1
-    last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith("no solution: the pose is reachable only with joints outside their")
+    out = capsys.readouterr().out.splitlines()
+    assert out[3].startswith("no solution: the pose is reachable only with joints outside their")
+    rows = _table_rows(out, "outside the joint limits, nearest the start first")
+    assert main([*argv, "--json"]) == 1
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "OUTSIDE_LIMITS" and record["closest"] == []
+    assert len(record["outside"]) == len(rows) == len(found.outside) >= 1
+    gaps = []
+    for row, sol in zip(rows, record["outside"], strict=True):
+        q = np.array(sol["joint_values"])
+        frame = robot.tip_frame(q)  # on the pose, with the joints named beyond their limits
+        assert np.linalg.norm(frame[:3, 3] - f[:3, 3]) <= 1e-9 and sol["error"] <= 1e-9
+        assert angle_between(f[:3, :3], frame[:3, :3]) <= 1e-9 and sol["angle_error"] <= 1e-9
+        assert sol["beyond_limits"] == _beyond_names(robot, q) != []
+        assert " ".join(row[9:]) == ", ".join(sol["beyond_limits"])
+        gaps.append(float(np.linalg.norm(q)))  # the start: the rest pose, all zeros
+    assert gaps == sorted(gaps)
 
 
 def _quaternion(r: np.ndarray) -> tuple[float, float, float, float]:
@@ -136,8 +181,10 @@ def test_seven_joint_arms_take_the_held_joints_value(capsys):
     assert record["count"] > one
     far = _solve("panda", tip, "1.5,0.1,0.4", "--orientation", DOWN, "--all", "--redundancy", "0.8")
     assert main(far) == 1
-    last = capsys.readouterr().out.splitlines()[-1]
-    assert last == "no solution with joint 'panda_joint7' at 0.8: the pose is out of reach"
+    out = capsys.readouterr().out.splitlines()
+    assert out[3] == "no solution with joint 'panda_joint7' at 0.8: the pose is out of reach"
+    held = [float(row[7]) for row in _table_rows(out, "the nearest poses the arm reaches")]
+    assert held and all(v == 0.8 for v in held)  # the least-squares poses at the held value
 
 
 @pytest.mark.parametrize(

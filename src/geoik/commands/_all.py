@@ -1,10 +1,11 @@
 """``geoik solve --urdf FILE --all``: every solution of one pose, as a table or as JSON.
 
 The exit status says whether the set is empty: 0 with at least one solution within the joint
-limits, :data:`EXIT_EMPTY` (1) when there is none (the pose out of reach, or reachable only
-outside the limits, or an orientation a 4- or 5-joint arm cannot take at the position, whose
-poses at the nearest orientation are listed), as ``grep`` answers when nothing matches; errors
-exit 2 as everywhere.
+limits, :data:`EXIT_EMPTY` (1) when there is none, as ``grep`` answers when nothing matches;
+errors exit 2 as everywhere. An empty set says why in one line, then lists what the arm does
+reach: the pose reachable only outside the limits, its solutions there (each naming the joints
+beyond their limits); out of reach, the least-squares poses nearest it (with their errors); an
+orientation a 4- or 5-joint arm cannot take at the position, its poses at the nearest one.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -150,7 +152,9 @@ def all_record(
     found: Any, start: np.ndarray, redundancy: float | list[float] | None
 ) -> dict[str, Any]:
     """What ``geoik solve --all --json`` prints: the set, each solution's joint values, errors
-    and singular flag, nearest the start first."""
+    and singular flag, nearest the start first; ``outside``: the exact solutions beyond the
+    limits (nearest the start first) and ``closest``: the least-squares poses of a pose out of
+    reach (nearest the pose first), each naming the joints beyond their limits."""
     robot = found.robot
     solutions = [
         {
@@ -163,6 +167,27 @@ def all_record(
         for i, (q, err, s) in enumerate(
             zip(found.angles, found.errors, found.singular, strict=True)
         )
+    ]
+    a, b, c = found.sizes
+    n = robot.n
+    outside = [
+        {
+            "joint_values": [float(v) for v in row[:n]],
+            "error": float(row[n + 1]),
+            "angle_error": float(row[n + 2]),
+            "beyond_limits": _beyond(robot, row[:n]),
+        }
+        for row in found.rows[a : a + b]
+    ]
+    closest = [
+        {
+            "joint_values": [float(v) for v in q],
+            "error": float(e[0]),
+            "angle_error": float(e[1]),
+            "beyond_limits": _beyond(robot, q),
+        }
+        for q, e in zip(found.closest, found.closest_errors, strict=True)
+        if found.status.name == "OUT_OF_REACH"  # else other branches' candidates
     ]
     return {
         "robot": robot.name,
@@ -179,35 +204,69 @@ def all_record(
         "target": np.asarray(found.target).tolist(),
         "orientation": np.asarray(found.orientation).tolist(),
         "solutions": solutions,
+        "outside": outside,
+        "closest": closest,
     }
+
+
+def _beyond(robot: Any, q: np.ndarray) -> list[str]:
+    """The names of the joints whose values in ``q`` lie beyond their limits (to 1e-9)."""
+    return [
+        name
+        for name, v, lo, hi in zip(robot.joint_names, q.tolist(), robot.lo, robot.hi, strict=True)
+        if not lo - 1e-9 <= v <= hi + 1e-9
+    ]
 
 
 def all_text(found: Any, start: np.ndarray, redundancy: float | list[float] | None = None) -> str:
     """The table of ``geoik solve --all``: one row per solution (index, joint values in
     ``joint_names`` order, position and angle error, singular flag), nearest the start first;
-    an empty set is one line saying why."""
+    an empty set says why in one line, then lists the solutions outside the limits or the
+    least-squares poses, each with the joints it puts beyond their limits."""
     robot = found.robot
     lines = [
         f"robot:   {robot.describe()}",
         f"family:  {found.family}",
         f"target:  {', '.join(f'{v:.6g}' for v in found.target)}",
     ]
+    start_line = f"start:   {', '.join(f'{v:.6g}' for v in start)}"
+    units = "joint values in radians (metres for prismatic joints)"
     if not len(found):
-        return "\n".join([*lines, _reason(found, redundancy)])
-    lines += [
-        f"start:   {', '.join(f'{v:.6g}' for v in start)}",
-        f"{_reason(found, redundancy)}, nearest the start first; joint values in radians "
-        "(metres for prismatic joints):",
-    ]
+        lines.append(_reason(found, redundancy))
+        a, b, _ = found.sizes
+        n = robot.n
+        if b:
+            rows = found.rows[a : a + b]
+            beyond = [", ".join(_beyond(robot, row[:n])) for row in rows]
+            lines += [start_line, f"outside the joint limits, nearest the start first; {units}:"]
+            lines += _table(robot, rows[:, :n], rows[:, n + 1 :], "beyond the limits", beyond)
+        elif len(found.closest):
+            lines.append(
+                f"the nearest poses the arm reaches (least squares), nearest first; {units}:"
+            )
+            beyond = [", ".join(_beyond(robot, q)) for q in found.closest]
+            lines += _table(robot, found.closest, found.closest_errors, "beyond the limits", beyond)
+        return "\n".join(lines)
+    lines += [start_line, f"{_reason(found, redundancy)}, nearest the start first; {units}:"]
+    flags = ["yes" if s else "no" for s in found.singular]
+    lines += _table(robot, found.angles, found.errors, "singular", flags)
+    return "\n".join(lines)
+
+
+def _table(
+    robot: Any, angles: np.ndarray, errors: np.ndarray, label: str = "", last: Sequence[str] = ()
+) -> list[str]:
+    """Rows of joint values (``joint_names`` order), position and angle errors, and a last
+    column ``label`` (``last``: one entry per row), under a header line."""
     names = list(robot.joint_names)
     widths = [max(10, len(nm)) for nm in names]
     head = "  ".join(f"{nm:>{w}}" for nm, w in zip(names, widths, strict=True))
-    lines.append(f"{'#':>3}  {head}  {'pos error':>9}  {'ang error':>9}  singular")
-    for i, (q, err, s) in enumerate(zip(found.angles, found.errors, found.singular, strict=True)):
+    out = [f"{'#':>3}  {head}  {'pos error':>9}  {'ang error':>9}  {label}".rstrip()]
+    for i, (q, err) in enumerate(zip(angles, errors, strict=True)):
         values = "  ".join(f"{v:>{w}.6f}" for v, w in zip(q.tolist(), widths, strict=True))
-        flag = "yes" if s else "no"
-        lines.append(f"{i:>3}  {values}  {err[0]:>9.2g}  {err[1]:>9.2g}  {flag}")
-    return "\n".join(lines)
+        extra = last[i] if label else ""
+        out.append(f"{i:>3}  {values}  {err[0]:>9.2g}  {err[1]:>9.2g}  {extra}".rstrip())
+    return out
 
 
 def print_all(
