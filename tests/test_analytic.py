@@ -507,3 +507,29 @@ def test_a_sweep_of_redundancy_values_is_every_value_s_solutions_in_one_set():
             ik.solve_all(robot, frame, redundancy=bad)
     with pytest.raises(ik.InvalidOptionError, match="redundancy"):
         ik.solve_all(_robot("ur5"), (0.3, 0.1, 0.2), orientation=np.eye(3), redundancy=[0.1])
+
+
+def _shown(text: str, name: str) -> np.ndarray:
+    """The array a repr shows after ``name=array(``, read back."""
+    import ast
+
+    body = text.split(f"{name}=array(", 1)[1].rsplit("))", 1)[0]
+    return np.array(ast.literal_eval(body.replace("\n", " ")))
+
+
+def test_a_set_reads_as_what_it_found_and_its_joint_values():
+    """In a REPL a set shows what it found, its robot in one line and every solution to six
+    decimals (out of reach: the least-squares poses), not the robot's arrays."""
+    robot = load_example("ur5")
+    assert repr(robot) == ("Robot(name='ur5', joints=6, tip_names=('tool0',), base_name='world')")
+    frame = robot.tip_frame(np.array([0.3, -1.0, 1.2, 0.4, 0.5, 0.6]))
+    found = ik.solve_all(robot, frame[:3, 3], orientation=frame[:3, :3])
+    text = repr(found)
+    assert text.startswith(f"SolutionSet({found.reason}, robot={robot!r}, family=")
+    assert "origin_xyz" not in text and len(text.splitlines()) == 1 + len(found) == 9
+    np.testing.assert_allclose(_shown(text, "angles"), found.angles, atol=5e-7)
+    far = ik.solve_all(robot, (3.0, 0.0, 0.0), orientation=frame[:3, :3])
+    text = repr(far)
+    assert text.startswith("SolutionSet(0 solutions: the pose is out of reach,")
+    assert "angles=" not in text and len(far.closest) >= 1
+    np.testing.assert_allclose(_shown(text, "closest"), far.closest, atol=5e-7)

@@ -171,6 +171,15 @@ class Robot:
         """Indices of the joints from the base to ``tip``, base first."""
         return np.flatnonzero(self.on_path[self.tip_index(tip)])
 
+    def __repr__(self) -> str:
+        """Its name, joints and tips in one line (the arrays are its attributes), e.g.
+        ``Robot(name='ur5', joints=6, tip_names=('tool0',), base_name='world')``: the line a
+        solution or a set of solutions shows for its robot."""
+        return (
+            f"Robot(name={self.name!r}, joints={self.n}, tip_names={self.tip_names!r}, "
+            f"base_name={self.base_name!r})"
+        )
+
     def describe(self) -> str:
         """One line for titles and reports, e.g. ``robot panda: 7 joints, tip panda_hand``."""
         tips = ", ".join(self.tip_names)

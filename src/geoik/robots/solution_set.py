@@ -90,6 +90,25 @@ class SolutionSet:
     def __len__(self) -> int:
         return self.sizes[0]
 
+    def __repr__(self) -> str:
+        """What it found in words and the joint values: ``angles`` (or, out of reach, the
+        least-squares ``closest``), e.g. ``SolutionSet(2 solutions: every solution within the
+        joint limits, robot=Robot(name='ur5', ...), family='6R: ...', angles=array([[...]]))``."""
+        values = ("closest", self.closest) if self.status is SetStatus.OUT_OF_REACH else None
+        name, rows = values or ("angles", self.angles)
+        shown = np.array2string(
+            rows,
+            max_line_width=120,  # a row of seven joints on one line
+            precision=6,
+            suppress_small=True,
+            separator=", ",
+            prefix=f"    {name}=array(",
+        )
+        return (
+            f"SolutionSet({self.reason}, robot={self.robot!r}, family={self.family!r},\n"
+            f"    {name}=array({shown}))"
+        )
+
     @property
     def angles(self) -> np.ndarray:
         """(k, n) every solution within the joint limits, in the order of
