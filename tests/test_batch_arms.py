@@ -200,8 +200,8 @@ def test_checks():
     pos = np.zeros((3, 3))
     with pytest.raises(ik.InvalidTargetError):
         evaluate(so100, pos, "analytic", orientations=np.ones((3, 4)))
-    with pytest.raises(ik.InvalidTargetError):
-        evaluate(so100, pos, "analytic", orientations=np.zeros((2, 3, 3)))
+    with pytest.raises(ik.InvalidTargetError, match=r"one per target, got an array of shape"):
+        evaluate(so100, pos, "analytic", orientations=np.zeros((2, 3, 3)))  # 2 for 3 targets
     with pytest.raises(ik.InvalidTargetError):
         evaluate(load_example("ur5"), pos, "analytic")  # six joints need orientations
     with pytest.raises(ik.UnsupportedChainError):

@@ -440,9 +440,10 @@ def rotations(value: Any, m: int) -> np.ndarray:
     except (TypeError, ValueError):
         r = None
     if r is None or r.shape not in ((m, 3, 3), (m, 4)):
+        got = f"an array of shape {r.shape}" if r is not None and r.ndim > 1 else describe(value)
         raise InvalidTargetError(
             f"expected ({m}, 3, 3) rotation matrices or ({m}, 4) unit quaternions (w, x, y, z),"
-            f" got {describe(value)}",
+            f" one per target, got {got}",
             argument="orientations",
         )
     if r.shape == (m, 4):
