@@ -138,6 +138,11 @@ def test_reachable_only_outside_the_limits_says_so(capsys):
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "OUTSIDE_LIMITS" and record["closest"] == []
     assert len(record["outside"]) == len(rows) == len(found.outside) >= 1
+    np.testing.assert_allclose(  # the API's set of the same pose (given as a matrix there)
+        [[sol["error"], sol["angle_error"]] for sol in record["outside"]],
+        found.outside_errors,
+        atol=1e-12,
+    )
     gaps = []
     for row, sol in zip(rows, record["outside"], strict=True):
         q = np.array(sol["joint_values"])

@@ -168,16 +168,14 @@ def all_record(
             zip(found.angles, found.errors, found.singular, strict=True)
         )
     ]
-    a, b, c = found.sizes
-    n = robot.n
     outside = [
         {
-            "joint_values": [float(v) for v in row[:n]],
-            "error": float(row[n + 1]),
-            "angle_error": float(row[n + 2]),
-            "beyond_limits": _beyond(robot, row[:n]),
+            "joint_values": [float(v) for v in q],
+            "error": float(e[0]),
+            "angle_error": float(e[1]),
+            "beyond_limits": _beyond(robot, q),
         }
-        for row in found.rows[a : a + b]
+        for q, e in zip(found.outside, found.outside_errors, strict=True)
     ]
     closest = [
         {
@@ -233,13 +231,10 @@ def all_text(found: Any, start: np.ndarray, redundancy: float | list[float] | No
     units = "joint values in radians (metres for prismatic joints)"
     if not len(found):
         lines.append(_reason(found, redundancy))
-        a, b, _ = found.sizes
-        n = robot.n
-        if b:
-            rows = found.rows[a : a + b]
-            beyond = [", ".join(_beyond(robot, row[:n])) for row in rows]
+        if len(found.outside):
+            beyond = [", ".join(_beyond(robot, q)) for q in found.outside]
             lines += [start_line, f"outside the joint limits, nearest the start first; {units}:"]
-            lines += _table(robot, rows[:, :n], rows[:, n + 1 :], "beyond the limits", beyond)
+            lines += _table(robot, found.outside, found.outside_errors, "beyond the limits", beyond)
         elif len(found.closest):
             lines.append(
                 f"the nearest poses the arm reaches (least squares), nearest first; {units}:"

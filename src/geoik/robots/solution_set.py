@@ -76,7 +76,8 @@ class SolutionSet:
 
     The properties (read-only views of ``rows``): ``angles`` (k, n), every solution within
     the joint limits, nearest to the start first; ``singular`` (k,); ``errors`` (k, 2);
-    ``outside`` (j, n); ``closest`` (c, n) and ``closest_errors`` (c, 2).
+    ``outside`` (j, n) and ``outside_errors`` (j, 2); ``closest`` (c, n) and
+    ``closest_errors`` (c, 2).
     """
 
     robot: Robot
@@ -94,8 +95,8 @@ class SolutionSet:
         """What it found in words and the joint values: ``angles`` (or, out of reach, the
         least-squares ``closest``), e.g. ``SolutionSet(2 solutions: every solution within the
         joint limits, robot=Robot(name='ur5', ...), family='6R: ...', angles=array([[...]]))``."""
-        values = ("closest", self.closest) if self.status is SetStatus.OUT_OF_REACH else None
-        name, rows = values or ("angles", self.angles)
+        out_of_reach = self.status is SetStatus.OUT_OF_REACH
+        name, rows = ("closest", self.closest) if out_of_reach else ("angles", self.angles)
         shown = np.array2string(
             rows,
             max_line_width=120,  # a row of seven joints on one line
@@ -136,6 +137,12 @@ class SolutionSet:
         """(j, n) the exact solutions that break a joint limit (wrapped into (-pi, pi])."""
         a, b, _ = self.sizes
         return self.rows[a : a + b, : self.robot.n]
+
+    @property
+    def outside_errors(self) -> np.ndarray:
+        """(j, 2) the exact solutions beyond the limits' position and angle errors."""
+        a, b, _ = self.sizes
+        return self.rows[a : a + b, self.robot.n + 1 :]
 
     @property
     def closest(self) -> np.ndarray:
