@@ -1,5 +1,7 @@
 """The viewer end to end: a real uvicorn server on a loopback port, Debian's headless Chromium
-driven by Playwright. Screenshots go to ``tests/artifacts/``.
+driven by Playwright. With ``GEOIK_E2E_SCREENSHOTS=1`` the tests also save screenshots of what
+they checked in ``tests/artifacts/`` (off by default: the module's 15 took about 10 s of its
+80-90 s on two cores, and no test reads them).
 
 Without ``/usr/bin/chromium`` (or ``GEOIK_CHROMIUM``), Playwright or the viewer extra, the module
 is skipped with the reason; with ``GEOIK_REQUIRE_BROWSER=1`` (as CI sets it) it fails instead.
@@ -69,6 +71,7 @@ ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).parent / "artifacts"
+SCREENSHOTS = os.environ.get("GEOIK_E2E_SCREENSHOTS") == "1"
 MIN_FPS = 30.0
 WARM_TIMEOUT_MS = 600_000  # first run: numba compiles every kernel once (then cached)
 FRAME_MS = 16
@@ -103,11 +106,18 @@ def server_url(compiled):
 @pytest.fixture(scope="module")
 def browser(compiled):
     """One headless Chromium for the module's pages (Playwright's sync API runs one at a time)."""
-    ARTIFACTS.mkdir(exist_ok=True)
+    if SCREENSHOTS:
+        ARTIFACTS.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+def shot(pg, name):
+    """A screenshot of the page into ``tests/artifacts/name`` when ``GEOIK_E2E_SCREENSHOTS=1``."""
+    if SCREENSHOTS:
+        pg.screenshot(path=ARTIFACTS / name)
 
 
 def new_page(browser, url, ready, **options):
@@ -302,7 +312,7 @@ def test_dragging_the_target_moves_the_drawn_chain_onto_it(page):
     assert state(page, "s.lastReply.status") == "REACHED"
     assert_drawn_chain_reaches(page)
     assert page.inner_text("#r-status") == "REACHED"
-    page.screenshot(path=ARTIFACTS / "viewer-drag.png")
+    shot(page, "viewer-drag.png")
     assert page.errors == []
 
 
@@ -355,7 +365,7 @@ def test_editing_links_lengths_and_limits(page):
     assert -90 - 1e-6 <= bends[1] <= 90 + 1e-6 and -30 - 1e-6 <= bends[2] <= 120 + 1e-6
     assert -45 - 1e-6 <= bends[3] <= 45 + 1e-6
     assert_drawn_chain_reaches(page)
-    page.screenshot(path=ARTIFACTS / "viewer-limits.png")
+    shot(page, "viewer-limits.png")
     page.fill("#limits", "200")  # not a bend: the page names the field by its label
     page.press("#limits", "Enter")
     page.wait_for_function("document.getElementById('chain-err').textContent !== ''")
@@ -433,7 +443,7 @@ def test_map_overlay_shows_the_metric_map_with_its_legend(page):
     page.click("#replay")  # the docs' picture: map, chain, replayed trace
     # the motion asked for, come (its replay starts as it comes) and replayed to its end
     page.wait_for_function("geoikState.pending === 0 && !geoikState.replaying", timeout=30_000)
-    page.screenshot(path=ARTIFACTS / "viewer-map.png")
+    shot(page, "viewer-map.png")
     page.uncheck("#overlay")
     assert state(page, "s.overlay") is False and state(page, "s.map.state") == "off"
     assert page.errors == []
@@ -488,7 +498,7 @@ def test_scene_is_solved_and_drawn_while_it_moves_and_idle_when_still(page, scen
         timeout=30_000,
     )
     assert state(page, "s.view3d.scene.renderer.getContext().isContextLost()") is False
-    page.screenshot(path=ARTIFACTS / f"viewer-{scene}.png")
+    shot(page, f"viewer-{scene}.png")
     page.uncheck("#auto")
     scene_settled(page)  # the last input sent (not only every request sent so far answered)
     browser_frames(page, 5)
@@ -603,7 +613,7 @@ def test_dragging_the_3d_handle_moves_the_arm_and_the_ball(page):
     x, y, z = pose["position"]
     assert r["yaw_deg"] == pytest.approx(math.degrees(math.atan2(y, x)), abs=0.5)
     assert r["status"] == "REACHED" and math.dist(r["points"][-1], r["target3"]) <= 1e-3
-    page.screenshot(path=ARTIFACTS / "viewer-arm-3d-drag.png")
+    shot(page, "viewer-arm-3d-drag.png")
     page.click("#tabs button[data-scene=hand]")
     page.wait_for_function("geoikState.sceneReply && geoikState.sceneReply.scene === 'hand'")
     view_drawn(page, "scene")
@@ -614,7 +624,7 @@ def test_dragging_the_3d_handle_moves_the_arm_and_the_ball(page):
         math.dist(r["ball"], pose["position"]) <= 0.4
     )  # the ball followed (clamped under the palm)
     assert r["on_ball"] == sum(v["touch"] == "tip" for v in r["fingers"].values())
-    page.screenshot(path=ARTIFACTS / "viewer-hand-3d-drag.png")
+    shot(page, "viewer-hand-3d-drag.png")
     assert page.errors == []
 
 
@@ -643,7 +653,7 @@ def test_the_hand_fingertip_table_is_wholly_in_sight(page):
             page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
             page.eval_on_selector("#scene-detail", "e => e.scrollIntoView({block: 'end'})")
             assert in_sight(page, "#scene-detail"), (width, height)
-            page.screenshot(path=ARTIFACTS / f"viewer-hand-{width}x{height}.png")
+            shot(page, f"viewer-hand-{width}x{height}.png")
     finally:
         page.set_viewport_size(size)
         page.evaluate("window.scrollTo(0, 0)")
@@ -717,7 +727,7 @@ def test_the_robot_is_shown_first_with_its_meshes(model_page):
     rows = pg.eval_on_selector_all("#r-joints tr", "rs => rs.map(r => r.innerText)")
     assert len(rows) == 8 and "panda_joint4" in rows[4] and "-176° … -4°" in rows[4]
     view_drawn(pg, "robot")  # every mesh drawn
-    pg.screenshot(path=ARTIFACTS / "viewer-robot-rest.png")
+    shot(pg, "viewer-robot-rest.png")
     assert pg.errors == []
 
 
@@ -736,7 +746,7 @@ def test_dragging_the_robot_handle_solves_and_the_robot_follows(model_page):
     assert pg.inner_text("#r3-ms").endswith("ms (analytic)")  # auto, with an orientation
     values = pg.eval_on_selector_all("#r-joints td.val", "cs => cs.map(c => c.textContent)")
     assert values == [f"{math.degrees(a):.1f}°" for a in r["angles"]]
-    pg.screenshot(path=ARTIFACTS / "viewer-robot.png")
+    shot(pg, "viewer-robot.png")
     assert pg.errors == []
 
 
@@ -781,7 +791,7 @@ def test_turning_the_handle_and_switching_the_solver(model_page):
                 )
                 r = robot_answered_handle(pg, method)
         assert r["status"] == "REACHED", (method, r["error"], r["angle_error"])
-    pg.screenshot(path=ARTIFACTS / "viewer-robot-turned.png")
+    shot(pg, "viewer-robot-turned.png")
     pg.click("#r-move")
     pg.uncheck("#r-orient")
     drag_handle(pg, "robot", 40, -30)
@@ -875,7 +885,7 @@ def test_the_rig_plays_pins_a_hand_and_saves_the_posed_clip(model_page):
     pg.wait_for_function("geoikState.rig.reply.solved && geoikState.rig.reply.pins[0].active")
     r = state(pg, "s.rig.reply")
     assert r["solved"] and r["pins"][0]["active"]
-    pg.screenshot(path=ARTIFACTS / "viewer-rig.png")
+    shot(pg, "viewer-rig.png")
     before = pg.clip_file.read_bytes()
     pg.click("#g-save")
     pg.wait_for_function("geoikState.rig.saved", timeout=60_000)
@@ -1119,7 +1129,7 @@ def test_a_hand_has_a_handle_and_a_readout_per_fingertip(browser, page):
             assert tip["error"] == pytest.approx(gap, rel=1e-9, abs=1e-15)
         moved = r["tips"][2]
         assert moved["target"] == pytest.approx(now[2]["position"])
-        pg.screenshot(path=ARTIFACTS / "viewer-allegro.png")
+        shot(pg, "viewer-allegro.png")
         assert pg.errors == []
         pg.close()
 
@@ -1165,7 +1175,7 @@ def test_every_bundled_robot_is_framed_with_its_handles_well_inside_the_view(bro
             rect = pg.eval_on_selector("#r-3d", "c => c.getBoundingClientRect().toJSON()")
             assert abs(x - (rect["left"] + rect["width"] / 2)) < 1
             assert abs(y - (rect["top"] + rect["height"] / 2)) < 1
-            pg.screenshot(path=ARTIFACTS / f"viewer-frame-{name}-{width}.png")
+            shot(pg, f"viewer-frame-{name}-{width}.png")
         assert pg.errors == []
         pg.close()
 
@@ -1276,7 +1286,7 @@ def phone_layout(pg, tab):
     }
     assert where[view]["top"] < where[picker]["top"] and where[view]["height"] >= 300, tab
     assert where[picker]["bottom"] <= 900 and where[readout]["top"] + 60 <= 900, (tab, where)
-    pg.screenshot(path=ARTIFACTS / f"viewer-phone-{tab}.png")
+    shot(pg, f"viewer-phone-{tab}.png")
 
 
 # ---------------------------------------------------------------------------- other solutions
@@ -1331,7 +1341,7 @@ def test_the_ur5_shows_its_other_solutions_and_a_click_takes_one(browser, page):
             "#r-others-note"
         )
         browser_frames(pg, 2)
-        pg.screenshot(path=ARTIFACTS / "viewer-robot-ghosts.png")
+        shot(pg, "viewer-robot-ghosts.png")
         # a click on a ghost: the arm takes its joint values
         picks = [(i, pg.evaluate(f"geoikState.robot.ghostClient({i})")) for i in range(k - 1)]
         i, xy = next((i, xy) for i, xy in picks if xy is not None)
