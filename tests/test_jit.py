@@ -228,7 +228,7 @@ def test_first_robot_solve_in_a_fresh_install_compiles_nothing(tmp_path):
         "from geoik.commands.cli import main\n"
         "from geoik.robots.urdf import example_path\n"
         "jit.INTERPRETED_BUDGET = float('inf')\n"
-        "arms = [('ur5', 'tool0', '0.4,0.2,0.3', []), ('so100', 'gripper', '0.2,0.05,0.15', []),\n"
+        "arms = [('ur5', 'tool0', '0.4,0.2,0.3', []), ('so100', 'gripper', '0.1,0.0,0.2', []),\n"
         "        ('kinova', 'j2s6s200_end_effector', '0.3,0.2,0.4', []),\n"
         "        ('panda', 'panda_hand_tcp', '0.5,0.1,0.4', ['--redundancy', '0.5'])]\n"
         "for arm, tip, target, held in arms:\n"
