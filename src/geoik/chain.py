@@ -12,7 +12,7 @@ import numpy as np
 from geoik.checks import MAX_COORDINATE, MAX_LINKS, check_point, is_number
 from geoik.errors import InvalidChainError, InvalidPoseError, Spell, describe
 from geoik.geometry import fk_2d, fk_3d
-from geoik.jit import call
+from geoik.jit import KernelModel, call
 from geoik.pose import Pose
 from geoik.reach import chain_reach
 from geoik.state import public_angles, quats_from_rotvecs, rest_state
@@ -178,7 +178,7 @@ def _hinge_entries(value: Any, n: int) -> list[Any]:
 
 
 @dataclass(frozen=True, eq=False)
-class Chain:
+class Chain(KernelModel):
     """A serial chain of rigid links, fixed at its base; frozen.
 
     Build one with :meth:`planar` or :meth:`spatial`. The rest pose is straight along +x.

@@ -65,6 +65,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from numba import typeof
 from numba.core import event
 from numba.core.dispatcher import Dispatcher
@@ -79,6 +80,7 @@ __all__ = [
     "WORK_PER_SECOND",
     "CompileStats",
     "Job",
+    "KernelModel",
     "call",
     "compile_ahead",
     "compile_stats",
@@ -418,6 +420,34 @@ def mode(value: str) -> Iterator[None]:
         yield
     finally:
         _mode.value = before
+
+
+# --------------------------------------------------------------------------- models, pickled
+
+
+class KernelModel:
+    """Pickling for a frozen model whose arrays the kernels take read-only (:class:`geoik.Chain`,
+    :class:`geoik.Robot`): a copy (``pickle``, ``copy.deepcopy``; a model sent to a Dask worker
+    or a process pool) has its arrays read-only again, as the original (pickle makes arrays
+    writable, and a kernel compiled for read-only arrays is compiled anew for writable ones:
+    seconds for each solver, in every process the copy reaches, whatever numba's cache holds),
+    and leaves the model's cache of derived values behind (rebuilt on first use; it can hold
+    what does not pickle, such as the solvers ``method="auto"`` chose)."""
+
+    __slots__ = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        if "_cache" in state:
+            state["_cache"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for value in state.values():
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, np.ndarray):
+                    item.setflags(write=False)
+        self.__dict__.update(state)
 
 
 # --------------------------------------------------------------------------- compiling, watched

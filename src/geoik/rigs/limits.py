@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from geoik.errors import InvalidChainError, describe
-from geoik.jit import call
+from geoik.jit import KernelModel, call
 from geoik.rigs.limit_geometry import (
     _rest_dir,
     allowed_direction,
@@ -86,7 +86,7 @@ exactly perpendicular."""
 
 
 @dataclass(frozen=True, eq=False)
-class TreeLimits:
+class TreeLimits(KernelModel):
     """A skeleton's limits as the compiled code takes them; row ``j`` holds the link from joint
     ``j``'s parent to ``j``.
 

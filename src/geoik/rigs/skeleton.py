@@ -27,6 +27,7 @@ import numpy as np
 
 from geoik.checks import check_point
 from geoik.errors import InvalidChainError, UnsupportedChainError, describe
+from geoik.jit import KernelModel
 from geoik.rigs import skeleton_builders
 from geoik.rigs.limits import TreeLimits, breaches, parse_limits
 from geoik.rigs.pose import check_root_rotation
@@ -46,7 +47,7 @@ __all__ = ["HAND_LIMITS", "LEG_LIMITS", "Branch", "Skeleton"]
 
 
 @dataclass(frozen=True, eq=False)
-class Skeleton:
+class Skeleton(KernelModel):
     """A tree of named joints; frozen and validated on construction.
 
     Parameters

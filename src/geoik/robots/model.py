@@ -26,7 +26,7 @@ import numpy as np
 
 from geoik.checks import check_array, check_ints, check_names, check_rotations
 from geoik.errors import InvalidChainError, InvalidPoseError, describe
-from geoik.jit import call
+from geoik.jit import KernelModel, call
 from geoik.kinematics import KIND_NAMES, fk_robot, pose_errors, robot_pose, slides, wraps
 from geoik.robots.motion import RobotMotion
 from geoik.robots.poe import SerialPOE, serial_poe
@@ -42,7 +42,7 @@ unused)."""
 
 
 @dataclass(frozen=True, eq=False)
-class Robot:
+class Robot(KernelModel):
     """A general joint model: a tree of actuated joints and the tips fixed to them; frozen.
 
     Usually made by :func:`geoik.load_urdf`. ``m`` joints, ``k`` tips; lengths in metres (or
