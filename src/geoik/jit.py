@@ -427,12 +427,12 @@ def mode(value: str) -> Iterator[None]:
 
 class KernelModel:
     """Pickling for a frozen model whose arrays the kernels take read-only (:class:`geoik.Chain`,
-    :class:`geoik.Robot`): a copy (``pickle``, ``copy.deepcopy``; a model sent to a Dask worker
-    or a process pool) has its arrays read-only again, as the original (pickle makes arrays
-    writable, and a kernel compiled for read-only arrays is compiled anew for writable ones:
-    seconds for each solver, in every process the copy reaches, whatever numba's cache holds),
-    and leaves the model's cache of derived values behind (rebuilt on first use; it can hold
-    what does not pickle, such as the solvers ``method="auto"`` chose)."""
+    :class:`geoik.Robot`, :class:`geoik.Skeleton` and its limits): a copy (``pickle``,
+    ``copy.deepcopy``; a model sent to a Dask worker or a process pool) has its arrays read-only
+    again, as the original (pickle makes arrays writable, and a kernel compiled for read-only
+    arrays is compiled a second time for writable ones: seconds for each solver), and leaves the
+    model's cache of derived values behind (rebuilt on first use; it can hold what does not
+    pickle, such as the solvers ``method="auto"`` chose)."""
 
     __slots__ = ()
 
