@@ -168,25 +168,10 @@ def all_record(
             zip(found.angles, found.errors, found.singular, strict=True)
         )
     ]
-    outside = [
-        {
-            "joint_values": [float(v) for v in q],
-            "error": float(e[0]),
-            "angle_error": float(e[1]),
-            "beyond_limits": _beyond(robot, q),
-        }
-        for q, e in zip(found.outside, found.outside_errors, strict=True)
-    ]
-    closest = [
-        {
-            "joint_values": [float(v) for v in q],
-            "error": float(e[0]),
-            "angle_error": float(e[1]),
-            "beyond_limits": _beyond(robot, q),
-        }
-        for q, e in zip(found.closest, found.closest_errors, strict=True)
-        if found.status.name == "OUT_OF_REACH"  # else other branches' candidates
-    ]
+    outside = _beyond_entries(robot, found.outside, found.outside_errors)
+    # the least-squares candidates only out of reach (else other branches' candidates)
+    reach = found.status.name == "OUT_OF_REACH"
+    closest = _beyond_entries(robot, found.closest, found.closest_errors) if reach else []
     return {
         "robot": robot.name,
         "tip": robot.tip_names[0],
@@ -205,6 +190,21 @@ def all_record(
         "outside": outside,
         "closest": closest,
     }
+
+
+def _beyond_entries(robot: Any, rows: np.ndarray, errors: np.ndarray) -> list[dict[str, Any]]:
+    """``rows`` (joint values) with their ``errors`` (position, angle) as the JSON lists the
+    solutions outside the limits and the least-squares poses, each naming its joints beyond
+    their limits."""
+    return [
+        {
+            "joint_values": [float(v) for v in q],
+            "error": float(e[0]),
+            "angle_error": float(e[1]),
+            "beyond_limits": _beyond(robot, q),
+        }
+        for q, e in zip(rows, errors, strict=True)
+    ]
 
 
 def _beyond(robot: Any, q: np.ndarray) -> list[str]:
@@ -232,20 +232,25 @@ def all_text(found: Any, start: np.ndarray, redundancy: float | list[float] | No
     if not len(found):
         lines.append(_reason(found, redundancy))
         if len(found.outside):
-            beyond = [", ".join(_beyond(robot, q)) for q in found.outside]
             lines += [start_line, f"outside the joint limits, nearest the start first; {units}:"]
-            lines += _table(robot, found.outside, found.outside_errors, "beyond the limits", beyond)
+            lines += _beyond_table(robot, found.outside, found.outside_errors)
         elif len(found.closest):
             lines.append(
                 f"the nearest poses the arm reaches (least squares), nearest first; {units}:"
             )
-            beyond = [", ".join(_beyond(robot, q)) for q in found.closest]
-            lines += _table(robot, found.closest, found.closest_errors, "beyond the limits", beyond)
+            lines += _beyond_table(robot, found.closest, found.closest_errors)
         return "\n".join(lines)
     lines += [start_line, f"{_reason(found, redundancy)}, nearest the start first; {units}:"]
     flags = ["yes" if s else "no" for s in found.singular]
     lines += _table(robot, found.angles, found.errors, "singular", flags)
     return "\n".join(lines)
+
+
+def _beyond_table(robot: Any, rows: np.ndarray, errors: np.ndarray) -> list[str]:
+    """:func:`_table` of ``rows`` with a last column naming each row's joints beyond their
+    limits."""
+    beyond = [", ".join(_beyond(robot, q)) for q in rows]
+    return _table(robot, rows, errors, "beyond the limits", beyond)
 
 
 def _table(
